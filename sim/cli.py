@@ -1,0 +1,55 @@
+"""The ``dsq`` command: one sub-command per module in ``sim.commands``.
+
+Each command module defines ``register(subparsers)``, which adds its parser and sets
+``func`` (a callable taking the parsed ``argparse.Namespace`` and returning an exit code).
+User errors (``engine.errors.DsqError``) print one line on stderr and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from engine.errors import DsqError
+
+# Order here is the order in ``dsq --help``.
+COMMAND_MODULES = [
+    "sim.commands.perft",
+    "sim.commands.moves",
+    "sim.commands.replay",
+    "sim.commands.bench",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every available sub-command registered."""
+    parser = argparse.ArgumentParser(
+        prog="dsq", description="Dou Shou Qi lab: engine, bots, simulations, statistics."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``dsq`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code = args.func(args)
+    except DsqError as exc:
+        print(f"dsq {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"dsq {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return int(code or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

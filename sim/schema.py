@@ -1,0 +1,52 @@
+"""The parquet schema of recorded games (one row per game) and its version.
+
+Moves are stored compactly as ``list<uint16>`` with ``from * 64 + to`` (squares 0..62,
+``a1 = 0``); capture events as a list of structs. ``data/README.md`` documents every column.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+SCHEMA_VERSION = 1
+
+WINNERS = ("red", "blue", "draw")
+REASONS = ("den", "capture_all", "no_moves", "no_capture", "ply_cap")
+ANIMALS = ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
+
+CAPTURE_TYPE = pa.struct(
+    [
+        ("ply", pa.uint16()),  # 0-based ply index of the capturing move in the game
+        ("capturer", pa.int8()),  # piece code: 1..8 red rat..elephant, 9..16 blue
+        ("captured", pa.int8()),  # piece code of the captured piece
+        ("square", pa.int8()),  # square index 0..62 where the capture happened
+    ]
+)
+
+GAME_SCHEMA = pa.schema(
+    [
+        ("schema_version", pa.int16()),
+        ("batch_id", pa.string()),
+        ("game_index", pa.int32()),
+        ("pair_id", pa.int32()),
+        ("seed", pa.int64()),
+        ("rules", pa.string()),
+        ("red", pa.string()),
+        ("blue", pa.string()),
+        ("opening_plies", pa.int16()),
+        ("ply_cap", pa.int32()),
+        ("winner", pa.string()),
+        ("reason", pa.string()),
+        ("plies", pa.int32()),
+        ("red_captures", pa.int16()),
+        ("blue_captures", pa.int16()),
+        ("red_pieces_left", pa.int8()),
+        ("blue_pieces_left", pa.int8()),
+        ("den_animal", pa.string()),  # null unless reason == "den"
+        ("branching", pa.float32()),  # mean number of legal moves over the game's positions
+        ("moves", pa.list_(pa.uint16())),
+        ("captures", pa.list_(CAPTURE_TYPE)),
+        ("engine_version", pa.string()),
+        ("duration_ms", pa.float32()),
+    ]
+)
