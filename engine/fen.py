@@ -1,0 +1,127 @@
+"""FEN in and out (RULES.md: ``<board> <side> <clock> <fullmove>``) with its validation."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine import core
+from engine.board import (
+    ANIMAL_LETTERS,
+    DENS,
+    NFILES,
+    NRANKS,
+    RAT,
+    WATER,
+    piece_letter,
+    square_name,
+)
+from engine.errors import FenError
+
+START_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1"
+MAX_CLOCK = 10_000_000
+
+
+def parse_fen(fen: str, rules_array: np.ndarray, capacity: int = 1024) -> np.ndarray:
+    """A state array for ``fen`` (``"start"`` for the initial position); raises FenError.
+
+    The status of a finished position is set as RULES.md orders it: the side to move has
+    no pieces (capture_all), then the no-capture clock; a side with no legal move is found
+    when its moves are generated (``core.settle``).
+    """
+    text = str(fen).strip()
+    if text == "start":
+        text = START_FEN
+    fields = text.split()
+    if len(fields) != 4:
+        raise FenError(
+            f"a FEN has 4 fields '<board> <side> <clock> <fullmove>', got {len(fields)}: {text!r}"
+        )
+    board_text, side_text, clock_text, full_text = fields
+    ranks = board_text.split("/")
+    if len(ranks) != NRANKS:
+        raise FenError(f"the FEN board needs {NRANKS} ranks separated by '/', got {len(ranks)}")
+    st = core.new_state(capacity)
+    seen: dict[int, str] = {}
+    for i, rank_text in enumerate(ranks):
+        rank = NRANKS - 1 - i
+        file = 0
+        for ch in rank_text:
+            if ch in "1234567":
+                file += int(ch)
+                continue
+            upper = ch.upper()
+            if upper not in ANIMAL_LETTERS:
+                raise FenError(
+                    f"unknown piece letter {ch!r} in rank {rank + 1} of the FEN"
+                    f" (pieces are {ANIMAL_LETTERS} for Red, lowercase for Blue)"
+                )
+            if file >= NFILES:
+                raise FenError(f"rank {rank + 1} of the FEN is longer than {NFILES} squares")
+            animal = ANIMAL_LETTERS.index(upper) + 1
+            code = animal + (0 if ch.isupper() else 8)
+            sq = rank * NFILES + file
+            if code in seen:
+                raise FenError(
+                    f"two pieces {ch!r} (on {seen[code]} and {square_name(sq)}):"
+                    " each side has one of each animal"
+                )
+            if WATER[sq] and animal != RAT:
+                raise FenError(f"piece {ch!r} in water on {square_name(sq)}: only a rat may")
+            if sq in (int(DENS[0]), int(DENS[1])):
+                raise FenError(
+                    f"piece {ch!r} on the den {square_name(sq)}: that game would already be over"
+                )
+            seen[code] = square_name(sq)
+            st[sq] = code
+            st[core.P_SQ + code] = sq
+            file += 1
+        if file != NFILES:
+            raise FenError(f"rank {rank + 1} of the FEN has {file} squares, not {NFILES}")
+    if side_text not in ("r", "b"):
+        raise FenError(f"the side to move is 'r' or 'b', not {side_text!r}")
+    try:
+        clock = int(clock_text)
+        fullmove = int(full_text)
+    except ValueError:
+        raise FenError(
+            f"the clock and fullmove fields are whole numbers, not {clock_text!r} {full_text!r}"
+        ) from None
+    if not 0 <= clock <= MAX_CLOCK:
+        raise FenError(f"the no-capture clock must be 0 to {MAX_CLOCK}, not {clock}")
+    if not 1 <= fullmove <= MAX_CLOCK:
+        raise FenError(f"the fullmove number must be 1 to {MAX_CLOCK}, not {fullmove}")
+    side = 0 if side_text == "r" else 1
+    st[core.S_SIDE] = side
+    st[core.S_CLOCK] = clock
+    st[core.S_FULLMOVE] = fullmove
+    st[core.S_COUNT] = sum(1 for c in seen if c <= 8)
+    st[core.S_COUNT + 1] = sum(1 for c in seen if c > 8)
+    limit = int(rules_array[core.R_NO_CAPTURE])
+    if st[core.S_COUNT + side] == 0:
+        st[core.S_STATUS] = 2 - side
+        st[core.S_REASON] = core.CAPTURE_ALL
+    elif limit > 0 and clock >= limit:
+        st[core.S_STATUS] = core.DRAWN
+        st[core.S_REASON] = core.NO_CAPTURE
+    return st
+
+
+def format_fen(st: np.ndarray) -> str:
+    """The FEN of a state array."""
+    rows = []
+    for rank in range(NRANKS - 1, -1, -1):
+        row, empty = "", 0
+        for file in range(NFILES):
+            code = int(st[rank * NFILES + file])
+            if code == 0:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += piece_letter(code)
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    side = "r" if st[core.S_SIDE] == 0 else "b"
+    return f"{'/'.join(rows)} {side} {int(st[core.S_CLOCK])} {int(st[core.S_FULLMOVE])}"

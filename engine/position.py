@@ -1,0 +1,159 @@
+"""The Python face of the engine: a position with its history, moves as ``a3a4``."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from engine import core
+from engine.board import SIDE_NAMES, piece_letter, square_index, square_name
+from engine.errors import DsqError, MoveError
+from engine.fen import format_fen, parse_fen
+from engine.rules import Ruleset, parse_rules
+
+WINNER_NAMES = ("", "red", "blue", "draw")
+
+
+class Result(NamedTuple):
+    """How a game ended: ``winner`` is red, blue or draw; ``reason`` as in RULES.md."""
+
+    winner: str
+    reason: str
+
+    def as_dict(self) -> dict[str, str]:
+        """``{"winner": ..., "reason": ...}``."""
+        return {"winner": self.winner, "reason": self.reason}
+
+
+def encode_move(move: str) -> int:
+    """``"a3a4"`` -> ``from * 64 + to``; raises MoveError when it is not a move's form."""
+    text = move.strip()
+    if len(text) != 4:
+        raise MoveError(f"a move is written <from><to>, e.g. a3a4, not {move!r}")
+    return square_index(text[:2]) * 64 + square_index(text[2:])
+
+
+def decode_move(mv: int) -> str:
+    """``from * 64 + to`` -> ``"a3a4"``."""
+    return square_name(int(mv) >> 6) + square_name(int(mv) & 63)
+
+
+class Position:
+    """A position under a rule set, with the moves played since it was set up."""
+
+    def __init__(self, rules: Ruleset | str | None = None, fen: str | None = None) -> None:
+        self.rules = parse_rules(rules)
+        self.rules_array = self.rules.as_array()
+        self.st = parse_fen(fen if fen is not None else "start", self.rules_array)
+        self._buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+        self.history: list[str] = []
+
+    def copy(self) -> Position:
+        """An independent copy (same rules, position and history)."""
+        other = Position.__new__(Position)
+        other.rules = self.rules
+        other.rules_array = self.rules_array
+        other.st = self.st.copy()
+        other._buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+        other.history = list(self.history)
+        return other
+
+    def _reserve(self, plies: int) -> None:
+        need = int(self.st[core.S_NPLY]) + plies
+        if need > core.history_capacity(self.st):
+            bigger = core.new_state(max(need, 2 * core.history_capacity(self.st)))
+            bigger[: self.st.shape[0]] = self.st
+            self.st = bigger
+
+    def legal_codes(self) -> np.ndarray:
+        """The legal moves as ``from * 64 + to`` codes, in generation order."""
+        n = core.settle(self.st, self.rules_array, self._buf)
+        return self._buf[:n].copy()
+
+    def legal_moves(self) -> list[str]:
+        """The legal moves, sorted; empty when the game is over."""
+        return sorted(decode_move(m) for m in self.legal_codes())
+
+    @property
+    def result(self) -> Result | None:
+        """The outcome, or None while the game goes on."""
+        core.settle(self.st, self.rules_array, self._buf)
+        status = int(self.st[core.S_STATUS])
+        if status == core.ONGOING:
+            return None
+        return Result(WINNER_NAMES[status], core.REASON_NAMES[int(self.st[core.S_REASON])])
+
+    @property
+    def side(self) -> str:
+        """The side to move: ``"red"`` or ``"blue"``."""
+        return SIDE_NAMES[int(self.st[core.S_SIDE])]
+
+    @property
+    def ply(self) -> int:
+        """Plies played since the position was set up."""
+        return int(self.st[core.S_NPLY])
+
+    def play(self, move: str) -> None:
+        """Play one move such as ``a3a4``; raises MoveError if it is not legal here."""
+        mv = encode_move(move)
+        legal = self.legal_codes()
+        if mv not in legal:
+            result = self.result
+            if result is not None:
+                raise MoveError(
+                    f"move {move} after the end of the game ({result.winner}, {result.reason})"
+                )
+            raise MoveError(f"illegal move {move} for {self.side}")
+        self._reserve(1)
+        core.make_move(self.st, self.rules_array, mv)
+        self.history.append(decode_move(mv))
+
+    def play_moves(self, moves: str | list[str]) -> None:
+        """Play moves in order; a MoveError names the ply (1-based) of the bad move."""
+        items = moves.split() if isinstance(moves, str) else list(moves)
+        for i, move in enumerate(items, start=1):
+            try:
+                self.play(move)
+            except MoveError as exc:
+                raise MoveError(f"ply {i}: {exc}") from None
+
+    def undo(self) -> None:
+        """Take back the last move."""
+        if not self.history:
+            raise MoveError("no move to take back")
+        core.unmake_move(self.st)
+        self.history.pop()
+
+    def fen(self) -> str:
+        """The FEN of the current position."""
+        return format_fen(self.st)
+
+    def piece_at(self, square: str) -> str | None:
+        """The piece letter on a square (uppercase Red), or None."""
+        code = int(self.st[square_index(square)])
+        return piece_letter(code) if code else None
+
+    def board(self) -> list[str | None]:
+        """Piece letters by square index 0..62 (None for empty)."""
+        return [piece_letter(int(c)) if c else None for c in self.st[:63]]
+
+    def perft(self, depth: int) -> int:
+        """Leaf count of the legal-move tree ``depth`` plies deep (history-aware)."""
+        if depth < 0:
+            raise DsqError(f"perft depth must be 0 or more, not {depth}")
+        work = self.st.copy()
+        bigger = core.new_state(int(work[core.S_NPLY]) + depth + 1)
+        bigger[: min(work.shape[0], bigger.shape[0])] = work[: bigger.shape[0]]
+        return int(core.perft(bigger, self.rules_array, depth))
+
+    def divide(self, depth: int) -> dict[str, int]:
+        """perft(depth - 1) below each legal move, keyed by move."""
+        if depth < 1:
+            raise DsqError(f"divide needs a depth of 1 or more, not {depth}")
+        bigger = core.new_state(int(self.st[core.S_NPLY]) + depth + 1)
+        bigger[: min(self.st.shape[0], bigger.shape[0])] = self.st[: bigger.shape[0]]
+        moves = np.empty(core.MAX_MOVES, dtype=np.int32)
+        counts = np.empty(core.MAX_MOVES, dtype=np.int64)
+        n = core.divide(bigger, self.rules_array, depth, moves, counts)
+        return dict(sorted((decode_move(moves[i]), int(counts[i])) for i in range(n)))
