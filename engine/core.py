@@ -147,9 +147,7 @@ def pseudo_moves(st, rules, out):
             if WATER[t]:
                 if animal == _RAT:
                     occ = st[t]
-                    if occ == 0 or (
-                        side_of(occ) != side and can_capture(rules, code, sq, occ, t)
-                    ):
+                    if occ == 0 or (side_of(occ) != side and can_capture(rules, code, sq, occ, t)):
                         out[n] = sq * 64 + t
                         n += 1
                 elif jump_allowed(rules, animal, direction):

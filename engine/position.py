@@ -104,7 +104,14 @@ class Position:
                 raise MoveError(
                     f"move {move} after the end of the game ({result.winner}, {result.reason})"
                 )
-            raise MoveError(f"illegal move {move} for {self.side}")
+            frm = int(self.st[mv >> 6])
+            if frm == 0 or (frm - 1) // 8 != int(self.st[core.S_SIDE]):
+                raise MoveError(f"illegal move {move}: no {self.side} piece on {move[:2]}")
+            others = sorted(decode_move(m) for m in legal if (m >> 6) == (mv >> 6))
+            hint = ", ".join(others) if others else "none"
+            raise MoveError(
+                f"illegal move {move} for {self.side}; legal moves of that piece: {hint}"
+            )
         self._reserve(1)
         core.make_move(self.st, self.rules_array, mv)
         self.history.append(decode_move(mv))

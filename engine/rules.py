@@ -128,9 +128,7 @@ def _parse_option(part: str) -> tuple[str, object]:
     name = name.strip()
     text = text.strip()
     if name not in OPTION_NAMES:
-        raise RulesError(
-            f"unknown rules option {name!r}; options are: {', '.join(OPTION_NAMES)}"
-        )
+        raise RulesError(f"unknown rules option {name!r}; options are: {', '.join(OPTION_NAMES)}")
     if name in _BOOL_OPTIONS:
         if not sep:
             return name, True
@@ -164,14 +162,10 @@ def parse_rules(spec: str | Ruleset | None) -> Ruleset:
         return PRESETS["standard"]
     parts = [p.strip() for p in str(spec).strip().split("+")]
     if not parts[0]:
-        raise RulesError(
-            f"empty rules spec; start with a preset: {', '.join(PRESETS)}"
-        )
+        raise RulesError(f"empty rules spec; start with a preset: {', '.join(PRESETS)}")
     preset_name = parts[0].lower()
     if preset_name not in PRESETS:
-        raise RulesError(
-            f"unknown rules preset {parts[0]!r}; presets are: {', '.join(PRESETS)}"
-        )
+        raise RulesError(f"unknown rules preset {parts[0]!r}; presets are: {', '.join(PRESETS)}")
     changes: dict[str, object] = {}
     for part in parts[1:]:
         if not part:

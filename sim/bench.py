@@ -1,0 +1,94 @@
+"""Engine throughput measurements behind ``dsq bench`` (single core, after JIT warm-up)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import numpy as np
+
+from engine import PRESETS, Position
+from engine.fen import parse_fen
+from engine.playout import random_games
+from engine.rng import seed_state
+
+_WARM_SNIPPET = (
+    "import time; t = time.perf_counter(); "
+    "from engine.warmup import warm_up; warm_up(); "
+    "print(time.perf_counter() - t)"
+)
+
+
+def warmup_seconds() -> dict[str, float]:
+    """Seconds to import and compile every kernel from a cold numba cache, then from a warm one.
+
+    Both run in fresh interpreters sharing a new, empty ``NUMBA_CACHE_DIR``.
+    """
+    with tempfile.TemporaryDirectory(prefix="dsq-numba-cache-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        times = {}
+        for label in ("cold", "warm"):
+            out = subprocess.run(
+                [sys.executable, "-c", _WARM_SNIPPET],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            times[label] = float(out.stdout.strip().splitlines()[-1])
+    return times
+
+
+def perft_rate(depth: int, rules: str = "standard") -> dict[str, Any]:
+    """Perft from the initial position: nodes, seconds and nodes per second."""
+    pos = Position(rules)
+    start = time.perf_counter()
+    nodes = pos.perft(depth)
+    seconds = time.perf_counter() - start
+    return {
+        "depth": depth,
+        "rules": rules,
+        "nodes": nodes,
+        "seconds": seconds,
+        "nodes_per_s": nodes / seconds,
+    }
+
+
+def random_games_rate(rules: str, games: int, seed: int = 1, ply_cap: int = 5000) -> dict[str, Any]:
+    """Uniform-random games from the initial position: games/s, plies/s and the outcomes."""
+    ra = PRESETS[rules].as_array() if rules in PRESETS else Position(rules).rules_array
+    start_state = parse_fen("start", ra, ply_cap + 1)
+    out = np.zeros(5, dtype=np.int64)
+    t = time.perf_counter()
+    random_games(start_state, ra, seed_state(seed), games, ply_cap, out)
+    seconds = time.perf_counter() - t
+    return {
+        "rules": rules,
+        "games": games,
+        "seconds": seconds,
+        "games_per_s": games / seconds,
+        "plies_per_s": int(out[4]) / seconds,
+        "mean_plies": int(out[4]) / games,
+        "red_wins": int(out[0]),
+        "blue_wins": int(out[1]),
+        "draws": int(out[2]),
+    }
+
+
+def run_bench(
+    perft_depths: tuple[int, ...] = (6, 7), games: int = 20000, measure_warmup: bool = True
+) -> dict[str, Any]:
+    """Every figure of ``dsq bench``."""
+    report: dict[str, Any] = {}
+    if measure_warmup:
+        report["warmup_seconds"] = warmup_seconds()
+    from engine.warmup import warm_up
+
+    warm_up()
+    report["perft"] = [perft_rate(d) for d in perft_depths]
+    report["random_games"] = [random_games_rate(name, games) for name in PRESETS]
+    return report
