@@ -1,0 +1,1 @@
+"""Statistics over recorded games (pure functions of a DuckDB ``games`` view)."""

@@ -1,0 +1,224 @@
+"""Match scores in Elo: the cutechess/fishtest formulas for W/D/L and pentanomial results.
+
+Logistic Elo: ``elo(s) = -400 log10(1/s - 1)`` for a mean score ``s``. For W/D/L
+(trinomial) results the interval is cutechess's: the score's normal interval
+``mu +- z * sd / sqrt(n)`` mapped through ``elo`` and halved into a symmetric error
+(cutechess prints that error; its approximate inverse erf gives ``z = 1.9572`` instead of
+1.9600, which is why it shows ``0.1 +/- 7.7`` for 1038 W, 1925 D, 1037 L where the exact
+quantile gives 7.76). LOS is ``Phi((W - L) / sqrt(W + L))`` (cutechess).
+
+Pentanomial results count colour-swapped game pairs by the pair's score for the bot whose
+point of view is taken: index 0..4 = pair score 0, 1/2, 1, 3/2, 2 (LL, LD, DD or WL, WD,
+WW), fishtest's order. The mean and variance are per pair (pair score / 2), as in
+fishtest's ``get_elo``; normalized Elo is fishtest's
+``nElo = (mu - 0.5) / (sqrt(2) * sd_pair) * 800 / ln 10`` with its interval from the
+t-value's variance ``1 - t * skew + t^2 (kurt_excess + 2) / 4``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from engine.errors import DsqError
+from sim.stats.intervals import normal_cdf, z_value
+
+NELO_PER_T = 800.0 / math.log(10.0)  # 347.4355855226...
+
+
+def elo_from_score(score: float) -> float:
+    """Logistic Elo difference for a mean score in ``[0, 1]`` (+-inf at 1 and 0)."""
+    if math.isnan(score):
+        return math.nan
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_from_elo(elo: float) -> float:
+    """Expected score for a logistic Elo difference."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def _check_counts(counts: Sequence[float], size: int, what: str) -> list[float]:
+    vals = [float(c) for c in counts]
+    if len(vals) != size:
+        raise DsqError(f"{what}: expected {size} counts, got {len(vals)}")
+    if any(c < 0 or math.isnan(c) for c in vals):
+        raise DsqError(f"{what}: counts must be non-negative")
+    return vals
+
+
+def _moments(values: Sequence[float], counts: Sequence[float]) -> tuple[float, float, float, float]:
+    """Mean, variance, skewness, excess kurtosis of a discrete sample given as counts."""
+    n = sum(counts)
+    mu = sum(v * c for v, c in zip(values, counts, strict=True)) / n
+    var = sum(c * (v - mu) ** 2 for v, c in zip(values, counts, strict=True)) / n
+    if var <= 0:
+        return mu, 0.0, 0.0, 0.0
+    m3 = sum(c * (v - mu) ** 3 for v, c in zip(values, counts, strict=True)) / n
+    m4 = sum(c * (v - mu) ** 4 for v, c in zip(values, counts, strict=True)) / n
+    return mu, var, m3 / var**1.5, m4 / var**2 - 3.0
+
+
+@dataclass(frozen=True)
+class _EloCore:
+    score: float
+    score_low: float
+    score_high: float
+    elo: float
+    elo_error: float
+    elo_low: float
+    elo_high: float
+    los: float
+    nelo: float
+    nelo_low: float
+    nelo_high: float
+
+
+def _elo_core(
+    values: Sequence[float], counts: Sequence[float], los: float, confidence: float, nelo_div: float
+) -> _EloCore:
+    n = sum(counts)
+    if n <= 0:
+        nan = math.nan
+        return _EloCore(nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan)
+    z = z_value(confidence)
+    mu, var, skew, kurt = _moments(values, counts)
+    half = z * math.sqrt(var / n)
+    lo_s, hi_s = mu - half, mu + half
+    elo = elo_from_score(mu)
+    elo_lo, elo_hi = elo_from_score(lo_s), elo_from_score(hi_s)
+    err = (elo_hi - elo_lo) / 2.0 if math.isfinite(elo_hi - elo_lo) else math.inf
+    if var > 0:
+        t = (mu - 0.5) / math.sqrt(var)
+        var_t = max(1.0 - t * skew + 0.25 * t * t * (kurt + 2.0), 0.0)
+        t_half = z * math.sqrt(var_t / n)
+        nelo = NELO_PER_T * t / nelo_div
+        nelo_lo = NELO_PER_T * (t - t_half) / nelo_div
+        nelo_hi = NELO_PER_T * (t + t_half) / nelo_div
+    else:
+        nelo = nelo_lo = nelo_hi = math.nan
+    return _EloCore(
+        mu, max(lo_s, 0.0), min(hi_s, 1.0), elo, err, elo_lo, elo_hi, los, nelo, nelo_lo, nelo_hi
+    )
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    """A W/D/L result from one side's point of view, in the cutechess form.
+
+    ``elo_error`` is the symmetric +- margin cutechess prints; ``elo_low``/``elo_high`` the
+    (asymmetric) interval the error was taken from. ``los`` and ``draw_ratio`` are
+    fractions (0.509, not 50.9%). ``nelo`` is the normalized Elo (per-game standard
+    deviation) with its interval.
+    """
+
+    wins: int
+    draws: int
+    losses: int
+    games: int
+    score: float
+    score_low: float
+    score_high: float
+    elo: float
+    elo_error: float
+    elo_low: float
+    elo_high: float
+    los: float
+    draw_ratio: float
+    nelo: float
+    nelo_low: float
+    nelo_high: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the fields."""
+        return asdict(self)
+
+
+def los(wins: float, losses: float) -> float:
+    """Likelihood of superiority, cutechess's ``Phi((W - L) / sqrt(W + L))``; 0.5 if W+L=0."""
+    if wins + losses <= 0:
+        return 0.5
+    return normal_cdf((wins - losses) / math.sqrt(wins + losses))
+
+
+def match_score(wins: int, draws: int, losses: int, confidence: float = 0.95) -> MatchScore:
+    """Score, Elo difference with interval, LOS and draw ratio of a W/D/L result.
+
+    ``match_score(1038, 1925, 1037)`` gives Elo 0.09 +- 7.76 and LOS 0.509 (cutechess
+    prints ``0.1 +/- 7.7``: see the module notes).
+    """
+    w, d, lo = _check_counts((wins, draws, losses), 3, "match_score")
+    core = _elo_core((1.0, 0.5, 0.0), (w, d, lo), los(w, lo), confidence, 1.0)
+    n = w + d + lo
+    return MatchScore(
+        wins=int(w),
+        draws=int(d),
+        losses=int(lo),
+        games=int(n),
+        draw_ratio=(d / n) if n else math.nan,
+        **asdict(core),
+    )
+
+
+PENTANOMIAL_LABELS = ("LL", "LD", "DD+WL", "WD", "WW")
+
+
+@dataclass(frozen=True)
+class PentanomialScore:
+    """Colour-swapped pairs counted by pair score (``ptnml``: LL, LD, DD+WL, WD, WW).
+
+    ``score`` is the mean game score (pair score / 2) with its interval from the spread of
+    pair scores; ``elo``/``elo_error``/``los`` as fishtest's ``get_elo`` on the five
+    counts; ``nelo`` the normalized Elo; ``pair_draw_ratio`` the share of pairs scoring
+    exactly 1 of 2 (DD or WL).
+    """
+
+    ptnml: tuple[int, int, int, int, int]
+    pairs: int
+    games: int
+    score: float
+    score_low: float
+    score_high: float
+    elo: float
+    elo_error: float
+    elo_low: float
+    elo_high: float
+    los: float
+    pair_draw_ratio: float
+    nelo: float
+    nelo_low: float
+    nelo_high: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the fields (``ptnml`` as a list)."""
+        d = asdict(self)
+        d["ptnml"] = list(self.ptnml)
+        return d
+
+
+def pentanomial(ptnml: Sequence[int], confidence: float = 0.95) -> PentanomialScore:
+    """Elo, normalized Elo, LOS of colour-swapped pairs given as five counts (LL..WW)."""
+    counts = _check_counts(ptnml, 5, "pentanomial")
+    values = (0.0, 0.25, 0.5, 0.75, 1.0)
+    n = sum(counts)
+    if n > 0:
+        mu, var, _, _ = _moments(values, counts)
+        los_ = 0.5 if var <= 0 else normal_cdf((mu - 0.5) / math.sqrt(var / n))
+        if var <= 0 and mu != 0.5:
+            los_ = 1.0 if mu > 0.5 else 0.0
+    else:
+        los_ = math.nan
+    core = _elo_core(values, counts, los_, confidence, math.sqrt(2.0))
+    return PentanomialScore(
+        ptnml=tuple(int(c) for c in counts),  # type: ignore[arg-type]
+        pairs=int(n),
+        games=int(2 * n),
+        pair_draw_ratio=(counts[2] / n) if n else math.nan,
+        **asdict(core),
+    )

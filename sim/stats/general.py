@@ -1,0 +1,345 @@
+"""The general figures of a selection of games: results, first-player score, lengths, ends.
+
+Red moves first (RULES.md), so "first player" is Red throughout. Lengths are in plies.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from engine.errors import DsqError
+from sim.schema import REASONS
+from sim.stats.intervals import (
+    Proportion,
+    mean_interval,
+    proportion,
+    score_interval,
+    sign_test,
+)
+from sim.stats.query import Selection, query_df, query_rows
+
+GROUP_COLUMNS = {"rules": "rules", "batch": "batch_id"}
+
+_AGG = ",\n".join(
+    [
+        "count(*)::BIGINT AS games",
+        "count(*) FILTER (WHERE winner = 'red')::BIGINT AS red",
+        "count(*) FILTER (WHERE winner = 'blue')::BIGINT AS blue",
+        "count(*) FILTER (WHERE winner = 'draw')::BIGINT AS draw",
+        "avg(plies)::DOUBLE AS mean_plies",
+        "stddev_samp(plies)::DOUBLE AS sd_plies",
+        "min(plies)::BIGINT AS min_plies",
+        "max(plies)::BIGINT AS max_plies",
+        "median(plies)::DOUBLE AS median_plies",
+        "avg(branching)::DOUBLE AS branching",
+        "stddev_samp(branching)::DOUBLE AS sd_branching",
+        "avg(duration_ms)::DOUBLE AS mean_duration_ms",
+        "count(DISTINCT red || chr(0) || blue)::BIGINT AS pairings",
+    ]
+    + [f"count(*) FILTER (WHERE reason = '{r}')::BIGINT AS reason_{r}" for r in REASONS]
+    + [
+        "count(*) FILTER (WHERE reason NOT IN ("
+        + ", ".join(f"'{r}'" for r in REASONS)
+        + ") OR reason IS NULL)::BIGINT AS reason_other"
+    ]
+)
+
+
+@dataclass(frozen=True)
+class ScoreEstimate:
+    """A score (wins + draws/2) / games with its interval and a test against 0.5.
+
+    ``low``/``high``: Wilson-type interval with draws counting half
+    (:func:`sim.stats.intervals.score_interval`); ``z``/``p_value``: the score test
+    ``(W - L) / sqrt(W + L)`` (two-sided, consistent with the interval); ``p_exact``: exact
+    two-sided binomial (sign) test of wins against losses.
+    """
+
+    wins: int
+    draws: int
+    losses: int
+    games: int
+    score: float
+    low: float
+    high: float
+    z: float
+    p_value: float
+    p_exact: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the fields."""
+        return asdict(self)
+
+
+def score_estimate(wins: int, draws: int, losses: int, confidence: float = 0.95) -> ScoreEstimate:
+    """:class:`ScoreEstimate` of a W/D/L result."""
+    n = wins + draws + losses
+    lo, hi = score_interval(wins, draws, losses, confidence)
+    z, p, p_exact = sign_test(wins, losses)
+    return ScoreEstimate(
+        int(wins),
+        int(draws),
+        int(losses),
+        int(n),
+        (wins + 0.5 * draws) / n if n else math.nan,
+        lo,
+        hi,
+        z,
+        p,
+        p_exact,
+    )
+
+
+@dataclass(frozen=True)
+class LengthStats:
+    """Game length in plies: mean with its t interval, spread, median, extremes."""
+
+    games: int
+    mean: float
+    low: float
+    high: float
+    sd: float
+    median: float
+    min: int | None
+    max: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the fields."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class GeneralStats:
+    """The general figures of a selection (see :func:`general_stats`)."""
+
+    games: int
+    red: Proportion
+    blue: Proportion
+    draw: Proportion
+    first_player: ScoreEstimate
+    second_player_score: float
+    length: LengthStats
+    reasons: dict[str, int] = field(default_factory=dict)
+    branching: float = math.nan
+    mean_duration_ms: float = math.nan
+    pairings: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Nested plain dict."""
+        return {
+            "games": self.games,
+            "red": self.red.to_dict(),
+            "blue": self.blue.to_dict(),
+            "draw": self.draw.to_dict(),
+            "first_player": self.first_player.to_dict(),
+            "second_player_score": self.second_player_score,
+            "length": self.length.to_dict(),
+            "reasons": dict(self.reasons),
+            "branching": self.branching,
+            "mean_duration_ms": self.mean_duration_ms,
+            "pairings": self.pairings,
+        }
+
+
+def _f(x: Any) -> float:
+    return math.nan if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+def _general_from_row(row: dict[str, Any], confidence: float) -> GeneralStats:
+    n = int(row["games"] or 0)
+    red, blue, draw = (int(row[k] or 0) for k in ("red", "blue", "draw"))
+    first = score_estimate(red, draw, blue, confidence)
+    mean = _f(row["mean_plies"])
+    sd = _f(row["sd_plies"])
+    lo, hi = mean_interval(mean, sd, n, confidence)
+    length = LengthStats(
+        games=n,
+        mean=mean,
+        low=lo,
+        high=hi,
+        sd=sd,
+        median=_f(row["median_plies"]),
+        min=None if row["min_plies"] is None or n == 0 else int(row["min_plies"]),
+        max=None if row["max_plies"] is None or n == 0 else int(row["max_plies"]),
+    )
+    reasons = {r: int(row[f"reason_{r}"] or 0) for r in REASONS}
+    if int(row.get("reason_other") or 0):
+        reasons["other"] = int(row["reason_other"])
+    return GeneralStats(
+        games=n,
+        red=proportion(red, n, confidence),
+        blue=proportion(blue, n, confidence),
+        draw=proportion(draw, n, confidence),
+        first_player=first,
+        second_player_score=(1.0 - first.score) if n else math.nan,
+        length=length,
+        reasons=reasons,
+        branching=_f(row["branching"]),
+        mean_duration_ms=_f(row["mean_duration_ms"]),
+        pairings=int(row["pairings"] or 0),
+    )
+
+
+def general_stats(
+    con: duckdb.DuckDBPyConnection, selection: Selection | None = None, confidence: float = 0.95
+) -> GeneralStats:
+    """Games played; red/blue/draw counts and rates with Wilson intervals; the first
+    player's score with its interval and test against 0.5; game length (mean with t
+    interval, sd, median, min, max); games by end reason. One aggregate query."""
+    sel = selection or Selection()
+    df = query_df(con, sel, f"SELECT {_AGG} FROM sel")
+    return _general_from_row(df.iloc[0].to_dict(), confidence)
+
+
+def _flat(key: str, g: GeneralStats) -> dict[str, Any]:
+    return {
+        "key": key,
+        "games": g.games,
+        "red": g.red.count,
+        "blue": g.blue.count,
+        "draw": g.draw.count,
+        "red_rate": g.red.rate,
+        "red_low": g.red.low,
+        "red_high": g.red.high,
+        "blue_rate": g.blue.rate,
+        "blue_low": g.blue.low,
+        "blue_high": g.blue.high,
+        "draw_rate": g.draw.rate,
+        "draw_low": g.draw.low,
+        "draw_high": g.draw.high,
+        "first_score": g.first_player.score,
+        "first_low": g.first_player.low,
+        "first_high": g.first_player.high,
+        "first_p": g.first_player.p_value,
+        "mean_plies": g.length.mean,
+        "mean_low": g.length.low,
+        "mean_high": g.length.high,
+        "sd_plies": g.length.sd,
+        "median_plies": g.length.median,
+        "min_plies": g.length.min,
+        "max_plies": g.length.max,
+        "branching": g.branching,
+        **{f"reason_{r}": c for r, c in g.reasons.items()},
+    }
+
+
+def general_stats_by(
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection | None = None,
+    by: str = "rules",
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """The general figures per rules spec (``by="rules"``) or per batch (``by="batch"``).
+
+    One row per group (column ``key``), sorted by key; the columns are those of
+    :func:`general_stats` flattened (``red_rate``, ``red_low``, ``first_score``,
+    ``first_p``, ``mean_plies``, ``mean_low``, ``reason_den``, ...).
+    """
+    if by not in GROUP_COLUMNS:
+        raise DsqError(f"cannot group by {by!r} here (one of {', '.join(GROUP_COLUMNS)})")
+    col = GROUP_COLUMNS[by]
+    df = query_df(
+        con, selection or Selection(), f"SELECT {col} AS key, {_AGG} FROM sel GROUP BY 1 ORDER BY 1"
+    )
+    rows = [_flat(str(r["key"]), _general_from_row(r, confidence)) for r in df.to_dict("records")]
+    out = pd.DataFrame(rows)
+    if out.empty:
+        out = pd.DataFrame(columns=list(_flat("", _empty_general()).keys()))
+    return out.rename(columns={"key": by})
+
+
+def _empty_general() -> GeneralStats:
+    row = {k: None for k in ("mean_plies", "sd_plies", "min_plies", "max_plies", "median_plies")}
+    row.update(games=0, red=0, blue=0, draw=0, branching=None, mean_duration_ms=None, pairings=0)
+    row.update({f"reason_{r}": 0 for r in REASONS})
+    return _general_from_row(row, 0.95)
+
+
+def length_counts(
+    con: duckdb.DuckDBPyConnection, selection: Selection | None = None
+) -> pd.DataFrame:
+    """Games per exact length: columns ``plies``, ``games`` (sorted by plies)."""
+    return query_df(
+        con,
+        selection or Selection(),
+        "SELECT plies::BIGINT AS plies, count(*)::BIGINT AS games FROM sel GROUP BY 1 ORDER BY 1",
+    )
+
+
+def length_histogram(
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection | None = None,
+    bins: int | Sequence[float] = 20,
+) -> pd.DataFrame:
+    """Histogram of game lengths for plotting.
+
+    ``bins`` is a number of equal-width integer bins over ``[min, max]`` or explicit bin
+    edges. Columns: ``start`` (inclusive), ``end`` (exclusive), ``games``, ``share``.
+    Games outside explicit edges are not counted.
+    """
+    counts = length_counts(con, selection)
+    cols = ["start", "end", "games", "share"]
+    if counts.empty:
+        return pd.DataFrame(columns=cols)
+    plies = counts["plies"].to_numpy(dtype=float)
+    games = counts["games"].to_numpy(dtype=float)
+    if isinstance(bins, int | np.integer):
+        if bins < 1:
+            raise DsqError(f"bins must be at least 1, got {bins}")
+        lo, hi = int(plies.min()), int(plies.max())
+        width = max(1, math.ceil((hi - lo + 1) / int(bins)))
+        edges = np.arange(lo, hi + width + 1, width, dtype=float)
+        edges = edges[: int(np.searchsorted(edges, hi, side="right")) + 1]
+    else:
+        edges = np.asarray(list(bins), dtype=float)
+        if edges.size < 2 or np.any(np.diff(edges) <= 0):
+            raise DsqError("bin edges must be at least two increasing numbers")
+    idx = np.searchsorted(edges, plies, side="right") - 1
+    ok = (idx >= 0) & (idx < edges.size - 1)
+    hist = np.bincount(idx[ok], weights=games[ok], minlength=edges.size - 1)
+    total = games.sum()
+    return pd.DataFrame(
+        {
+            "start": edges[:-1],
+            "end": edges[1:],
+            "games": hist.astype(np.int64),
+            "share": hist / total if total else np.nan,
+        }
+    )
+
+
+def end_reasons(
+    con: duckdb.DuckDBPyConnection, selection: Selection | None = None, confidence: float = 0.95
+) -> pd.DataFrame:
+    """Games by end reason, every reason of the schema listed (zeros included).
+
+    Columns: ``reason``, ``games``, ``share``, ``low``, ``high`` (Wilson), and the games of
+    that reason won by ``red``, ``blue`` or ``draw``.
+    """
+    rows = query_rows(
+        con,
+        selection or Selection(),
+        "SELECT coalesce(reason, 'other'), winner, count(*)::BIGINT FROM sel GROUP BY 1, 2",
+    )
+    table: dict[str, dict[str, int]] = {r: {"red": 0, "blue": 0, "draw": 0} for r in REASONS}
+    for reason, winner, n in rows:
+        key = reason if reason in table or reason == "other" else "other"
+        d = table.setdefault(key, {"red": 0, "blue": 0, "draw": 0})
+        if winner in d:
+            d[winner] += int(n)
+    total = sum(sum(d.values()) for d in table.values())
+    out = []
+    for reason, d in table.items():
+        k = sum(d.values())
+        p = proportion(k, total, confidence)
+        out.append(
+            {"reason": reason, "games": k, "share": p.rate, "low": p.low, "high": p.high, **d}
+        )
+    return pd.DataFrame(out)

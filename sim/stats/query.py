@@ -1,0 +1,191 @@
+"""Which games a statistic looks at: the :class:`Selection` and its parametrized SQL.
+
+Every statistics function takes a DuckDB connection with a ``games`` view (the columns of
+:data:`sim.schema.GAME_SCHEMA`) and a :class:`Selection`; user values only ever reach SQL
+as ``?`` parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+from engine.errors import DsqError
+
+COLOURS = ("red", "blue")
+
+
+def _tuple(values: Iterable[str] | str | None, what: str) -> tuple[str, ...]:
+    if values is None:
+        return ()
+    if isinstance(values, str):
+        values = (values,)
+    out: list[str] = []
+    for v in values:
+        if not isinstance(v, str) or not v.strip():
+            raise DsqError(f"empty {what} in the selection")
+        if v.strip() not in out:
+            out.append(v.strip())
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A subset of the recorded games.
+
+    Attributes:
+        rules: keep games whose canonical rules spec is one of these (empty: all).
+        bots: keep games in which at least one player is one of these bot specs (empty: all).
+        batches: keep games of these batch ids (empty: all).
+        colour: with ``bots``: keep only games in which a listed bot played this colour
+            (``"red"`` = moved first, ``"blue"``).
+        min_plies: leave out games shorter than this many plies (20 = the Chinese page's
+            anti-farming rule of 10 rounds).
+        between: with ``bots``: keep only games in which *both* players are listed bots.
+    """
+
+    rules: tuple[str, ...] = ()
+    bots: tuple[str, ...] = ()
+    batches: tuple[str, ...] = ()
+    colour: str | None = None
+    min_plies: int = 0
+    between: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", _tuple(self.rules, "rules spec"))
+        object.__setattr__(self, "bots", _tuple(self.bots, "bot spec"))
+        object.__setattr__(self, "batches", _tuple(self.batches, "batch id"))
+        if self.colour is not None and self.colour not in COLOURS:
+            raise DsqError(f"colour must be red or blue, got {self.colour!r}")
+        if self.colour is not None and not self.bots:
+            raise DsqError(
+                "a colour selects the games a given bot played as that colour: name a bot"
+            )
+        if self.between and not self.bots:
+            raise DsqError("'between' needs bots to be named")
+        if isinstance(self.min_plies, bool) or not isinstance(self.min_plies, int):
+            raise DsqError(f"min_plies must be a whole number, got {self.min_plies!r}")
+        if self.min_plies < 0:
+            raise DsqError(f"min_plies must be 0 or more, got {self.min_plies}")
+
+    def with_rules(self, *rules: str) -> Selection:
+        """The same selection restricted to other rules specs."""
+        return replace(self, rules=tuple(rules))
+
+    def where(self) -> tuple[str, list[Any]]:
+        """The SQL condition (``?`` placeholders) and its parameters."""
+        conds: list[str] = []
+        params: list[Any] = []
+
+        def in_list(column: str, values: tuple[str, ...]) -> str:
+            params.extend(values)
+            return f"{column} IN ({', '.join('?' for _ in values)})"
+
+        if self.rules:
+            conds.append(in_list("rules", self.rules))
+        if self.batches:
+            conds.append(in_list("batch_id", self.batches))
+        if self.bots:
+            if self.colour == "red":
+                conds.append(in_list("red", self.bots))
+            elif self.colour == "blue":
+                conds.append(in_list("blue", self.bots))
+            elif self.between:
+                conds.append(in_list("red", self.bots))
+            else:
+                a = in_list("red", self.bots)
+                b = in_list("blue", self.bots)
+                conds.append(f"({a} OR {b})")
+            if self.between:
+                other = "blue" if self.colour != "blue" else "red"
+                conds.append(in_list(other, self.bots))
+        if self.min_plies > 0:
+            conds.append("plies >= ?")
+            params.append(int(self.min_plies))
+        return (" AND ".join(conds) if conds else "TRUE"), params
+
+    def cte(self) -> tuple[str, list[Any]]:
+        """``WITH sel AS (...)`` over the selected games, and its parameters."""
+        cond, params = self.where()
+        return f"WITH sel AS (SELECT * FROM games WHERE {cond})", params
+
+    def describe(self) -> str:
+        """A one-line human description of the selection."""
+        parts = [
+            "rules: " + (", ".join(self.rules) if self.rules else "all"),
+            "bots: " + (", ".join(self.bots) if self.bots else "all"),
+        ]
+        if self.bots and self.between:
+            parts[-1] += " (games between them)"
+        if self.colour:
+            parts.append(f"listed bot as {self.colour}")
+        if self.batches:
+            parts.append("batches: " + ", ".join(self.batches))
+        if self.min_plies:
+            parts.append(f"at least {self.min_plies} plies")
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the public fields."""
+        return {
+            "rules": list(self.rules),
+            "bots": list(self.bots),
+            "batches": list(self.batches),
+            "colour": self.colour,
+            "min_plies": self.min_plies,
+            "between": self.between,
+        }
+
+
+ALL = Selection()
+
+
+def query_df(
+    con: duckdb.DuckDBPyConnection, selection: Selection, body: str, extra: list[Any] | None = None
+) -> pd.DataFrame:
+    """Run ``WITH sel AS (selected games) <body>`` and return a DataFrame."""
+    cte, params = selection.cte()
+    return con.execute(f"{cte} {body}", params + list(extra or [])).df()
+
+
+def query_rows(
+    con: duckdb.DuckDBPyConnection, selection: Selection, body: str, extra: list[Any] | None = None
+) -> list[tuple[Any, ...]]:
+    """Like :func:`query_df`, returning plain tuples."""
+    cte, params = selection.cte()
+    return con.execute(f"{cte} {body}", params + list(extra or [])).fetchall()
+
+
+def canonical_rules(spec: str) -> str:
+    """The canonical form of a rules spec (``engine.parse_rules(spec).spec``).
+
+    Raises :class:`DsqError` (``RulesError``) for unknown presets or options.
+    """
+    from engine import parse_rules
+
+    return parse_rules(spec).spec
+
+
+def canonical_bot(spec: str) -> str:
+    """The canonical form of a bot spec (``sim.bots.parse_bot(spec).canonical``).
+
+    Falls back to the stripped spec while ``sim.bots`` has no parser.
+    """
+    try:
+        from sim.bots import parse_bot  # type: ignore[attr-defined]
+    except ImportError:
+        return spec.strip()
+    return parse_bot(spec).canonical
+
+
+def canonical_selection(selection: Selection) -> Selection:
+    """The selection with its rules and bot specs in canonical form."""
+    return replace(
+        selection,
+        rules=tuple(canonical_rules(r) for r in selection.rules),
+        bots=tuple(canonical_bot(b) for b in selection.bots),
+    )
