@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "sim.commands.moves",
     "sim.commands.replay",
     "sim.commands.bench",
+    "sim.commands.simulate",
 ]
 
 

@@ -106,19 +106,22 @@ def write_games_table(path: Path, table: pa.Table) -> None:
         raise
 
 
-def write_games_chunk(data_dir: Path, batch_id: str, rows: list[Mapping[str, Any]]) -> Path:
-    """Write one chunk of a batch's game rows as a new parquet file; return its path.
-
-    Rows are sorted by ``game_index``; the name records the first index and the row count.
+def write_games_chunk(
+    data_dir: Path, batch_id: str, rows: pa.Table | list[Mapping[str, Any]]
+) -> Path:
+    """Write one chunk of a batch's games (rows or a GAME_SCHEMA table) as a new parquet
+    file; return its path. Rows are sorted by ``game_index``; the file name records the
+    first index and the row count.
     """
-    if not rows:
+    table = rows if isinstance(rows, pa.Table) else rows_to_table(rows)
+    if table.num_rows == 0:
         raise ValueError("empty chunk")
-    rows = sorted(rows, key=lambda r: r["game_index"])
+    table = table.sort_by("game_index")
     folder = games_dir(Path(data_dir), batch_id)
     folder.mkdir(parents=True, exist_ok=True)
-    first = int(rows[0]["game_index"])
-    dest = folder / f"part-{first:09d}-{len(rows)}-{secrets.token_hex(4)}.parquet"
-    write_games_table(dest, rows_to_table(rows))
+    first = int(table.column("game_index")[0].as_py())
+    dest = folder / f"part-{first:09d}-{table.num_rows}-{secrets.token_hex(4)}.parquet"
+    write_games_table(dest, table)
     return dest
 
 

@@ -1,0 +1,105 @@
+"""Progress of a running batch: a redrawn bar on a terminal, plain periodic lines otherwise."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any, TextIO
+
+
+def _fmt_eta(seconds: float | None) -> str:
+    if seconds is None or seconds != seconds or seconds < 0 or seconds > 1e7:
+        return "--:--"
+    s = int(round(seconds))
+    h, rem = divmod(s, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+
+
+class Progress:
+    """Reports games done, games/s, ETA and the running red/blue/draw counts.
+
+    ``mode``: ``"auto"`` (bar if ``stream`` is a terminal, else plain lines), ``"bar"``,
+    ``"plain"`` or ``"quiet"``. Plain lines are printed every ``interval`` seconds.
+    """
+
+    def __init__(
+        self, stream: TextIO | None = None, mode: str = "auto", interval: float = 10.0
+    ) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        if mode == "auto":
+            isatty = getattr(self.stream, "isatty", lambda: False)
+            mode = "bar" if isatty() else "plain"
+        self.mode = mode
+        self.interval = interval
+        self.name = ""
+        self.total = 0
+        self.start_done = 0
+        self.t0 = time.monotonic()
+        self.last = 0.0
+        self.done = 0
+        self.counts: dict[str, int] = {}
+
+    def start(self, name: str, total: int, done: int, counts: dict[str, int]) -> None:
+        """A batch starts (or resumes) with ``done`` of ``total`` games already recorded."""
+        self.name, self.total, self.start_done, self.done = name, total, done, done
+        self.counts = dict(counts)
+        self.t0 = time.monotonic()
+        self.last = 0.0
+        if self.mode == "plain":
+            self._line()
+            self.last = time.monotonic()
+        elif self.mode == "bar":
+            self._bar()
+
+    def update(self, done: int, counts: dict[str, int]) -> None:
+        """``done`` games played so far (recorded or about to be), with their counts."""
+        self.done, self.counts = done, dict(counts)
+        now = time.monotonic()
+        if self.mode == "bar" and now - self.last >= 0.1:
+            self.last = now
+            self._bar()
+        elif self.mode == "plain" and now - self.last >= self.interval:
+            self.last = now
+            self._line()
+
+    def finish(self, record: dict[str, Any]) -> None:
+        """The batch ended (any status); draw the final state."""
+        if self.mode == "bar":
+            self._bar()
+            self.stream.write("\n")
+            self.stream.flush()
+        elif self.mode == "plain":
+            self._line(status=str(record.get("status", "")))
+
+    def _rate(self) -> float:
+        elapsed = time.monotonic() - self.t0
+        return (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
+
+    def _stats(self) -> str:
+        rate = self._rate()
+        eta = (self.total - self.done) / rate if rate > 0 else None
+        c = self.counts
+        return (
+            f"{rate:7.1f} games/s  ETA {_fmt_eta(eta)}  "
+            f"red {c.get('red', 0)} blue {c.get('blue', 0)} draw {c.get('draw', 0)}"
+        )
+
+    def _bar(self) -> None:
+        frac = self.done / self.total if self.total else 1.0
+        width = 24
+        fill = int(frac * width)
+        bar = "#" * fill + "." * (width - fill)
+        self.stream.write(
+            f"\r{self.name} [{bar}] {self.done}/{self.total} {frac * 100:5.1f}%  {self._stats()}"
+            "\x1b[K"
+        )
+        self.stream.flush()
+
+    def _line(self, status: str = "") -> None:
+        frac = self.done / self.total if self.total else 1.0
+        tail = f"  [{status}]" if status else ""
+        self.stream.write(
+            f"{self.name}: {self.done}/{self.total} ({frac * 100:.1f}%)  {self._stats()}{tail}\n"
+        )
+        self.stream.flush()
