@@ -20,6 +20,7 @@ COMMAND_MODULES = [
     "sim.commands.replay",
     "sim.commands.bench",
     "sim.commands.simulate",
+    "sim.commands.batches",
 ]
 
 
