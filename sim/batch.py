@@ -198,22 +198,45 @@ def create_batch(
 
 
 class _Tally:
-    """Running counts of a batch's games, by colour and by bot (``a`` = the ``--red`` bot)."""
+    """Running counts of a batch's games, by colour and by bot (``a`` = the ``--red`` bot).
+
+    :meth:`counts` gives ``games``, ``red``, ``blue``, ``draw``, ``a_wins``, ``b_wins``,
+    and from bot a's side ``wins``, ``draws``, ``losses``; with colour swapping also
+    ``pentanomial`` = ``[LL, LD, DD+WL, WD, WW]`` over the pairs with both games played.
+    """
 
     def __init__(self, swap: bool) -> None:
         self.swap = swap
         self.c = {"games": 0, "red": 0, "blue": 0, "draw": 0, "a_wins": 0, "b_wins": 0}
+        self.penta = [0, 0, 0, 0, 0]
+        self.half_pairs: dict[int, int] = {}  # pair -> bot a's points (x2) in the first game
 
     def add(self, game_index: int, winner: str) -> None:
         self.c["games"] += 1
         if winner in ("red", "blue", "draw"):
             self.c[winner] += 1
+        a_is_red = not (self.swap and game_index % 2 == 1)
+        a_points = 1
         if winner in ("red", "blue"):
-            a_is_red = not (self.swap and game_index % 2 == 1)
-            self.c["a_wins" if (winner == "red") == a_is_red else "b_wins"] += 1
+            a_won = (winner == "red") == a_is_red
+            self.c["a_wins" if a_won else "b_wins"] += 1
+            a_points = 2 if a_won else 0
+        if self.swap:
+            pair = game_index // 2
+            if pair in self.half_pairs:
+                self.penta[self.half_pairs.pop(pair) + a_points] += 1
+            else:
+                self.half_pairs[pair] = a_points
 
     def colours(self) -> dict[str, int]:
         return {k: self.c[k] for k in ("red", "blue", "draw")}
+
+    def counts(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self.c)
+        out.update(wins=self.c["a_wins"], draws=self.c["draw"], losses=self.c["b_wins"])
+        if self.swap:
+            out["pentanomial"] = list(self.penta)
+        return out
 
 
 def execute_batch(
@@ -227,8 +250,9 @@ def execute_batch(
     """Play every game of the batch not yet recorded, on ``backend``; return the final record.
 
     ``stop_check(counts)`` is called between chunks with ``games``, ``red``, ``blue``,
-    ``draw``, ``a_wins`` and ``b_wins`` (``a`` = the ``--red`` bot, whatever its colour in
-    a game); when it returns true the batch stops early with status ``done`` and
+    ``draw``, ``a_wins``, ``b_wins``, and ``wins``/``draws``/``losses`` of bot ``a`` (the
+    ``--red`` bot, whatever its colour in a game), plus ``pentanomial`` with ``swap`` (see
+    :class:`_Tally`); when it returns true the batch stops early with status ``done`` and
     ``stopped_early = true``. A cancel request (:func:`sim.storage_batches.request_cancel`)
     stops it with status ``cancelled``. ``KeyboardInterrupt`` records what was played,
     sets ``cancelled`` and propagates; a failing game sets ``failed`` and raises
@@ -265,8 +289,7 @@ def execute_batch(
     inflight: dict[Future, tuple[ChunkJob, int]] = {}
     buffer: list[pa.Table] = []
     buffered: set[int] = set()
-    disk_tally = _Tally(spec.swap)
-    disk_tally.c = dict(tally.c)
+    disk_colours = tally.colours()
     pending_winners: list[tuple[int, str]] = []
     last_flush = time.monotonic()
     lost = 0
@@ -280,10 +303,10 @@ def execute_batch(
         buffer.clear()
         recorded.update(buffered)
         buffered.clear()
-        for gi, w in pending_winners:
-            disk_tally.add(gi, w)
+        for _gi, w in pending_winners:
+            disk_colours[w] = disk_colours.get(w, 0) + 1
         pending_winners.clear()
-        rec.update(games_done=len(recorded), counts=disk_tally.colours())
+        rec.update(games_done=len(recorded), counts=dict(disk_colours))
         write_batch_record(data_dir, rec)
 
     def next_job() -> ChunkJob | None:
@@ -357,7 +380,7 @@ def execute_batch(
             if cancel_requested(data_dir, batch_id):
                 status = "cancelled"
                 break
-            if finished and stop_check is not None and stop_check(dict(tally.c)):
+            if finished and stop_check is not None and stop_check(tally.counts()):
                 rec["stopped_early"] = True
                 break
         flush()
@@ -379,6 +402,9 @@ def execute_batch(
     if status == "done" and len(recorded) < spec.games and not rec.get("stopped_early"):
         status = "failed"
         rec["error"] = f"only {len(recorded)} of {spec.games} games recorded"
+    last = getattr(stop_check, "last", None)
+    if last is not None and hasattr(last, "to_dict"):
+        rec["stop_check"] = last.to_dict()
     rec.update(status=status, finished_at=now_iso())
     write_batch_record(data_dir, rec)
     clear_cancel(data_dir, batch_id)
