@@ -1,0 +1,136 @@
+"""Game details: which animal entered the den, who captured whom, where captures happen.
+
+Piece codes (parquet ``captures``): 1..8 red rat, cat, dog, wolf, leopard, tiger, lion,
+elephant; 9..16 the same for blue. Squares: ``index = (rank - 1) * 7 + file``, ``a1 =
+0``, ``g9 = 62``.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from engine.errors import DsqError
+from sim.schema import ANIMALS
+from sim.stats.query import Selection, query_rows
+
+FILES = "abcdefg"
+
+
+def square_name(index: int) -> str:
+    """``0 -> "a1"``, ``62 -> "g9"``."""
+    return f"{FILES[index % 7]}{index // 7 + 1}"
+
+
+def _side_filter(side: str | None, column: str) -> tuple[str, list[int]]:
+    if side is None:
+        return "TRUE", []
+    if side == "red":
+        return f"{column} BETWEEN 1 AND 8", []
+    if side == "blue":
+        return f"{column} BETWEEN 9 AND 16", []
+    raise DsqError(f"side must be red, blue or none, got {side!r}")
+
+
+def den_animals(con: duckdb.DuckDBPyConnection, selection: Selection | None = None) -> pd.DataFrame:
+    """Games won by entering the den, per animal: columns ``animal``, ``red``, ``blue``
+    (the winner's colour), ``total``, ``share`` (of den wins); every animal listed."""
+    rows = query_rows(
+        con,
+        selection or Selection(),
+        "SELECT den_animal, winner, count(*)::BIGINT FROM sel "
+        "WHERE reason = 'den' AND den_animal IS NOT NULL GROUP BY 1, 2",
+    )
+    table = {a: {"red": 0, "blue": 0} for a in ANIMALS}
+    for animal, winner, n in rows:
+        d = table.setdefault(str(animal), {"red": 0, "blue": 0})
+        if winner in d:
+            d[winner] += int(n)
+    df = pd.DataFrame([{"animal": a, "red": d["red"], "blue": d["blue"]} for a, d in table.items()])
+    df["total"] = df["red"] + df["blue"]
+    tot = df["total"].sum()
+    df["share"] = df["total"] / tot if tot else np.nan
+    return df
+
+
+_UNNEST = "SELECT unnest(captures) AS c FROM sel WHERE len(captures) > 0"
+
+
+def capture_matrix(
+    con: duckdb.DuckDBPyConnection, selection: Selection | None = None, side: str | None = None
+) -> pd.DataFrame:
+    """Captures counted by capturing animal (rows) and captured animal (columns).
+
+    ``side``: ``"red"`` or ``"blue"`` counts only that side's captures; ``None`` both
+    (by animal, colours pooled). An 8 x 8 DataFrame indexed rat..elephant.
+    """
+    cond, _ = _side_filter(side, "c.capturer")
+    rows = query_rows(
+        con,
+        selection or Selection(),
+        f", caps AS ({_UNNEST}) "
+        f"SELECT (c.capturer - 1) % 8, (c.captured - 1) % 8, count(*)::BIGINT FROM caps "
+        f"WHERE c.capturer BETWEEN 1 AND 16 AND c.captured BETWEEN 1 AND 16 AND {cond} "
+        "GROUP BY 1, 2",
+    )
+    m = np.zeros((8, 8), dtype=np.int64)
+    for i, j, n in rows:
+        m[int(i), int(j)] += int(n)
+    return pd.DataFrame(
+        m,
+        index=pd.Index(ANIMALS, name="capturer"),
+        columns=pd.Index(ANIMALS, name="captured"),
+    )
+
+
+def capture_squares(
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection | None = None,
+    side: str | None = None,
+    animal: str | None = None,
+) -> pd.DataFrame:
+    """Captures per board square (63 rows, ``square`` 0..62, zeros included).
+
+    Columns: ``square``, ``name`` (``a1``..``g9``), ``file`` (0..6), ``rank`` (1..9),
+    ``captures``, ``share``. ``side`` restricts to the captures made by red or blue;
+    ``animal`` to those made by that animal (``"lion"``...). :func:`square_grid` turns the
+    result into a 9 x 7 board for a heat map.
+    """
+    cond, _ = _side_filter(side, "c.capturer")
+    params: list[object] = []
+    if animal is not None:
+        if animal not in ANIMALS:
+            raise DsqError(f"unknown animal {animal!r} (one of {', '.join(ANIMALS)})")
+        cond += " AND (c.capturer - 1) % 8 = ?"
+        params.append(ANIMALS.index(animal))
+    rows = query_rows(
+        con,
+        selection or Selection(),
+        f", caps AS ({_UNNEST}) SELECT c.square, count(*)::BIGINT FROM caps "
+        f"WHERE c.square BETWEEN 0 AND 62 AND {cond} GROUP BY 1",
+        params,
+    )
+    counts = np.zeros(63, dtype=np.int64)
+    for sq, n in rows:
+        counts[int(sq)] += int(n)
+    tot = counts.sum()
+    sq = np.arange(63)
+    return pd.DataFrame(
+        {
+            "square": sq,
+            "name": [square_name(int(i)) for i in sq],
+            "file": sq % 7,
+            "rank": sq // 7 + 1,
+            "captures": counts,
+            "share": counts / tot if tot else np.full(63, np.nan),
+        }
+    )
+
+
+def square_grid(squares: pd.DataFrame, column: str = "captures") -> pd.DataFrame:
+    """A 9 x 7 board (rows rank 9 down to 1, columns a..g) from :func:`capture_squares`."""
+    grid = np.zeros((9, 7))
+    for sq, v in zip(squares["square"], squares[column], strict=True):
+        grid[8 - int(sq) // 7, int(sq) % 7] = v
+    return pd.DataFrame(grid, index=pd.Index(range(9, 0, -1), name="rank"), columns=list(FILES))
