@@ -1,0 +1,52 @@
+"""The dsq dashboard: ``streamlit run dashboard/app.py`` (or ``dsq dashboard``).
+
+Multipage via ``st.navigation``. The sidebar holds the data folder, the filters every page
+shares, and any settings problems; each page is a script in ``dashboard/pages``. Errors a
+page did not expect are shown as one readable message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # `streamlit run dashboard/app.py` from a checkout
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+from dashboard.filters import sidebar_filters  # noqa: E402
+from dashboard.settings import load_settings  # noqa: E402
+
+PAGES = Path(__file__).resolve().parent / "pages"
+
+
+def main() -> None:
+    """Configure the app, draw the shared sidebar and run the chosen page."""
+    st.set_page_config(page_title="dsq · Dou Shou Qi lab", page_icon="🐘", layout="wide")
+    pages = [
+        st.Page(PAGES / "overview.py", title="Overview", icon="📊", default=True),
+        st.Page(PAGES / "compare.py", title="Compare rules", icon="⚖️", url_path="compare"),
+        st.Page(PAGES / "bots.py", title="Bots", icon="🤖", url_path="bots"),
+        st.Page(PAGES / "games.py", title="Games", icon="♟️", url_path="games"),
+        st.Page(PAGES / "simulate.py", title="Simulate", icon="▶️", url_path="simulate"),
+    ]
+    page = st.navigation(pages)
+    settings = load_settings()
+    st.sidebar.caption(f"Data folder: `{settings.data_dir}`")
+    for problem in settings.problems:
+        st.sidebar.warning(problem)
+    try:
+        sidebar_filters()
+        page.run()
+    except Exception as exc:  # noqa: BLE001 - show a message, never a traceback
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        st.error(
+            f"This page could not be shown: {first}\n\n"
+            "If the data folder changed while the page was loading, reload the page.",
+            icon="🚫",
+        )
+
+
+main()

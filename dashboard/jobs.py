@@ -1,0 +1,281 @@
+"""Batches launched from the browser: validate within limits, start a detached
+``dsq simulate``, find every batch on disk, cancel one.
+
+A launch writes ``DIR/.dashboard/jobs/<group>.json`` (what was asked, the pid, the log
+file) and starts ``dsq simulate ... --batch-id <group> --data DIR`` in its own session
+(:func:`sim.batch.spawn_detached`), so it outlives the Streamlit session and the server.
+The simulator writes its progress to its batch records (``DIR/batches/*.json``); pages
+read those on every run, so a reload or a second browser tab sees the same jobs. The
+``.dashboard`` folder is hidden, so dataset readers never look inside it, and everything
+the dashboard writes stays inside the data folder.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dashboard.settings import Limits
+from engine.errors import DsqError
+from sim.batch import BatchSpec, make_spec, new_batch_id, prepare_data_dir, spawn_detached
+from sim.storage_batches import effective_status, list_batches, now_iso, request_cancel
+from sim.storage_write import atomic_write_json, pid_alive
+
+JOBS_DIR = Path(".dashboard") / "jobs"
+ACTIVE = ("starting", "queued", "running")
+# Parameters bounded by fixed caps (the search-size ones come from the settings).
+FIXED_CAPS = {"time_ms": 10_000, "nodes": 10_000_000, "tt_mb": 256, "rollout_plies": 1000}
+
+
+@dataclass(frozen=True)
+class LaunchRequest:
+    """What the Simulate form asks for (one batch per rules spec)."""
+
+    rules: tuple[str, ...]
+    red: str
+    blue: str
+    games: int
+    seed: int | None = None
+    swap: bool = False
+    opening_plies: int = 0
+    ply_cap: int = 1000
+    workers: int = 1
+    label: str | None = None
+
+
+@dataclass
+class JobView:
+    """One batch as the Simulate page shows it."""
+
+    batch_id: str
+    status: str
+    rules: str
+    red: str
+    blue: str
+    games_done: int
+    games_planned: int
+    counts: dict[str, int] = field(default_factory=dict)
+    created_at: str = ""
+    finished_at: str | None = None
+    error: str | None = None
+    from_dashboard: bool = False
+    group: str | None = None
+    label: str | None = None
+
+    @property
+    def active(self) -> bool:
+        """Whether the batch may still make progress."""
+        return self.status in ACTIVE
+
+    @property
+    def fraction(self) -> float:
+        """Share of the planned games recorded, 0..1."""
+        return min(1.0, self.games_done / self.games_planned) if self.games_planned else 0.0
+
+
+def jobs_dir(data_dir: Path) -> Path:
+    """Where the dashboard keeps its launch records and logs."""
+    return Path(data_dir) / JOBS_DIR
+
+
+def _bot_caps(limits: Limits) -> dict[str, float]:
+    return {"depth": limits.max_depth, "playouts": limits.max_playouts, **FIXED_CAPS}
+
+
+def check_bot_limits(spec: str, limits: Limits) -> str:
+    """The canonical bot spec if it is valid and within the limits; DsqError otherwise."""
+    from sim.bots.spec import parse_bot
+
+    bot = parse_bot(spec)
+    caps = _bot_caps(limits)
+    for name, value in bot.params.items():
+        cap = caps.get(name)
+        if cap is not None and isinstance(value, int | float) and value > cap:
+            raise DsqError(
+                f"bot {bot.name}: {name}={value} is above this dashboard's limit of {int(cap)}"
+                " (launches from the browser are bounded; use `dsq simulate` for more)"
+            )
+    return bot.canonical
+
+
+def validate(request: LaunchRequest, limits: Limits) -> list[BatchSpec]:
+    """The batch specs of a launch request, or DsqError with a readable message."""
+    if not request.rules:
+        raise DsqError("choose at least one rules spec")
+    if request.games > limits.max_games:
+        raise DsqError(
+            f"{request.games} games is above this dashboard's limit of {limits.max_games} "
+            "per batch (use `dsq simulate` for more)"
+        )
+    if not 1 <= request.workers <= limits.max_workers:
+        raise DsqError(f"workers must be between 1 and {limits.max_workers}")
+    red = check_bot_limits(request.red, limits)
+    blue = check_bot_limits(request.blue, limits)
+    specs = [
+        make_spec(
+            r,
+            red,
+            blue,
+            request.games,
+            seed=request.seed,
+            swap=request.swap,
+            opening_plies=request.opening_plies,
+            ply_cap=request.ply_cap,
+        )
+        for r in request.rules
+    ]
+    canon = [s.rules for s in specs]
+    if len(set(canon)) != len(canon):
+        raise DsqError(f"the same rules are chosen twice: {', '.join(canon)}")
+    return specs
+
+
+def running_count(data_dir: Path) -> int:
+    """Batches in the data folder that are still starting, queued or running."""
+    return sum(1 for j in list_jobs(data_dir) if j.active)
+
+
+def launch(data_dir: Path, request: LaunchRequest, limits: Limits) -> list[str]:
+    """Validate and start a detached ``dsq simulate``; return the batch ids it will write.
+
+    Raises DsqError (nothing started, nothing written) when the request is invalid, above
+    the limits, or too many batches are already running.
+    """
+    specs = validate(request, limits)
+    if running_count(data_dir) >= limits.max_running:
+        raise DsqError(
+            f"{limits.max_running} batches are already running; wait for one to finish or "
+            "cancel one"
+        )
+    data_dir = prepare_data_dir(data_dir)
+    group = new_batch_id()
+    ids = [group] if len(specs) == 1 else [f"{group}-{k + 1}" for k in range(len(specs))]
+    seed = specs[0].seed
+    argv = [
+        "--rules", ",".join(s.rules for s in specs),
+        "--red", specs[0].red,
+        "--blue", specs[0].blue,
+        "--games", str(request.games),
+        "--seed", str(seed),
+        "--opening-plies", str(request.opening_plies),
+        "--ply-cap", str(request.ply_cap),
+        "--workers", str(request.workers),
+        "--data", str(data_dir),
+        "--batch-id", group,
+        "--quiet",
+    ]  # fmt: skip
+    if request.swap:
+        argv.append("--swap")
+    if request.label:
+        argv += ["--label", request.label]
+    folder = jobs_dir(data_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / f"{group}.log"
+    record: dict[str, Any] = {
+        "group": group,
+        "batch_ids": ids,
+        "request": asdict(request) | {"seed": seed},
+        "specs": [s.to_dict() for s in specs],
+        "argv": argv,
+        "launched_at": now_iso(),
+        "log": log.name,
+        "pid": None,
+    }
+    atomic_write_json(folder / f"{group}.json", record)
+    try:
+        record["pid"] = spawn_detached(argv, log_path=log)
+    except OSError as exc:
+        record["error"] = f"could not start dsq simulate: {exc}"
+        atomic_write_json(folder / f"{group}.json", record)
+        raise DsqError(record["error"]) from None
+    atomic_write_json(folder / f"{group}.json", record)
+    return ids
+
+
+def _launch_records(data_dir: Path) -> list[dict[str, Any]]:
+    folder = jobs_dir(data_dir)
+    out = []
+    if not folder.is_dir():
+        return out
+    for p in sorted(folder.glob("*.json")):
+        try:
+            rec = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(rec, dict) and isinstance(rec.get("batch_ids"), list):
+            out.append(rec)
+    return out
+
+
+def log_tail(data_dir: Path, group: str, lines: int = 5) -> str:
+    """The last lines of a launch's log (what ``dsq simulate`` printed), or ''."""
+    p = jobs_dir(data_dir) / f"{group}.log"
+    try:
+        text = p.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return "\n".join(text.strip().splitlines()[-lines:])
+
+
+def _from_record(rec: dict[str, Any], launched: set[str]) -> JobView:
+    spec = rec.get("spec") or {}
+    return JobView(
+        batch_id=str(rec.get("batch_id")),
+        status=effective_status(rec),
+        rules=str(spec.get("rules", "?")),
+        red=str(spec.get("red", "?")),
+        blue=str(spec.get("blue", "?")),
+        games_done=int(rec.get("games_done") or 0),
+        games_planned=int(rec.get("games_planned") or spec.get("games") or 0),
+        counts=dict(rec.get("counts") or {}),
+        created_at=str(rec.get("created_at") or ""),
+        finished_at=rec.get("finished_at"),
+        error=rec.get("error"),
+        from_dashboard=str(rec.get("batch_id")) in launched,
+        group=rec.get("group"),
+        label=rec.get("label"),
+    )
+
+
+def list_jobs(data_dir: Path) -> list[JobView]:
+    """Every batch in the data folder, newest first, plus launches whose process has not
+    written its batch record yet (``starting``) or died before it could (``failed``)."""
+    data_dir = Path(data_dir)
+    launches = _launch_records(data_dir)
+    launched = {bid for rec in launches for bid in rec["batch_ids"]}
+    views = [_from_record(rec, launched) for rec in list_batches(data_dir)]
+    known = {v.batch_id for v in views}
+    for rec in launches:
+        spec0 = (rec.get("specs") or [{}])[0]
+        for bid, spec in zip(rec["batch_ids"], rec.get("specs") or [], strict=False):
+            if bid in known:
+                continue
+            pid = rec.get("pid")
+            alive = isinstance(pid, int) and pid_alive(pid)
+            error = rec.get("error")
+            if not alive and not error:
+                error = log_tail(data_dir, rec["group"]) or "the simulator stopped before starting"
+            views.append(
+                JobView(
+                    batch_id=bid,
+                    status="starting" if alive else "failed",
+                    rules=str(spec.get("rules", "?")),
+                    red=str(spec0.get("red", "?")),
+                    blue=str(spec0.get("blue", "?")),
+                    games_done=0,
+                    games_planned=int(spec.get("games") or 0),
+                    created_at=str(rec.get("launched_at") or ""),
+                    error=error,
+                    from_dashboard=True,
+                    group=rec.get("group"),
+                )
+            )
+    views.sort(key=lambda v: (v.created_at, v.batch_id), reverse=True)
+    return views
+
+
+def cancel(data_dir: Path, batch_id: str) -> None:
+    """Ask a running batch to stop after the games in flight (DsqError if unknown)."""
+    request_cancel(data_dir, batch_id)

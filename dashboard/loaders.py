@@ -1,0 +1,116 @@
+"""Cached access to the dataset and to the statistics layer.
+
+The dataset is opened once per *fingerprint* (:func:`sim.storage.dataset_fingerprint`,
+which changes whenever a games file or batch record changes), so new batches show up on
+the next page run without restarting the app, and unchanged data is never re-read.
+Statistics are computed by :mod:`sim.stats` functions only; this module caches their
+results keyed on (data folder, fingerprint, function, selection, arguments).
+
+DuckDB connections are not safe to share between threads (Streamlit runs each session's
+script in its own thread), so every query on a cached dataset holds that dataset's lock.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.settings import load_settings
+from sim.stats.query import Selection
+from sim.storage import Dataset, dataset_fingerprint, open_dataset
+
+
+@dataclass
+class Loaded:
+    """An opened dataset and the lock its connection needs."""
+
+    ds: Dataset
+    lock: threading.Lock
+
+    @property
+    def fingerprint(self) -> str:
+        """The fingerprint of the files this dataset was opened on."""
+        return self.ds.fingerprint
+
+    def query(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
+        """Run a read-only SQL query on the dataset (under its lock)."""
+        with self.lock:
+            return self.ds.con.execute(sql, params or []).df()
+
+
+@st.cache_resource(max_entries=3, show_spinner=False)
+def _open(data_dir: str, fingerprint: str) -> Loaded:
+    return Loaded(open_dataset(data_dir), threading.Lock())
+
+
+def data_dir() -> str:
+    """The data folder of this app (from the settings)."""
+    return str(load_settings().data_dir)
+
+
+def dataset() -> Loaded:
+    """The dataset as it is on disk now (cached while its files do not change)."""
+    d = data_dir()
+    return _open(d, dataset_fingerprint(d))
+
+
+def selection_key(selection: Selection) -> tuple[Any, ...]:
+    """A hashable, order-stable key for a selection."""
+    return tuple(
+        (k, tuple(v) if isinstance(v, list) else v) for k, v in selection.to_dict().items()
+    )
+
+
+def _selection_from_key(key: tuple[Any, ...]) -> Selection:
+    return Selection(**{k: v for k, v in key})
+
+
+def _resolve(path: str) -> Any:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def _stat(
+    data_dir: str, fingerprint: str, path: str, key: tuple[Any, ...], kwargs: tuple[Any, ...]
+) -> Any:
+    loaded = _open(data_dir, fingerprint)
+    fn = _resolve(path)
+    with loaded.lock:
+        return fn(loaded.ds.con, _selection_from_key(key), **dict(kwargs))
+
+
+def stat(path: str, selection: Selection, **kwargs: Any) -> Any:
+    """Call the statistics function ``path`` (``"sim.stats.general:general_stats"``) on the
+    current dataset and ``selection``, with keyword arguments; cached on the fingerprint."""
+    loaded = dataset()
+    return _stat(
+        data_dir(),
+        loaded.fingerprint,
+        path,
+        selection_key(selection),
+        tuple(sorted(kwargs.items())),
+    )
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _distinct(data_dir: str, fingerprint: str) -> dict[str, list[str]]:
+    loaded = _open(data_dir, fingerprint)
+    rules = loaded.query("SELECT DISTINCT rules FROM games ORDER BY 1")["rules"].tolist()
+    bots = loaded.query(
+        "SELECT DISTINCT b FROM (SELECT red AS b FROM games UNION SELECT blue FROM games) "
+        "ORDER BY 1"
+    )["b"].tolist()
+    batches = loaded.query("SELECT DISTINCT batch_id FROM games ORDER BY 1")["batch_id"].tolist()
+    return {"rules": rules, "bots": bots, "batches": batches}
+
+
+def filter_options() -> dict[str, list[str]]:
+    """The rules specs, bot specs and batch ids present in the recorded games."""
+    loaded = dataset()
+    return _distinct(data_dir(), loaded.fingerprint)

@@ -1,0 +1,5 @@
+"""bots page."""
+
+import streamlit as st
+
+st.title("bots")

@@ -1,0 +1,5 @@
+"""compare page."""
+
+import streamlit as st
+
+st.title("compare")

@@ -1,0 +1,5 @@
+"""games page."""
+
+import streamlit as st
+
+st.title("games")

@@ -1,0 +1,77 @@
+"""Overview: the general statistics of the selection, as the Portuguese page lists them."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import fmt
+from dashboard.charts import end_reasons_chart, length_histogram_chart
+from dashboard.common import GENERAL, page_start
+from dashboard.loaders import stat
+
+ctx = page_start(
+    "Overview",
+    "Games played, wins and draws, game length and how games end, with 95% intervals.",
+)
+if ctx is not None:
+    g = stat(GENERAL, ctx.selection)
+    c = st.columns(4)
+    c[0].metric("Games played", fmt.count(g.games))
+    c[1].metric("Red wins", fmt.count(g.red.count), fmt.pct(g.red.rate), delta_color="off",
+                help=fmt.pct_interval(g.red.low, g.red.high))
+    c[2].metric("Blue wins", fmt.count(g.blue.count), fmt.pct(g.blue.rate), delta_color="off",
+                help=fmt.pct_interval(g.blue.low, g.blue.high))
+    c[3].metric("Draws", fmt.count(g.draw.count), fmt.pct(g.draw.rate), delta_color="off",
+                help=fmt.pct_interval(g.draw.low, g.draw.high))
+    c = st.columns(4)
+    c[0].metric("Average moves per game", fmt.num(g.length.mean),
+                help="plies (one move of one side); " + fmt.num_interval(g.length.low,
+                                                                        g.length.high))
+    c[1].metric("Fewest moves", fmt.count(g.length.min))
+    c[2].metric("Most moves", fmt.count(g.length.max))
+    c[3].metric("Median moves", fmt.num(g.length.median))
+    c = st.columns(4)
+    fp = g.first_player
+    c[0].metric("First-player wins (red)", fmt.count(fp.wins))
+    c[1].metric("Second-player wins (blue)", fmt.count(fp.losses))
+    c[2].metric("First-player score", fmt.pct(fp.score),
+                help="(wins + draws/2) / games for red, who moves first; "
+                + fmt.pct_interval(fp.low, fp.high))
+    c[3].metric("First-player advantage test", fmt.p_value(fp.p_value),
+                help="two-sided test of the first player's score against 50%")
+
+    st.markdown(
+        f"Red wins {fmt.pct(g.red.rate)} ({fmt.pct_interval(g.red.low, g.red.high)}), "
+        f"blue {fmt.pct(g.blue.rate)} ({fmt.pct_interval(g.blue.low, g.blue.high)}), "
+        f"draws {fmt.pct(g.draw.rate)} ({fmt.pct_interval(g.draw.low, g.draw.high)}). "
+        f"Mean length {fmt.num(g.length.mean)} plies "
+        f"({fmt.num_interval(g.length.low, g.length.high)}). "
+        f"First-player score {fmt.pct(fp.score)} ({fmt.pct_interval(fp.low, fp.high)}, "
+        f"{fmt.p_value(fp.p_value)} against 50%)."
+    )
+
+    left, right = st.columns(2)
+    with left:
+        st.subheader("Game length")
+        hist = stat("sim.stats.general:length_histogram", ctx.selection, bins=30)
+        st.plotly_chart(length_histogram_chart(hist), key="overview_hist")
+    with right:
+        st.subheader("How games end")
+        reasons = stat("sim.stats.general:end_reasons", ctx.selection)
+        st.plotly_chart(end_reasons_chart(reasons), key="overview_reasons")
+    st.subheader("By rules")
+    by_rules = stat("sim.stats.general:general_stats_by", ctx.selection, by="rules")
+    table = by_rules[["rules", "games", "red", "blue", "draw"]].copy()
+    table["first-player score"] = [
+        f"{fmt.pct(s)} ({fmt.pct_interval(lo, hi)})"
+        for s, lo, hi in zip(by_rules["first_score"], by_rules["first_low"],
+                             by_rules["first_high"], strict=True)
+    ]
+    table["mean plies"] = [
+        f"{fmt.num(m)} ({fmt.num_interval(lo, hi)})"
+        for m, lo, hi in zip(by_rules["mean_plies"], by_rules["mean_low"],
+                             by_rules["mean_high"], strict=True)
+    ]
+    table["min"] = by_rules["min_plies"]
+    table["max"] = by_rules["max_plies"]
+    st.dataframe(table, hide_index=True, key="overview_by_rules")

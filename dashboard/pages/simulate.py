@@ -1,0 +1,5 @@
+"""simulate page."""
+
+import streamlit as st
+
+st.title("simulate")

@@ -1,0 +1,104 @@
+"""Replay a recorded game through the engine: one frame per ply, captures found on the way.
+
+Pure (no Streamlit). A recorded game holds its canonical rules spec and its moves
+(``from * 64 + to`` codes); replaying them from the initial position with
+:class:`engine.Position` gives every position, the captures, and the result, which the
+Games page compares with the recorded one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import Position, decode_move, parse_rules
+from engine.board import ANIMAL_LETTERS, ANIMAL_NAMES, square_index
+from engine.errors import DsqError
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The position after ``ply`` plies (ply 0 is the initial position)."""
+
+    ply: int
+    move: str | None
+    mover: str | None
+    board: tuple[str | None, ...]
+    captured: str | None = None  # e.g. "blue cat", when the move captured
+
+    @property
+    def last_move(self) -> tuple[int, int] | None:
+        """``(from, to)`` squares of the move that led here."""
+        if self.move is None:
+            return None
+        return square_index(self.move[:2]), square_index(self.move[2:])
+
+    @property
+    def capture_square(self) -> int | None:
+        """The square where the move that led here captured, if it did."""
+        return square_index(self.move[2:]) if self.captured and self.move else None
+
+
+@dataclass(frozen=True)
+class Replay:
+    """Every frame of a game, the result the engine reaches, and any replay error."""
+
+    rules: str
+    frames: tuple[Frame, ...]
+    winner: str | None
+    reason: str | None
+    error: str | None = None
+    dog_over_wolf: bool = False
+
+    @property
+    def plies(self) -> int:
+        """Plies successfully replayed."""
+        return len(self.frames) - 1
+
+
+def _describe(letter: str) -> str:
+    side = "red" if letter.isupper() else "blue"
+    return f"{side} {ANIMAL_NAMES[ANIMAL_LETTERS.index(letter.upper())]}"
+
+
+def replay_game(rules: str, moves: Sequence[int], ply_cap: int | None = None) -> Replay:
+    """Replay ``moves`` (``from * 64 + to`` codes) under ``rules`` from the initial position.
+
+    The result is the engine's, or a ``ply_cap`` draw when the game reached ``ply_cap``
+    plies unfinished (the simulator's cap, not a rule). A move the engine refuses (a
+    damaged record) stops the replay; ``error`` says which ply.
+    """
+    try:
+        ruleset = parse_rules(rules)
+        pos = Position(ruleset)
+    except DsqError as exc:
+        return Replay(rules, (), None, None, error=f"cannot set up the rules {rules!r}: {exc}")
+    frames = [Frame(0, None, None, tuple(pos.board()))]
+    error = None
+    for i, code in enumerate(moves, start=1):
+        move = decode_move(int(code))
+        before = frames[-1].board
+        mover = pos.side
+        try:
+            pos.play(move)
+        except DsqError as exc:
+            error = f"ply {i} ({move}) cannot be replayed: {exc}"
+            break
+        target = before[square_index(move[2:])]
+        frames.append(
+            Frame(i, move, mover, tuple(pos.board()), _describe(target) if target else None)
+        )
+    result = pos.result
+    winner, reason = (result.winner, result.reason) if result else (None, None)
+    if result is None and error is None and ply_cap is not None and len(moves) >= ply_cap:
+        winner, reason = "draw", "ply_cap"
+    return Replay(ruleset.spec, tuple(frames), winner, reason, error, ruleset.dog_over_wolf)
+
+
+def describe_result(winner: str | None, reason: str | None) -> str:
+    """``red wins (den)``, ``draw (no_capture)`` or ``unfinished``."""
+    if winner is None:
+        return "unfinished"
+    if winner == "draw":
+        return f"draw ({reason})"
+    return f"{winner} wins ({reason})"
