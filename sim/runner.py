@@ -58,13 +58,6 @@ def _resolve(play_fn: str) -> Callable[..., dict[str, Any]]:
     return getattr(importlib.import_module(module), attr)
 
 
-@lru_cache(maxsize=32)
-def _rules(spec: str) -> Any:
-    from engine import parse_rules
-
-    return parse_rules(spec)
-
-
 @lru_cache(maxsize=1)
 def engine_version() -> str:
     """The version string of the engine recorded with every game."""
@@ -83,7 +76,7 @@ def play_one(job: ChunkJob, game_index: int) -> dict[str, Any]:
     t0 = time.perf_counter()
     row = dict(
         fn(
-            _rules(job.rules),
+            job.rules,
             plan.red,
             plan.blue,
             plan.seed,

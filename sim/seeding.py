@@ -6,10 +6,10 @@ pair and colours whichever worker plays it, and whenever.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
+import struct
 from dataclasses import dataclass
-
-import numpy as np
 
 MAX_SEED = 2**63 - 1
 _GAME_DOMAIN = 0
@@ -17,10 +17,9 @@ _OPENING_DOMAIN = 1
 
 
 def _derive(batch_seed: int, index: int, domain: int) -> int:
-    state = np.random.SeedSequence([int(batch_seed), int(index), domain]).generate_state(
-        2, np.uint32
-    )
-    return ((int(state[0]) << 32) | int(state[1])) & MAX_SEED
+    """A 63-bit seed from (batch seed, index, domain): BLAKE2b of their fixed-width bytes."""
+    data = struct.pack("<QqB", int(batch_seed) & 0xFFFFFFFFFFFFFFFF, int(index), domain)
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little") & MAX_SEED
 
 
 def new_batch_seed() -> int:
