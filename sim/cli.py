@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "sim.commands.bench",
     "sim.commands.simulate",
     "sim.commands.batches",
+    "sim.commands.stats",
 ]
 
 
