@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "sim.commands.simulate",
     "sim.commands.batches",
     "sim.commands.stats",
+    "sim.commands.dashboard",
 ]
 
 

@@ -1,0 +1,103 @@
+"""``dsq dashboard``: run the Streamlit app on a data folder (127.0.0.1 by default)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.errors import DsqError
+from sim.storage import project_root, resolve_data_dir
+
+APP = project_root() / "dashboard" / "app.py"
+LIMIT_FLAGS = {
+    "max_games": "DSQ_DASHBOARD_MAX_GAMES",
+    "max_depth": "DSQ_DASHBOARD_MAX_DEPTH",
+    "max_playouts": "DSQ_DASHBOARD_MAX_PLAYOUTS",
+    "max_workers": "DSQ_DASHBOARD_MAX_WORKERS",
+}
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``dashboard`` command."""
+    p = sub.add_parser(
+        "dashboard",
+        help="browse statistics, compare rules and bots, launch batches, replay games",
+        description="Run the Streamlit dashboard on a data folder. It binds to 127.0.0.1 "
+        "unless --host says otherwise; batches launched from the browser are bounded by the "
+        "--max-* settings and write only inside the data folder.",
+    )
+    p.add_argument("--data", help="data folder (default: $DSQ_DATA, else data/ in the project)")
+    p.add_argument("--port", type=_positive, default=8501, help="port (8501)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
+    p.add_argument("--max-games", type=_positive, help="most games per launched batch (20000)")
+    p.add_argument("--max-depth", type=_positive, help="deepest alpha-beta a launch may use (6)")
+    p.add_argument("--max-playouts", type=_positive, help="most MCTS playouts per move (20000)")
+    p.add_argument("--max-workers", type=_positive, help="most workers per launch (CPU count)")
+    p.set_defaults(func=run)
+
+
+def _check_port(host: str, port: int) -> None:
+    if port > 65535:
+        raise DsqError(f"--port must be at most 65535, got {port}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError:
+        raise DsqError(f"--host {host!r} is not an address this machine can bind") from None
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        try:
+            s.bind(addr)
+        except OSError as exc:
+            raise DsqError(
+                f"cannot listen on {host}:{port} ({exc.strerror or exc}); try another --port"
+            ) from None
+
+
+def command(args: argparse.Namespace, data_dir: Path) -> tuple[list[str], dict[str, str]]:
+    """The ``streamlit run`` command line and environment for these arguments."""
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", str(APP),
+        "--server.address", args.host,
+        "--server.port", str(args.port),
+        "--server.headless", "true" if args.no_browser else "false",
+        "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+    ]  # fmt: skip
+    env = dict(os.environ)
+    env["DSQ_DATA"] = str(data_dir)
+    root = str(project_root())
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    for attr, var in LIMIT_FLAGS.items():
+        value = getattr(args, attr)
+        if value is not None:
+            env[var] = str(value)
+    return cmd, env
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``dsq dashboard`` (blocks until the server stops)."""
+    data_dir = resolve_data_dir(args.data).resolve()
+    if data_dir.exists() and not data_dir.is_dir():
+        raise DsqError(f"--data {data_dir} is not a folder")
+    _check_port(args.host, args.port)
+    cmd, env = command(args, data_dir)
+    print(f"dsq dashboard: http://{args.host}:{args.port} on {data_dir}", file=sys.stderr)
+    try:
+        return subprocess.call(cmd, env=env)
+    except KeyboardInterrupt:
+        return 0
