@@ -1,0 +1,155 @@
+"""The cheap bots as compiled kernels: ``random`` and ``greedy``, and a whole game between
+two of them in one compiled loop (the referee's fast path).
+
+Kinds: :data:`RANDOM` and :data:`GREEDY`. A kernel receives the legal moves already
+generated (``buf[:n]``), draws randomness only from the generator ``rng`` it is given and
+leaves the state as it found it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine import core
+from engine.board import DENS, NEIGHBOURS
+from engine.rng import rng_below
+
+RANDOM = 0
+GREEDY = 1
+WIN_SCORE = 1 << 30
+DEN_THREAT = 1 << 20
+
+
+@njit(cache=True)
+def den_threatened(st, side):
+    """Whether an enemy of ``side`` stands beside ``side``'s den (it can enter next ply)."""
+    den = DENS[side]
+    for d in range(4):
+        nb = NEIGHBOURS[den, d]
+        if nb >= 0:
+            occ = st[nb]
+            if occ != 0 and core.side_of(occ) != side:
+                return True
+    return False
+
+
+@njit(cache=True)
+def hanging_value(st, rules, side, values):
+    """The largest value among ``side``'s pieces that an enemy piece could capture now."""
+    worst = 0
+    for animal in range(1, 9):
+        code = side * 8 + animal
+        sq = st[core.P_SQ + code]
+        if sq >= 0 and core.is_chased(st, rules, code, sq):
+            v = values[animal - 1]
+            if v > worst:
+                worst = v
+    return worst
+
+
+@njit(cache=True)
+def greedy_score(st, rules, mv, values, scratch):
+    """The greedy bot's score of move ``mv`` for the side to move (state left unchanged)."""
+    side = st[core.S_SIDE]
+    captured = st[mv & 63]
+    core.make_move(st, rules, mv)
+    status = st[core.S_STATUS]
+    if status == 1 + side:
+        score = WIN_SCORE
+    else:
+        score = 0
+        if captured != 0:
+            score += values[core.animal_of(captured) - 1]
+        if status == core.ONGOING:
+            enemy = 1 - side
+            if st[core.S_COUNT + enemy] <= 2 and core.legal_moves(st, rules, scratch) == 0:
+                score = WIN_SCORE
+            elif den_threatened(st, side):
+                score -= DEN_THREAT
+            else:
+                score -= hanging_value(st, rules, side, values)
+    core.unmake_move(st)
+    return score
+
+
+@njit(cache=True)
+def greedy_choose(st, rules, rng, buf, n, values, scratch):
+    """The greedy bot's move among ``buf[:n]``: best score, uniform among equals."""
+    best = -(1 << 62)
+    ties = 0
+    choice = buf[0]
+    for i in range(n):
+        s = greedy_score(st, rules, buf[i], values, scratch)
+        if s > best:
+            best = s
+            ties = 1
+            choice = buf[i]
+        elif s == best:
+            ties += 1
+            if rng_below(rng, ties) == 0:
+                choice = buf[i]
+    return choice
+
+
+@njit(cache=True)
+def fast_choose(kind, st, rules, rng, buf, n, values, scratch):
+    """Dispatch to the ``random`` or ``greedy`` kernel."""
+    if kind == GREEDY:
+        return greedy_choose(st, rules, rng, buf, n, values, scratch)
+    return buf[rng_below(rng, n)]
+
+
+@njit(cache=True)
+def play_fast(
+    st, rules, kinds, values, rng_open, rng_red, rng_blue, opening_plies, ply_cap, out_moves
+):
+    """Play a whole game from ``st`` between two fast bots (``kinds[side]``).
+
+    The first ``opening_plies`` plies are uniform draws from ``rng_open``. ``out_moves``
+    gets the moves; returns ``(plies, sum of legal-move counts where a move was chosen)``.
+    A game stopped by ``ply_cap`` leaves the status ongoing (unless the last position is
+    finished, which ``settle`` records).
+    """
+    buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+    scratch = np.empty(core.MAX_MOVES, dtype=np.int32)
+    plies = 0
+    branch = 0
+    while plies < ply_cap:
+        n = core.settle(st, rules, buf)
+        if n == 0:
+            break
+        branch += n
+        if plies < opening_plies:
+            mv = buf[rng_below(rng_open, n)]
+        elif st[core.S_SIDE] == 0:
+            mv = fast_choose(kinds[0], st, rules, rng_red, buf, n, values, scratch)
+        else:
+            mv = fast_choose(kinds[1], st, rules, rng_blue, buf, n, values, scratch)
+        out_moves[plies] = mv
+        core.make_move(st, rules, mv)
+        plies += 1
+    if plies == ply_cap:
+        core.settle(st, rules, buf)
+    return plies, branch
+
+
+@njit(cache=True)
+def capture_table(st, plies):
+    """The captures of the first ``plies`` plies of the history as rows
+    ``(ply, capturer, captured, square)``."""
+    count = 0
+    for i in range(plies):
+        if st[core.HEADER + i * core.HIST_SIZE + 3] != 0:
+            count += 1
+    out = np.empty((count, 4), dtype=np.int32)
+    k = 0
+    for i in range(plies):
+        base = core.HEADER + i * core.HIST_SIZE
+        if st[base + 3] != 0:
+            out[k, 0] = i
+            out[k, 1] = st[base + 2]
+            out[k, 2] = st[base + 3]
+            out[k, 3] = st[base + 1]
+            k += 1
+    return out
