@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard.labels import short_bot
 from dashboard.loaders import filter_options
 from engine.errors import DsqError
 from sim.stats.query import Selection
@@ -34,7 +35,7 @@ def sidebar_filters() -> Selection:
         help="canonical rules specs of the recorded games",
     )  # fmt: skip
     bots = sb.multiselect(
-        "Bots", options["bots"], key="f_bots", placeholder="all bots",
+        "Bots", options["bots"], key="f_bots", placeholder="all bots", format_func=short_bot,
         help="games in which at least one player is one of these bots",
     )  # fmt: skip
     between = False

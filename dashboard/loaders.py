@@ -82,7 +82,7 @@ def _stat(
     loaded = _open(data_dir, fingerprint)
     fn = _resolve(path)
     with loaded.lock:
-        return fn(loaded.ds.con, _selection_from_key(key), **dict(kwargs))
+        return fn(loaded.ds.con, selection=_selection_from_key(key), **dict(kwargs))
 
 
 def stat(path: str, selection: Selection, **kwargs: Any) -> Any:
@@ -114,3 +114,70 @@ def filter_options() -> dict[str, list[str]]:
     """The rules specs, bot specs and batch ids present in the recorded games."""
     loaded = dataset()
     return _distinct(data_dir(), loaded.fingerprint)
+
+
+LISTING_COLUMNS = (
+    "batch_id", "game_index", "rules", "red", "blue", "winner", "reason", "plies",
+    "red_captures", "blue_captures", "seed", "opening_plies",
+)  # fmt: skip
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _listing(
+    data_dir: str,
+    fingerprint: str,
+    key: tuple[Any, ...],
+    winners: tuple[str, ...],
+    reasons: tuple[str, ...],
+    limit: int,
+    offset: int,
+) -> tuple[pd.DataFrame, int]:
+    loaded = _open(data_dir, fingerprint)
+    cond, params = _selection_from_key(key).where()
+    if winners:
+        cond += f" AND winner IN ({', '.join('?' for _ in winners)})"
+        params += list(winners)
+    if reasons:
+        cond += f" AND reason IN ({', '.join('?' for _ in reasons)})"
+        params += list(reasons)
+    total = int(loaded.query(f"SELECT count(*) AS n FROM games WHERE {cond}", params)["n"][0])
+    cols = ", ".join(LISTING_COLUMNS)
+    df = loaded.query(
+        f"SELECT {cols} FROM games WHERE {cond} ORDER BY batch_id, game_index LIMIT ? OFFSET ?",
+        [*params, int(limit), int(offset)],
+    )
+    return df, total
+
+
+def games_listing(
+    selection: Selection,
+    winners: tuple[str, ...] = (),
+    reasons: tuple[str, ...] = (),
+    limit: int = 200,
+    offset: int = 0,
+) -> tuple[pd.DataFrame, int]:
+    """One page of the selected games (sorted by batch and index) and how many there are."""
+    loaded = dataset()
+    return _listing(
+        data_dir(), loaded.fingerprint, selection_key(selection), winners, reasons, limit, offset
+    )
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _game(data_dir: str, fingerprint: str, batch_id: str, game_index: int) -> dict[str, Any] | None:
+    loaded = _open(data_dir, fingerprint)
+    df = loaded.query(
+        "SELECT * FROM games WHERE batch_id = ? AND game_index = ? LIMIT 1",
+        [batch_id, int(game_index)],
+    )
+    if df.empty:
+        return None
+    row = df.iloc[0].to_dict()
+    row["moves"] = [int(m) for m in row["moves"]]
+    return row
+
+
+def game_record(batch_id: str, game_index: int) -> dict[str, Any] | None:
+    """Every column of one recorded game (moves as a list of ints), or None."""
+    loaded = dataset()
+    return _game(data_dir(), loaded.fingerprint, batch_id, int(game_index))

@@ -1,5 +1,137 @@
-"""games page."""
+"""Games: a filterable table of recorded games, and a replay of any of them on a drawn board."""
 
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
 import streamlit as st
 
-st.title("games")
+from dashboard import fmt
+from dashboard.board import board_svg
+from dashboard.common import page_start
+from dashboard.labels import short_bot
+from dashboard.loaders import game_record, games_listing
+from dashboard.replay import Replay, describe_result, replay_game
+from sim.schema import REASONS, WINNERS
+
+PAGE_ROWS = 200
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def cached_replay(rules: str, moves: tuple[int, ...], ply_cap: int) -> Replay:
+    """The replay of a game (cached: a game's moves never change)."""
+    return replay_game(rules, moves, ply_cap)
+
+
+def _label(row: dict[str, Any]) -> str:
+    return (
+        f"{row['batch_id']} #{row['game_index']} · {row['rules']} · "
+        f"{short_bot(row['red'])} vs {short_bot(row['blue'])} · "
+        f"{describe_result(row['winner'], row['reason'])} in {row['plies']} plies"
+    )
+
+
+def _step(key: str, delta: int | None, last: int) -> None:
+    """Move the replay slider (``delta`` None: to the end; 0 with last 0: to the start)."""
+    current = int(st.session_state.get(key, 0))
+    target = last if delta is None else max(0, min(last, current + delta))
+    st.session_state[key] = target
+
+
+def move_list(rep: Replay) -> pd.DataFrame:
+    """One row per ply: who moved, the move, and what it captured."""
+    rows = [
+        {"ply": f.ply, "side": f.mover, "move": f.move, "capture": f"× {f.captured}"
+         if f.captured else ""}
+        for f in rep.frames[1:]
+    ]  # fmt: skip
+    return pd.DataFrame(rows, columns=["ply", "side", "move", "capture"])
+
+
+def show_replay(game: dict[str, Any]) -> None:
+    """The replay of one recorded game: info, controls, board and move list."""
+    rep = cached_replay(game["rules"], tuple(game["moves"]), int(game["ply_cap"]))
+    recorded = describe_result(game["winner"], game["reason"])
+    replayed = describe_result(rep.winner, rep.reason)
+    st.subheader(f"Game {game['batch_id']} #{game['game_index']}")
+    info = st.columns(4)
+    info[0].markdown(f"**Rules**  \n`{game['rules']}`")
+    info[1].markdown(f"**Red (moves first)**  \n`{short_bot(game['red'])}`")
+    info[2].markdown(f"**Blue**  \n`{short_bot(game['blue'])}`")
+    info[3].markdown(
+        f"**Seed** `{game['seed']}`  \nopening plies {game['opening_plies']}, "
+        f"ply cap {game['ply_cap']}"
+    )
+    if rep.error:
+        st.error(f"This game's record cannot be replayed completely: {rep.error}")
+    if rep.winner == game["winner"] and rep.reason == game["reason"]:
+        st.success(f"Recorded result: {recorded}. Replayed result: {replayed} (they agree).")
+    else:
+        st.warning(f"Recorded result: {recorded}. Replayed result: {replayed}.")
+    last = rep.plies
+    key = f"ply_{game['batch_id']}_{game['game_index']}"
+    if key not in st.session_state:
+        st.session_state[key] = 0
+    buttons = st.columns([1, 1, 1, 1, 6])
+    buttons[0].button("⏮ Start", key=key + "_start", on_click=_step, args=(key, -last, last))
+    buttons[1].button("◀ Back", key=key + "_back", on_click=_step, args=(key, -1, last))
+    buttons[2].button("Forward ▶", key=key + "_fwd", on_click=_step, args=(key, 1, last))
+    buttons[3].button("End ⏭", key=key + "_end", on_click=_step, args=(key, None, last))
+    ply = st.slider("Ply", 0, max(last, 1), key=key, disabled=last == 0)
+    ply = min(int(ply), last)
+    frame = rep.frames[ply]
+    if ply == 0:
+        status = "Initial position · red to move"
+    elif ply == last:
+        status = f"Ply {ply} of {last}: {frame.mover} {frame.move} · Final position: {replayed}"
+    else:
+        status = f"Ply {ply} of {last}: {frame.mover} played {frame.move}"
+    if frame.captured:
+        status += f" · captured the {frame.captured}"
+    left, right = st.columns([3, 2])
+    with left:
+        st.html(board_svg(frame.board, frame.last_move, frame.capture_square,
+                          rep.dog_over_wolf, caption=status))  # fmt: skip
+        st.markdown(f"**{status}**")
+    with right:
+        moves = move_list(rep)
+        st.caption(f"Moves ({last} plies, {int((moves['capture'] != '').sum())} captures)")
+        styled = moves.style.apply(
+            lambda r: ["background-color: #fff3b0" if r["ply"] == ply else "" for _ in r], axis=1
+        )
+        st.dataframe(styled, hide_index=True, height=420, key=key + "_moves")
+
+
+ctx = page_start("Games", "Every recorded game; choose one to replay it move by move.")
+if ctx is not None:
+    cols = st.columns([2, 2, 1])
+    winners = cols[0].multiselect("Winner", list(WINNERS), key="games_winner",
+                                  placeholder="any winner")  # fmt: skip
+    reasons = cols[1].multiselect("End reason", list(REASONS), key="games_reason",
+                                  placeholder="any reason")  # fmt: skip
+    _, total = games_listing(ctx.selection, tuple(winners), tuple(reasons), 1, 0)
+    pages = max(1, (total + PAGE_ROWS - 1) // PAGE_ROWS)
+    page = cols[2].number_input("Page", 1, pages, 1, key="games_page") if pages > 1 else 1
+    page = min(int(page), pages)
+    listing, total = games_listing(
+        ctx.selection, tuple(winners), tuple(reasons), PAGE_ROWS, (page - 1) * PAGE_ROWS
+    )
+    st.caption(f"{fmt.count(total)} games · page {page} of {pages}")
+    if listing.empty:
+        st.info("No games match these filters.")
+    else:
+        shown = listing.copy()
+        shown["red"] = shown["red"].map(short_bot)
+        shown["blue"] = shown["blue"].map(short_bot)
+        st.dataframe(shown, hide_index=True, height=280, key="games_table")
+        rows = listing.to_dict("records")
+        labels = [_label(r) for r in rows]
+        choice = st.selectbox("Replay a game", range(len(rows)), format_func=labels.__getitem__,
+                              key="games_pick")  # fmt: skip
+        row = rows[int(choice or 0)] if choice is not None and choice < len(rows) else rows[0]
+        game = game_record(row["batch_id"], int(row["game_index"]))
+        if game is None:
+            st.warning("That game is no longer in the data folder; reload the page.")
+        else:
+            show_replay(game)
