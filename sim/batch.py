@@ -366,7 +366,11 @@ def execute_batch(
                 elif backend.lost_worker(exc):
                     lost += 1
                     if lost > MAX_LOST_WORKERS:
-                        raise BatchFailed(f"workers lost {lost} times: {exc}")
+                        raise BatchFailed(
+                            f"worker processes died {lost} times ({exc}); a script calling "
+                            "run_batch with workers > 1 must guard it with "
+                            "if __name__ == '__main__'"
+                        )
                     backend.recover(gen)
                     retry.appendleft(job.indices)
                 else:

@@ -86,7 +86,7 @@ class DaskBackend(Backend):
 
     name = "dask"
 
-    def __init__(self, address: str, timeout: float = 10.0) -> None:
+    def __init__(self, address: str, timeout: float = 5.0) -> None:
         if not SCHEDULER_RE.match(address):
             raise DsqError(f"bad scheduler address {address!r} (expected tcp://HOST:PORT)")
         try:
