@@ -1,7 +1,7 @@
 """The dsq dashboard: ``streamlit run dashboard/app.py`` (or ``dsq dashboard``).
 
 Multipage via ``st.navigation``. The sidebar holds the data folder, the filters every page
-shares, and any settings problems; each page is a script in ``dashboard/pages``. Errors a
+shares, and any settings problems; each page is a script in ``dashboard/views``. Errors a
 page did not expect are shown as one readable message, never a traceback.
 """
 
@@ -19,7 +19,8 @@ import streamlit as st  # noqa: E402
 from dashboard.filters import sidebar_filters  # noqa: E402
 from dashboard.settings import load_settings  # noqa: E402
 
-PAGES = Path(__file__).resolve().parent / "pages"
+# Not "pages/": that folder name switches Streamlit to its older directory-based navigation.
+PAGES = Path(__file__).resolve().parent / "views"
 
 
 def main() -> None:
