@@ -48,7 +48,8 @@ def wilson(k: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2.0 * n)) / denom
     half = z * math.sqrt(max(p * (1.0 - p) / n + z2 / (4.0 * n * n), 0.0)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # clamp: rounding must not put the estimate outside its own interval (k = n, k = 0)
+    return (max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p)))
 
 
 @dataclass(frozen=True)
