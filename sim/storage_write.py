@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -21,7 +22,7 @@ from sim.schema import GAME_SCHEMA, SCHEMA_VERSION
 from sim.storage import games_dir
 
 TMP_MARK = ".tmp-"
-ZSTD_LEVEL = 9
+ZSTD_LEVEL = 3
 
 
 def _tmp_name(dest: Path) -> Path:
@@ -76,14 +77,15 @@ def rows_to_table(rows: Iterable[Mapping[str, Any]]) -> pa.Table:
     A missing ``schema_version`` is filled with :data:`SCHEMA_VERSION`; any other missing
     column raises ``KeyError``.
     """
-    rows = list(rows)
-    columns: dict[str, list[Any]] = {}
-    for f in GAME_SCHEMA:
-        if f.name == "schema_version":
-            columns[f.name] = [r.get(f.name, SCHEMA_VERSION) for r in rows]
-        else:
-            columns[f.name] = [r[f.name] for r in rows]
-    return pa.Table.from_pydict(columns, schema=GAME_SCHEMA)
+    required = set(GAME_SCHEMA.names)
+    out: list[Mapping[str, Any]] = []
+    for r in rows:
+        if "schema_version" not in r:
+            r = {**r, "schema_version": SCHEMA_VERSION}  # noqa: PLW2901
+        if not required <= r.keys():
+            raise KeyError(f"game row without columns {sorted(required - r.keys())}")
+        out.append(r)
+    return pa.Table.from_pylist(out, schema=GAME_SCHEMA)
 
 
 def write_games_table(path: Path, table: pa.Table) -> None:
@@ -116,7 +118,9 @@ def write_games_chunk(
     table = rows if isinstance(rows, pa.Table) else rows_to_table(rows)
     if table.num_rows == 0:
         raise ValueError("empty chunk")
-    table = table.sort_by("game_index")
+    idx = table.column("game_index").to_numpy()
+    if len(idx) > 1 and (np.diff(idx) < 0).any():
+        table = table.sort_by("game_index")
     folder = games_dir(Path(data_dir), batch_id)
     folder.mkdir(parents=True, exist_ok=True)
     first = int(table.column("game_index")[0].as_py())
