@@ -500,6 +500,45 @@ def divide(pos: Pos, depth: int, rules: dict[str, object]) -> dict[str, int]:
     return {m: perft(make_move(pos, m), depth - 1, rules) for m in legal_moves(pos, rules)}
 
 
+
+# ----------------------------------------------------------------------------- test helpers
+
+
+def random_fen(rng, max_per_side: int = 8, min_per_side: int = 0) -> str:
+    """A random FEN that passes validation (``rng`` is a ``random.Random``).
+
+    Each side gets a random subset of its animals on distinct squares: no den, and only the
+    rats in water. Side, clock and fullmove number are random too.
+    """
+    board = [""] * N_SQUARES
+    free = [sq for sq in range(N_SQUARES) if sq not in (DEN["r"], DEN["b"])]
+    for side in ("r", "b"):
+        count = rng.randint(min_per_side, max_per_side)
+        for animal in rng.sample(ANIMALS, count):
+            allowed = [sq for sq in free if not board[sq] and (animal == "R" or sq not in WATER)]
+            board[rng.choice(allowed)] = animal if side == "r" else animal.lower()
+    side = rng.choice("rb")
+    return to_fen(Pos(board, side, rng.choice([0, 0, rng.randint(0, 250)]), rng.randint(1, 300)))
+
+
+def rotate_square(sq: int) -> int:
+    """The 180-degree rotation that swaps the two camps."""
+    return N_SQUARES - 1 - sq
+
+
+def rotate_move(move: str) -> str:
+    frm, to = square_index(move[:2]), square_index(move[2:])
+    return square_name(rotate_square(frm)) + square_name(rotate_square(to))
+
+
+def rotate_fen(fen: str) -> str:
+    """Rotate the board 180 degrees and swap the colours (case) and the side to move."""
+    pos = parse_fen(fen)
+    board = [""] * N_SQUARES
+    for sq, piece in enumerate(pos.board):
+        board[rotate_square(sq)] = piece.swapcase()
+    return to_fen(Pos(board, OTHER[pos.side], pos.clock, pos.fullmove))
+
 if __name__ == "__main__":  # pragma: no cover - manual check
     import sys
     import time
