@@ -134,6 +134,15 @@ BOTS: dict[str, tuple[str, tuple[Param, ...]]] = {
                 0,
                 10**12,
             ),
+            Param(
+                "contempt",
+                "int",
+                30,
+                "how much worse than 0 a draw (no-capture clock, or a repeated position "
+                "in the search) is for the searching side",
+                -10000,
+                10000,
+            ),
             Param("tt_mb", "int", 16, "transposition table size in MiB", 1, 4096),
             _VALUES,
         ),

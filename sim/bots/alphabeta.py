@@ -1,0 +1,119 @@
+"""The ``alphabeta`` bot: iterative deepening over the compiled search of
+:mod:`sim.bots.search`, with node and time budgets (the deepest completed iteration wins).
+
+The first iteration (depth 1) always completes, so a budget too small for anything still
+gives a legal, sensible move. The transposition table lives as long as the bot (one game);
+history and killers are cleared before every move. With ``noise > 0`` each move's search
+draws one salt from the bot's generator, and every evaluated position gets a noise term
+fixed by the salt and its hash.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from engine import core
+from engine.errors import MoveError
+from engine.position import decode_move
+from engine.rng import rng_next
+from engine.rules import Ruleset
+from sim.bots import search as S
+from sim.bots.base import values_array
+from sim.bots.evaluate import ZOBRIST, full_hash
+from sim.bots.spec import BotSpec
+
+_MASK63 = (1 << 63) - 1
+
+
+def tt_entries(tt_mb: int) -> int:
+    """Entries of a table of ``tt_mb`` MiB (16 bytes each; a power of two)."""
+    return 1 << max(10, (int(tt_mb) * (1 << 20) // 16).bit_length() - 1)
+
+
+def mate_in(score: int) -> int | None:
+    """Plies to the end for a mate score (positive: the side to move wins), else None."""
+    if score > S.MATE_BOUND:
+        return S.MATE - score
+    if score < -S.MATE_BOUND:
+        return -(S.MATE + score)
+    return None
+
+
+class AlphaBetaBot:
+    """Iterative-deepening alpha-beta player (see the module docstring)."""
+
+    def __init__(self, spec: BotSpec, rules: Ruleset, rng: np.ndarray) -> None:
+        self.spec = spec
+        self.rules_array = rules.as_array()
+        self.rng = rng
+        p = spec.params
+        self.depth = int(p["depth"])
+        self.noise = int(p["noise"])
+        self.time_ms = int(p["time_ms"])
+        self.node_budget = int(p["nodes"])
+        self.contempt = int(p["contempt"])
+        self.ws = S.new_workspace(tt_entries(p["tt_mb"]), values_array(p["values"]))
+        self.work = core.new_state(S.MAX_PLY + 8)
+        self.info: dict[str, Any] = {}
+
+    def _load(self, st: np.ndarray) -> np.ndarray:
+        used = core.HEADER + core.HIST_SIZE * int(st[core.S_NPLY])
+        if self.work.shape[0] < used + core.HIST_SIZE * (S.MAX_PLY + 4):
+            self.work = core.new_state(int(st[core.S_NPLY]) * 2 + S.MAX_PLY + 8)
+        self.work[:used] = st[:used]
+        return self.work
+
+    def choose(self, st: np.ndarray) -> int:
+        """The move of the deepest completed iteration (``info`` tells what it saw)."""
+        start = time.perf_counter()
+        work = self._load(st)
+        ra = self.rules_array
+        buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+        n = int(core.legal_moves(work, ra, buf))
+        if n == 0:
+            raise MoveError("no legal move: the game is over")
+        ws = self.ws
+        ctl, pv = ws["ws"], ws["pv"]
+        ctl[: S.V_OFF] = 0
+        ctl[S.HIST_OFF : S.X_OFF] = 0
+        salt = int(rng_next(self.rng)) & _MASK63
+        ctl[S.C_SALT] = salt
+        ctl[S.C_NOISE] = self.noise
+        ctl[S.C_LIMIT] = self.node_budget
+        if self.time_ms > 0:
+            ctl[S.C_DEADLINE] = int(S.now_us()) + self.time_ms * 1000
+        h = int(full_hash(work, ZOBRIST))
+        ctl[S.X_ROOT_SIDE] = int(work[core.S_SIDE])
+        ctl[S.X_CONTEMPT] = self.contempt
+        S.record_history_hashes(work, h, ctl)
+        best, score, reached, line = int(buf[0]), 0, 0, [int(buf[0])]
+        if n > 1:
+            for depth in range(1, self.depth + 1):
+                ctl[S.C_BUDGET] = 1 if depth > 1 else 0
+                value = int(
+                    S.search(work, ra, ws["tt"], ws["ml"], pv, ctl, h, depth, 0, -S.INF, S.INF)
+                )
+                if ctl[S.C_ABORT]:
+                    break
+                length = int(pv[0, 0])
+                best, score, reached = int(pv[0, 1]), value, depth
+                line = [int(m) for m in pv[0, 1 : 1 + length]]
+                mate = mate_in(value)
+                if mate is not None and abs(mate) <= depth:
+                    break
+        if best not in buf[:n]:  # never: the root only searches legal moves
+            raise MoveError(f"search returned an illegal move {decode_move(best)}")
+        self.info = {
+            "move": decode_move(best),
+            "depth": reached,
+            "seldepth": int(ctl[S.C_SELDEPTH]),
+            "score": score,
+            "mate_in": mate_in(score),
+            "nodes": int(ctl[S.C_NODES]),
+            "pv": [decode_move(m) for m in line],
+            "time_ms": (time.perf_counter() - start) * 1000.0,
+        }
+        return best

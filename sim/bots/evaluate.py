@@ -1,0 +1,118 @@
+"""The evaluation shared by alpha-beta and MCTS, and the Zobrist keys of the search.
+
+Score of a position for the side to move, in the units of the animal values (default
+rat 450, cat 200, dog 300, wolf 350, leopard 500, tiger 800, lion 900, elephant 1000):
+
+- material: the sum of the values of each side's pieces;
+- advance: each piece earns ``ADVANCE[distance to the enemy den]`` (Manhattan distance,
+  large near the den: a piece beside the den threatens to enter it; on the enemy traps
+  it is weak but a threat), times 1/2 for the elephant, whose job is mostly defence;
+- defence: a piece within two steps of its own den earns ``DEFEND``;
+- den threats: an enemy piece beside one's own den when that side is to move and can
+  capture it counts for little, but if the side to move has a piece beside the enemy den
+  it wins next ply (found by the search, which treats den entries as tactical moves);
+- pieces in danger: the side to move loses half the value of its second most valuable
+  piece that an enemy could capture now (it can save only one), and a quarter of the most
+  valuable one when several are attacked.
+
+Everything is read from tables built here once, so it compiles with numba and runs as
+plain Python with ``NUMBA_DISABLE_JIT=1``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine import core
+from engine.board import DENS, NFILES, NSQ
+
+ADVANCE_BY_DISTANCE = np.array(
+    [0, 150, 70, 40, 26, 17, 11, 7, 4, 2, 1, 0, 0, 0, 0, 0], dtype=np.int64
+)
+DEFEND = 12
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray]:
+    adv = np.zeros((2, 9, NSQ), dtype=np.int64)  # [side, animal, square]
+    dfn = np.zeros((2, NSQ), dtype=np.int64)
+    for side in range(2):
+        enemy_den = int(DENS[1 - side])
+        own_den = int(DENS[side])
+        for sq in range(NSQ):
+            d = abs(sq % NFILES - enemy_den % NFILES) + abs(sq // NFILES - enemy_den // NFILES)
+            own = abs(sq % NFILES - own_den % NFILES) + abs(sq // NFILES - own_den // NFILES)
+            for animal in range(1, 9):
+                bonus = int(ADVANCE_BY_DISTANCE[d])
+                if animal == 8:
+                    bonus //= 2
+                adv[side, animal, sq] = bonus
+            dfn[side, sq] = DEFEND if own <= 2 else 0
+    return adv, dfn
+
+
+ADVANCE, DEFENCE = _tables()
+
+
+def zobrist_table(seed: int = 0x5D5E) -> np.ndarray:
+    """Random 63-bit keys: ``[code * 63 + sq]`` for codes 1..16, then the side to move key
+    at ``17 * 63`` and no-capture clock keys after it (``17 * 63 + 1 + remaining``)."""
+    gen = np.random.default_rng(seed)
+    return gen.integers(1, 2**63 - 1, size=17 * 63 + 1 + 80, dtype=np.int64)
+
+
+ZOBRIST = zobrist_table()
+Z_SIDE = 17 * 63
+Z_CLOCK = 17 * 63 + 1
+CLOCK_HORIZON = 78
+
+
+@njit(cache=True)
+def full_hash(st, zob):
+    """The Zobrist key of the board and the side to move (the clock is mixed in at probe)."""
+    h = np.int64(0)
+    for sq in range(63):
+        code = st[sq]
+        if code != 0:
+            h ^= zob[code * 63 + sq]
+    if st[core.S_SIDE] == 1:
+        h ^= zob[Z_SIDE]
+    return h
+
+
+V_OFF = 8  # the animal values sit at ``params[V_OFF + animal - 1]``
+
+
+@njit(cache=True)
+def evaluate(st, rules, params):
+    """The static score of ``st`` for the side to move (see the module docstring);
+    ``params[V_OFF:V_OFF + 8]`` holds the animal values rat..elephant."""
+    side = st[core.S_SIDE]
+    total = 0
+    for s in range(2):
+        sub = 0
+        for animal in range(1, 9):
+            code = s * 8 + animal
+            sq = st[core.P_SQ + code]
+            if sq >= 0:
+                sub += params[V_OFF + animal - 1] + ADVANCE[s, animal, sq] + DEFENCE[s, sq]
+        if s == side:
+            total += sub
+        else:
+            total -= sub
+    # Pieces of the side to move that an enemy could capture now.
+    first = 0
+    second = 0
+    for animal in range(1, 9):
+        code = side * 8 + animal
+        sq = st[core.P_SQ + code]
+        if sq >= 0 and core.is_chased(st, rules, code, sq):
+            v = params[V_OFF + animal - 1]
+            if v > first:
+                second = first
+                first = v
+            elif v > second:
+                second = v
+    if second > 0:
+        total -= second // 2 + first // 4
+    return total

@@ -1,0 +1,110 @@
+"""The ``mcts`` bot: UCT over :mod:`sim.bots.mcts_kernel`; plays the most visited move,
+and any move that wins at once (den entry, last capture, opponent left without moves)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from engine import core
+from engine.errors import MoveError
+from engine.position import decode_move
+from engine.rules import Ruleset
+from sim.bots import mcts_kernel as K
+from sim.bots.base import values_array
+from sim.bots.evaluate import V_OFF
+from sim.bots.search import now_us
+from sim.bots.spec import BotSpec
+
+MAX_NODES = 1 << 22
+
+
+class MctsBot:
+    """Monte Carlo tree search player (see :mod:`sim.bots.mcts_kernel`)."""
+
+    def __init__(self, spec: BotSpec, rules: Ruleset, rng: np.ndarray) -> None:
+        self.spec = spec
+        self.rules_array = rules.as_array()
+        self.rng = rng
+        p = spec.params
+        self.playouts = int(p["playouts"])
+        self.c = float(p["c"])
+        self.greedy = p["rollout"] == "greedy"
+        self.rollout_plies = int(p["rollout_plies"])
+        self.time_ms = int(p["time_ms"])
+        self.values = values_array(p["values"])
+        self.params = np.zeros(V_OFF + 8, dtype=np.int64)
+        self.params[V_OFF:] = self.values
+        nodes = min(MAX_NODES, (self.playouts + 1) * core.MAX_MOVES + 1)
+        self.tree_i = np.zeros((nodes, 5), dtype=np.int32)
+        self.tree_f = np.zeros((nodes, 2), dtype=np.float64)
+        self.info: dict[str, Any] = {}
+
+    def choose(self, st: np.ndarray) -> int:
+        """The most visited root move after the playouts (or an immediate win)."""
+        start = time.perf_counter()
+        nply = int(st[core.S_NPLY])
+        work = core.new_state(nply + K.MAX_TREE_DEPTH + self.rollout_plies + 8)
+        used = core.HEADER + core.HIST_SIZE * nply
+        work[:used] = st[:used]
+        ra = self.rules_array
+        buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+        scratch = np.empty(core.MAX_MOVES, dtype=np.int32)
+        n = int(core.legal_moves(work, ra, buf))
+        if n == 0:
+            raise MoveError("no legal move: the game is over")
+        win = int(K.immediate_win(work, ra, buf, n, scratch))
+        if win >= 0 or n == 1:
+            mv = win if win >= 0 else int(buf[0])
+            self.info = {
+                "move": decode_move(mv),
+                "playouts": 0,
+                "score": 1.0 if win >= 0 else None,
+                "nodes": 0,
+                "pv": [decode_move(mv)],
+                "time_ms": (time.perf_counter() - start) * 1000.0,
+            }
+            return mv
+        deadline = int(now_us()) + self.time_ms * 1000 if self.time_ms > 0 else 0
+        done, nodes = K.mcts(
+            work,
+            ra,
+            self.params,
+            self.values,
+            self.rng,
+            self.tree_i,
+            self.tree_f,
+            self.playouts,
+            self.c,
+            self.greedy,
+            self.rollout_plies,
+            deadline,
+        )
+        mv, line, score = self._best_line()
+        self.info = {
+            "move": decode_move(mv),
+            "playouts": int(done),
+            "score": score,
+            "nodes": int(nodes),
+            "pv": [decode_move(m) for m in line],
+            "time_ms": (time.perf_counter() - start) * 1000.0,
+        }
+        return mv
+
+    def _best_line(self) -> tuple[int, list[int], float]:
+        """The most visited root move, the line of most visited moves, its value."""
+        ti, tf = self.tree_i, self.tree_f
+        node, line, score = 0, [], 0.0
+        while ti[node, K.T_COUNT] > 0 and len(line) < 16:
+            first, count = int(ti[node, K.T_FIRST]), int(ti[node, K.T_COUNT])
+            visits = tf[first : first + count, K.F_VISITS]
+            if visits.max() <= 0:
+                break
+            child = first + int(np.argmax(visits))  # first of the most visited
+            if not line:
+                score = float(tf[child, K.F_VALUE] / tf[child, K.F_VISITS])
+            line.append(int(ti[child, K.T_MOVE]))
+            node = child
+        return line[0], line, score

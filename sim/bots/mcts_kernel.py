@@ -1,0 +1,183 @@
+"""The compiled UCT search of the ``mcts`` bot.
+
+The tree lives in flat arrays indexed by node (node 0 is the root): ``tree_i[node]`` =
+(parent, move, first child, child count (-1: not expanded), terminal flag) and
+``tree_f[node]`` = (visits, value sum). A node's value sum is from the point of view of
+the side that made the move leading to it, in [0, 1] per playout (1 win, 0.5 draw).
+
+A playout selects children by UCT (an unvisited child first, chosen at random), expands
+a leaf on its second visit, plays a rollout (``random`` or ``greedy``) of at most
+``rollout_plies`` plies, and backs the result up. A rollout that reaches the end scores
+1 / 0.5 / 0; a capped one scores ``1 / (1 + exp(-eval / 400))`` for the side to move.
+Positions where the game has ended are terminal nodes with their exact result.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from engine import core
+from engine.rng import rng_below
+from sim.bots.evaluate import evaluate
+from sim.bots.fast import greedy_choose
+from sim.bots.search import now_us
+
+T_PARENT, T_MOVE, T_FIRST, T_COUNT, T_TERMINAL = range(5)
+F_VISITS, F_VALUE = 0, 1
+EVAL_SCALE = 400.0
+MAX_TREE_DEPTH = 256
+
+
+@njit(cache=True)
+def _result_for(st, side):
+    """The result in [0, 1] of a finished game for ``side`` (status must be set)."""
+    status = st[core.S_STATUS]
+    if status == core.DRAWN:
+        return 0.5
+    return 1.0 if status == 1 + side else 0.0
+
+
+@njit(cache=True)
+def _rollout(st, rules, params, values, rng, greedy, max_plies, buf, scratch):
+    """Play the rollout from ``st``; return the result for the side to move at its start."""
+    side = st[core.S_SIDE]
+    plies = 0
+    while True:
+        n = core.settle(st, rules, buf)
+        if n == 0:
+            return _result_for(st, side)
+        if plies >= max_plies:
+            break
+        if greedy:
+            mv = greedy_choose(st, rules, rng, buf, n, values, scratch)
+        else:
+            mv = buf[rng_below(rng, n)]
+        core.make_move(st, rules, mv)
+        plies += 1
+    p = 1.0 / (1.0 + math.exp(-evaluate(st, rules, params) / EVAL_SCALE))
+    return p if st[core.S_SIDE] == side else 1.0 - p
+
+
+@njit(cache=True)
+def immediate_win(st, rules, buf, n, scratch):
+    """A move of ``buf[:n]`` that wins at once (den, last capture, opponent left without
+    moves), or -1."""
+    side = st[core.S_SIDE]
+    for i in range(n):
+        core.make_move(st, rules, buf[i])
+        won = st[core.S_STATUS] == 1 + side
+        if not won and st[core.S_STATUS] == core.ONGOING:
+            won = core.legal_moves(st, rules, scratch) == 0
+        core.unmake_move(st)
+        if won:
+            return buf[i]
+    return -1
+
+
+@njit(cache=True)
+def mcts(
+    st, rules, params, values, rng, tree_i, tree_f, playouts, c, greedy, rollout_plies, deadline_us
+):
+    """Run up to ``playouts`` playouts from ``st`` (restored afterwards); returns
+    ``(playouts done, nodes used)``. The tree must have been reset (root not expanded)."""
+    root_ply = st[core.S_NPLY]
+    cap = tree_i.shape[0]
+    buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+    scratch = np.empty(core.MAX_MOVES, dtype=np.int32)
+    tree_i[0, T_PARENT] = -1
+    tree_i[0, T_MOVE] = -1
+    tree_i[0, T_COUNT] = -1
+    tree_i[0, T_TERMINAL] = 0
+    tree_f[0, F_VISITS] = 0.0
+    tree_f[0, F_VALUE] = 0.0
+    used = 1
+    done = 0
+    while done < playouts:
+        if deadline_us > 0 and (done & 63) == 0 and done > 0 and now_us() >= deadline_us:
+            break
+        node = 0
+        # Selection.
+        while (
+            tree_i[node, T_COUNT] > 0
+            and tree_i[node, T_TERMINAL] == 0
+            and st[core.S_NPLY] - root_ply < MAX_TREE_DEPTH
+        ):
+            first = tree_i[node, T_FIRST]
+            count = tree_i[node, T_COUNT]
+            unvisited = 0
+            for k in range(count):
+                if tree_f[first + k, F_VISITS] == 0.0:
+                    unvisited += 1
+            if unvisited > 0:
+                pick = rng_below(rng, unvisited)
+                child = first
+                for k in range(count):
+                    if tree_f[first + k, F_VISITS] == 0.0:
+                        if pick == 0:
+                            child = first + k
+                            break
+                        pick -= 1
+            else:
+                log_n = math.log(tree_f[node, F_VISITS])
+                best = -1.0
+                child = first
+                for k in range(count):
+                    ch = first + k
+                    v = tree_f[ch, F_VISITS]
+                    u = tree_f[ch, F_VALUE] / v + c * math.sqrt(log_n / v)
+                    if u > best:
+                        best = u
+                        child = ch
+            core.make_move(st, rules, tree_i[child, T_MOVE])
+            node = child
+            if tree_f[node, F_VISITS] == 0.0:
+                break
+        # Evaluate the node: terminal, expand, or roll out.
+        mover = 1 - st[core.S_SIDE]  # the side that moved into ``node``
+        if tree_i[node, T_TERMINAL] != 0:
+            result = _result_for(st, mover)
+        else:
+            n = core.settle(st, rules, buf)
+            if n == 0:
+                tree_i[node, T_TERMINAL] = 1
+                result = _result_for(st, mover)
+            else:
+                if tree_f[node, F_VISITS] > 0.0 or node == 0:
+                    if used + n <= cap:
+                        tree_i[node, T_FIRST] = used
+                        tree_i[node, T_COUNT] = n
+                        for k in range(n):
+                            ch = used + k
+                            tree_i[ch, T_PARENT] = node
+                            tree_i[ch, T_MOVE] = buf[k]
+                            tree_i[ch, T_FIRST] = -1
+                            tree_i[ch, T_COUNT] = -1
+                            tree_i[ch, T_TERMINAL] = 0
+                            tree_f[ch, F_VISITS] = 0.0
+                            tree_f[ch, F_VALUE] = 0.0
+                        used += n
+                        child = used - n + rng_below(rng, n)
+                        core.make_move(st, rules, tree_i[child, T_MOVE])
+                        node = child
+                        mover = 1 - mover
+                if tree_i[node, T_COUNT] == -1 and st[core.S_STATUS] != core.ONGOING:
+                    tree_i[node, T_TERMINAL] = 1
+                    result = _result_for(st, mover)
+                else:
+                    r = _rollout(
+                        st, rules, params, values, rng, greedy, rollout_plies, buf, scratch
+                    )
+                    result = 1.0 - r  # r is for the side to move; mover is the other side
+        # Undo every move back to the root, then back the result up.
+        while st[core.S_NPLY] > root_ply:
+            core.unmake_move(st)
+        while node >= 0:
+            tree_f[node, F_VISITS] += 1.0
+            tree_f[node, F_VALUE] += result
+            result = 1.0 - result
+            node = tree_i[node, T_PARENT]
+        done += 1
+    return done, used

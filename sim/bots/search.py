@@ -1,0 +1,370 @@
+"""The alpha-beta search kernel: negamax with principal-variation search, a Zobrist
+transposition table, move ordering (table move, den entries, captures by victim value,
+killers, history) and a quiescence search over captures and den entries.
+
+One call searches one iteration to a fixed depth; :mod:`sim.bots.alphabeta` drives the
+iterative deepening. Budgets live in ``ws``: a node limit (checked at every node) and a
+deadline in microseconds of ``time.perf_counter`` (read through ``numba.objmode`` every
+1024 nodes, since nopython code has no clock). When a budget runs out the kernel sets
+``ws[C_ABORT]`` and unwinds; the driver then discards that unfinished iteration.
+
+Scores are for the side to move. A win ``p`` plies from the root scores ``MATE - p`` and
+a loss ``-(MATE - p)``, so the search prefers the shortest win and the longest defence.
+Wins and losses come from the engine's own status (den, capture-all, no-capture draw)
+and from positions with no legal move; ``core.legal_moves`` reads the history kept in
+the state, so a move the repetition rules forbid is unavailable at every depth.
+
+Few arrays cross the recursive calls (numba passes each array as a wide struct):
+``tt`` (``int64[entries, 2]``: key, packed data), ``ml`` (``int32[ply, 2 * MAX_MOVES]``:
+moves, then their ordering scores), ``pv`` (triangular table, length first) and ``ws``
+(``int64``: control words ``C_*``, the animal values at ``V_OFF``, history and killers).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit, objmode
+
+from engine import core
+from engine.board import DENS
+from engine.rules import R_NO_CAPTURE
+from sim.bots.evaluate import CLOCK_HORIZON, V_OFF, Z_CLOCK, Z_SIDE, ZOBRIST, evaluate
+from sim.bots.fast import den_threatened
+
+MATE = 30000
+MATE_BOUND = MATE - 1000
+INF = 32000
+MAX_PLY = 96
+SCORE_OFFSET = 1 << 19
+EXACT, LOWER, UPPER = 0, 1, 2
+MM = core.MAX_MOVES
+
+# Control words of ``ws`` (``V_OFF`` = 8 of them at most).
+C_NODES, C_LIMIT, C_DEADLINE, C_ABORT, C_SALT, C_NOISE, C_SELDEPTH, C_BUDGET = range(8)
+HIST_OFF = V_OFF + 8  # history scores by move code (4096)
+KILL_OFF = HIST_OFF + 4096  # two killers per ply
+X_OFF = KILL_OFF + 2 * (MAX_PLY + 2)  # more control words
+X_ROOT_SIDE, X_CONTEMPT = X_OFF, X_OFF + 1
+REP_RING = 256  # hashes of the last positions, by ply number modulo REP_RING
+REP_OFF = X_OFF + 8
+REP_LOOKBACK = 120
+WS_SIZE = REP_OFF + REP_RING
+
+
+def new_workspace(tt_entries: int, values: np.ndarray) -> dict[str, np.ndarray]:
+    """The arrays one search needs (``tt_entries`` a power of two)."""
+    ws = np.zeros(WS_SIZE, dtype=np.int64)
+    ws[V_OFF : V_OFF + 8] = values
+    return {
+        "tt": np.zeros((tt_entries, 2), dtype=np.int64),
+        "ml": np.zeros((MAX_PLY + 2, 2 * MM), dtype=np.int32),
+        "pv": np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int32),
+        "ws": ws,
+    }
+
+
+@njit(cache=True)
+def now_us():
+    """Microseconds of ``time.perf_counter`` (through numba's object mode)."""
+    with objmode(t="int64"):
+        t = int(time.perf_counter() * 1e6)
+    return t
+
+
+@njit(cache=True)
+def draw_value(st, ws):
+    """A draw for the side to move: ``-contempt`` for the side to move at the root."""
+    if st[core.S_SIDE] == ws[X_ROOT_SIDE]:
+        return -ws[X_CONTEMPT]
+    return ws[X_CONTEMPT]
+
+
+@njit(cache=True)
+def record_history_hashes(st, h, ws):
+    """Fill the ring of position hashes for the game so far (``h``: the current one)."""
+    nply = st[core.S_NPLY]
+    ws[REP_OFF + (nply % REP_RING)] = h
+    k = nply - 1
+    while k >= 0 and k > nply - REP_RING:
+        base = core.HEADER + k * core.HIST_SIZE
+        frm = st[base]
+        to = st[base + 1]
+        code = st[base + 2]
+        cap = st[base + 3]
+        h ^= ZOBRIST[code * 63 + frm] ^ ZOBRIST[code * 63 + to] ^ ZOBRIST[Z_SIDE]
+        if cap != 0:
+            h ^= ZOBRIST[cap * 63 + to]
+        ws[REP_OFF + (k % REP_RING)] = h
+        k -= 1
+
+
+@njit(cache=True)
+def repeated(st, ws, h):
+    """Record ``h`` for this ply; whether the position occurred before since the last
+    capture (same side to move; looked back at most REP_LOOKBACK plies)."""
+    nply = st[core.S_NPLY]
+    ws[REP_OFF + (nply % REP_RING)] = h
+    lim = min(st[core.S_CLOCK], nply, REP_LOOKBACK)
+    k = 4
+    while k <= lim:
+        if ws[REP_OFF + ((nply - k) % REP_RING)] == h:
+            return True
+        k += 2
+    return False
+
+
+@njit(cache=True)
+def _tick(ws):
+    """Count a node; return True when a budget has run out (and record it)."""
+    ws[C_NODES] += 1
+    if ws[C_BUDGET] != 0:
+        if ws[C_LIMIT] > 0 and ws[C_NODES] >= ws[C_LIMIT]:
+            ws[C_ABORT] = 1
+        elif ws[C_DEADLINE] > 0 and (ws[C_NODES] & 1023) == 0:
+            if now_us() >= ws[C_DEADLINE]:
+                ws[C_ABORT] = 1
+    return ws[C_ABORT] != 0
+
+
+@njit(cache=True)
+def tt_key_of(st, rules, h):
+    """The table key: the board hash, plus the no-capture clock when a draw is near."""
+    nc = rules[R_NO_CAPTURE]
+    if nc > 0:
+        rem = nc - st[core.S_CLOCK]
+        if rem <= CLOCK_HORIZON:
+            if rem < 0:
+                rem = 0
+            h ^= ZOBRIST[Z_CLOCK + rem]
+    return h
+
+
+@njit(cache=True)
+def make_hashed(st, rules, mv, h):
+    """Play ``mv`` and return the new board hash."""
+    frm = mv >> 6
+    to = mv & 63
+    code = st[frm]
+    cap = st[to]
+    h ^= ZOBRIST[code * 63 + frm] ^ ZOBRIST[code * 63 + to] ^ ZOBRIST[Z_SIDE]
+    if cap != 0:
+        h ^= ZOBRIST[cap * 63 + to]
+    core.make_move(st, rules, mv)
+    return h
+
+
+@njit(cache=True)
+def noisy_eval(st, rules, ws, h):
+    """The evaluation plus the seeded noise term in ``[-noise, noise]`` (a function of the
+    position's hash and the per-search salt, so a position always gets the same noise)."""
+    score = evaluate(st, rules, ws)
+    noise = ws[C_NOISE]
+    if noise > 0:
+        x = h ^ ws[C_SALT]
+        x ^= x >> 31
+        x ^= x << 17
+        x ^= x >> 23
+        x ^= x << 5
+        score += (x >> 8) % (2 * noise + 1) - noise
+    return score
+
+
+@njit(cache=True)
+def _gen(st, rules, ml, ply):
+    """Generate the legal moves into ``ml[ply, :n]``; returns n."""
+    return core.legal_moves(st, rules, ml[ply])
+
+
+@njit(cache=True)
+def _order(st, ml, n, ply, tt_move, ws, tactical_only):
+    """Give each move of ``ml[ply]`` an ordering score (keeping only captures and den
+    entries if ``tactical_only``); returns the number of moves kept."""
+    side = st[core.S_SIDE]
+    enemy_den = DENS[1 - side]
+    k1 = ws[KILL_OFF + 2 * ply]
+    k2 = ws[KILL_OFF + 2 * ply + 1]
+    k = 0
+    for i in range(n):
+        mv = ml[ply, i]
+        to = mv & 63
+        cap = st[to]
+        if to == enemy_den:
+            s = 1 << 29
+        elif cap != 0:
+            s = (1 << 24) + ws[V_OFF + core.animal_of(cap) - 1] * 64 - core.animal_of(st[mv >> 6])
+        elif tactical_only:
+            continue
+        elif mv == k1:
+            s = 1 << 22
+        elif mv == k2:
+            s = (1 << 22) - 1
+        else:
+            s = ws[HIST_OFF + mv]
+        if mv == tt_move:
+            s = 1 << 30
+        ml[ply, k] = mv
+        ml[ply, MM + k] = s
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _pick(ml, ply, i, n):
+    """Move the best-scored of ``ml[ply, i:n]`` to index ``i`` and return it."""
+    best = i
+    for j in range(i + 1, n):
+        if ml[ply, MM + j] > ml[ply, MM + best]:
+            best = j
+    mv = ml[ply, best]
+    if best != i:
+        sc = ml[ply, MM + best]
+        ml[ply, best] = ml[ply, i]
+        ml[ply, MM + best] = ml[ply, MM + i]
+        ml[ply, i] = mv
+        ml[ply, MM + i] = sc
+    return mv
+
+
+@njit(cache=True)
+def qsearch(st, rules, ml, ws, h, ply, alpha, beta):
+    """Quiescence: stand pat, then captures and den entries only."""
+    if _tick(ws):
+        return 0
+    status = st[core.S_STATUS]
+    if status != core.ONGOING:
+        return draw_value(st, ws) if status == core.DRAWN else -(MATE - ply)
+    if ply > ws[C_SELDEPTH]:
+        ws[C_SELDEPTH] = ply
+    side = st[core.S_SIDE]
+    # An enemy beside our den enters it next ply unless a capture removes it: no stand pat.
+    threatened = den_threatened(st, side)
+    if threatened:
+        best = -(MATE - ply - 1)
+    else:
+        best = noisy_eval(st, rules, ws, h)
+        if best >= beta or ply >= MAX_PLY - 1:
+            return best
+    n = _gen(st, rules, ml, ply)
+    if n == 0:
+        return -(MATE - ply)
+    if best > alpha:
+        alpha = best
+    k = _order(st, ml, n, ply, -1, ws, True)
+    for i in range(k):
+        mv = _pick(ml, ply, i, k)
+        h2 = make_hashed(st, rules, mv, h)
+        score = -qsearch(st, rules, ml, ws, h2, ply + 1, -beta, -alpha)
+        core.unmake_move(st)
+        if ws[C_ABORT] != 0:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    break
+    return best
+
+
+@njit(cache=True)
+def _store(tt, slot, key, best, ply, depth, flag, best_move):
+    stored = best
+    if stored > MATE_BOUND:
+        stored += ply
+    elif stored < -MATE_BOUND:
+        stored -= ply
+    tt[slot, 0] = key
+    tt[slot, 1] = (stored + SCORE_OFFSET) | (depth << 20) | (flag << 28) | (best_move << 30)
+
+
+@njit(cache=True)
+def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
+    """Negamax alpha-beta to ``depth`` plies from ``ply``; the score for the side to move."""
+    pv[ply, 0] = 0
+    status = st[core.S_STATUS]
+    if status != core.ONGOING:
+        return draw_value(st, ws) if status == core.DRAWN else -(MATE - ply)
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        return qsearch(st, rules, ml, ws, h, ply, alpha, beta)
+    if ply > 0 and repeated(st, ws, h):
+        return draw_value(st, ws)
+    if ply > 0:  # mate-distance pruning
+        if alpha < -(MATE - ply):
+            alpha = -(MATE - ply)
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
+    if _tick(ws):
+        return 0
+    alpha0 = alpha
+    key = tt_key_of(st, rules, h)
+    slot = key & (tt.shape[0] - 1)
+    tt_move = -1
+    if tt[slot, 0] == key:
+        data = tt[slot, 1]
+        tt_move = data >> 30
+        tdepth = (data >> 20) & 255
+        flag = (data >> 28) & 3
+        tscore = (data & (SCORE_OFFSET * 2 - 1)) - SCORE_OFFSET
+        if tscore > MATE_BOUND:
+            tscore -= ply
+        elif tscore < -MATE_BOUND:
+            tscore += ply
+        if ply > 0 and tdepth >= depth:
+            if flag == EXACT:
+                return tscore
+            if flag == LOWER and tscore >= beta:
+                return tscore
+            if flag == UPPER and tscore <= alpha:
+                return tscore
+    n = _gen(st, rules, ml, ply)
+    if n == 0:
+        return -(MATE - ply)
+    n = _order(st, ml, n, ply, tt_move, ws, False)
+    best = -INF
+    best_move = ml[ply, 0]
+    for i in range(n):
+        mv = _pick(ml, ply, i, n)
+        capture = st[mv & 63] != 0
+        h2 = make_hashed(st, rules, mv, h)
+        if i == 0:
+            score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -beta, -alpha)
+        else:
+            score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -alpha - 1, -alpha)
+            if alpha < score < beta:
+                score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -beta, -alpha)
+        core.unmake_move(st)
+        if ws[C_ABORT] != 0:
+            return 0
+        if score > best:
+            best = score
+            best_move = mv
+            if score > alpha:
+                alpha = score
+                pv[ply, 1] = mv
+                length = pv[ply + 1, 0]
+                for j in range(length):
+                    pv[ply, 2 + j] = pv[ply + 1, 1 + j]
+                pv[ply, 0] = length + 1
+                if alpha >= beta:
+                    if not capture:
+                        k = KILL_OFF + 2 * ply
+                        if ws[k] != mv:
+                            ws[k + 1] = ws[k]
+                            ws[k] = mv
+                        ws[HIST_OFF + mv] += depth * depth
+                        if ws[HIST_OFF + mv] > (1 << 20):
+                            for j in range(4096):
+                                ws[HIST_OFF + j] >>= 1
+                    break
+    if best >= beta:
+        flag = LOWER
+    elif best > alpha0:
+        flag = EXACT
+    else:
+        flag = UPPER
+    _store(tt, slot, key, best, ply, depth, flag, best_move)
+    return best
