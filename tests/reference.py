@@ -192,8 +192,11 @@ class Pos:
         return Pos(list(self.board), self.side, self.clock, self.fullmove, list(self.history))
 
 
-def parse_fen(fen: str) -> Pos:
-    """Parse and validate a FEN as RULES.md describes it; raise FenRefused."""
+def parse_fen(fen: str, allow_den: bool = False) -> Pos:
+    """Parse and validate a FEN as RULES.md describes it; raise FenRefused.
+
+    ``allow_den`` lets a piece stand on a den (only to inspect a game just won by ``den``).
+    """
     if fen == "start":
         fen = START_FEN
     fields = fen.split(" ")
@@ -236,7 +239,7 @@ def parse_fen(fen: str) -> Pos:
         seen.add(piece)
         if sq in WATER and animal_of(piece) != "R":
             raise FenRefused("only a rat may be in water")
-        if sq in (DEN["r"], DEN["b"]):
+        if sq in (DEN["r"], DEN["b"]) and not allow_den:
             raise FenRefused("a piece on a den")
     return Pos(board, side, int(clock_text), int(fullmove_text))
 
@@ -533,7 +536,7 @@ def rotate_move(move: str) -> str:
 
 def rotate_fen(fen: str) -> str:
     """Rotate the board 180 degrees and swap the colours (case) and the side to move."""
-    pos = parse_fen(fen)
+    pos = parse_fen(fen, allow_den=True)
     board = [""] * N_SQUARES
     for sq, piece in enumerate(pos.board):
         board[rotate_square(sq)] = piece.swapcase()
