@@ -39,9 +39,7 @@ _AGG = ",\n".join(
         "max(plies)::BIGINT AS max_plies",
         "median(plies)::DOUBLE AS median_plies",
         "avg(branching)::DOUBLE AS branching",
-        "stddev_samp(branching)::DOUBLE AS sd_branching",
         "avg(duration_ms)::DOUBLE AS mean_duration_ms",
-        "count(DISTINCT red || chr(0) || blue)::BIGINT AS pairings",
     ]
     + [f"count(*) FILTER (WHERE reason = '{r}')::BIGINT AS reason_{r}" for r in REASONS]
     + [
@@ -129,7 +127,6 @@ class GeneralStats:
     reasons: dict[str, int] = field(default_factory=dict)
     branching: float = math.nan
     mean_duration_ms: float = math.nan
-    pairings: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Nested plain dict."""
@@ -144,7 +141,6 @@ class GeneralStats:
             "reasons": dict(self.reasons),
             "branching": self.branching,
             "mean_duration_ms": self.mean_duration_ms,
-            "pairings": self.pairings,
         }
 
 
@@ -183,7 +179,6 @@ def _general_from_row(row: dict[str, Any], confidence: float) -> GeneralStats:
         reasons=reasons,
         branching=_f(row["branching"]),
         mean_duration_ms=_f(row["mean_duration_ms"]),
-        pairings=int(row["pairings"] or 0),
     )
 
 
@@ -257,7 +252,7 @@ def general_stats_by(
 
 def _empty_general() -> GeneralStats:
     row = {k: None for k in ("mean_plies", "sd_plies", "min_plies", "max_plies", "median_plies")}
-    row.update(games=0, red=0, blue=0, draw=0, branching=None, mean_duration_ms=None, pairings=0)
+    row.update(games=0, red=0, blue=0, draw=0, branching=None, mean_duration_ms=None)
     row.update({f"reason_{r}": 0 for r in REASONS})
     return _general_from_row(row, 0.95)
 
