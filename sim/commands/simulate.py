@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 from engine.errors import DsqError
 from sim.batch import (
+    StopCheck,
     BatchFailed,
     RunOptions,
     check_resumable,
@@ -193,7 +194,9 @@ def _run_all(
                 break
             start = time.monotonic()
             try:
-                rec = execute_batch(data_dir, bid, backend, options, progress)
+                rec = execute_batch(
+                    data_dir, bid, backend, options, progress, build_stop_check(args)
+                )
             except BatchFailed as exc:
                 from sim.storage_batches import read_batch_record
 
@@ -215,6 +218,21 @@ def _run_all(
         for rec in records:
             print(_summary_line(rec))
     return code
+
+
+def build_stop_check(args: argparse.Namespace) -> StopCheck | None:
+    """The early-stopping check for one batch, or None.
+
+    Hook for ``--sprt`` (added by the SPRT work): when ``args.sprt`` is set, a fresh
+    :func:`sim.stats.sprt.make_stop_check` is built for each batch. The driver calls it
+    between chunks with the counts described in :func:`sim.batch.execute_batch`.
+    """
+    spec = getattr(args, "sprt", None)
+    if not spec:
+        return None
+    from sim.stats.sprt import make_stop_check
+
+    return make_stop_check(spec)
 
 
 def _summary_line(rec: dict[str, Any]) -> str:
