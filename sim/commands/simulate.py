@@ -12,9 +12,9 @@ from typing import Any, NoReturn
 
 from engine.errors import DsqError
 from sim.batch import (
-    StopCheck,
     BatchFailed,
     RunOptions,
+    StopCheck,
     check_resumable,
     create_batch,
     execute_batch,
