@@ -157,7 +157,7 @@ BOTS: dict[str, tuple[str, tuple[Param, ...]]] = {
             Param(
                 "rollout_plies",
                 "int",
-                40,
+                20,
                 "plies per rollout before the evaluation scores it (0: score the leaf)",
                 0,
                 10000,

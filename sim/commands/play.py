@@ -1,0 +1,149 @@
+"""``dsq play``: one game in the terminal, between bots or with a human at the keyboard."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from engine import Position
+from engine.board import FILES, NFILES, NRANKS, TRAP_OWNER, WATER
+from engine.errors import MoveError
+from engine.position import decode_move
+from engine.rng import seed_state
+from sim.bots import make_bot, parse_bot
+from sim.commands._common import positive_int
+from sim.referee import bot_seed
+
+HUMAN = "human"
+DEN_SQUARES = {3: "red", 59: "blue"}
+LEGEND = (
+    "UPPERCASE red, lowercase blue: E elephant L lion T tiger P leopard W wolf D dog C cat "
+    "R rat; ~ water, # trap, @ den; [x] the last move"
+)
+
+
+def render_board(pos: Position, last: str | None = None) -> str:
+    """A text board, rank 9 on top: pieces, water ``~``, traps ``#``, dens ``@``."""
+    cells = pos.board()
+    marks: set[int] = set()
+    if last:
+        for name in (last[:2], last[2:]):
+            marks.add((int(name[1]) - 1) * NFILES + FILES.index(name[0]))
+    lines = ["     " + "  ".join(FILES)]
+    for rank in range(NRANKS - 1, -1, -1):
+        row = []
+        for f in range(NFILES):
+            sq = rank * NFILES + f
+            if cells[sq]:
+                ch = cells[sq]
+            elif sq in DEN_SQUARES:
+                ch = "@"
+            elif WATER[sq]:
+                ch = "~"
+            elif TRAP_OWNER[sq] >= 0:
+                ch = "#"
+            else:
+                ch = "."
+            row.append(f"[{ch}]" if sq in marks else f" {ch} ")
+        lines.append(f" {rank + 1} " + "".join(row))
+    return "\n".join(lines)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``play`` command."""
+    p = sub.add_parser(
+        "play",
+        help="play one game in the terminal (bots, or 'human' from the keyboard)",
+        description="Plays one game and shows the board after each ply. --red human or "
+        "--blue human reads that side's moves (e.g. a3a4) from standard input; 'moves' lists "
+        "the legal moves, 'quit' or end of input stops the game.",
+    )
+    p.add_argument("--red", required=True, help="bot spec or 'human'")
+    p.add_argument("--blue", required=True, help="bot spec or 'human'")
+    p.add_argument("--rules", default="standard", help="rules spec, e.g. datou")
+    p.add_argument("--seed", type=int, default=0, help="game seed (bots' generators)")
+    p.add_argument("--fen", default=None, help="start position (default: the initial one)")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument(
+        "--ply-cap", type=positive_int, default=1000, help="draw by ply_cap after P plies"
+    )
+    p.set_defaults(func=run)
+
+
+def _human_move(pos: Position, stdin: TextIO) -> str | None:
+    """Read a legal move from ``stdin``; None at end of input or on 'quit'."""
+    while True:
+        print(
+            f"{pos.side} to move (e.g. {pos.legal_moves()[0]}; 'moves' lists them): ",
+            end="",
+            flush=True,
+        )
+        line = stdin.readline()
+        if not line:
+            print()
+            return None
+        text = line.strip().lower()
+        if not text:
+            continue
+        if text in ("quit", "exit", "resign"):
+            return None
+        if text in ("moves", "help", "?"):
+            print("legal moves: " + " ".join(pos.legal_moves()))
+            continue
+        try:
+            trial = pos.copy()
+            trial.play(text)
+        except MoveError as exc:
+            print(f"not played: {exc}")
+            continue
+        return text
+
+
+def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
+    """Run ``dsq play``."""
+    stdin = stdin or sys.stdin
+    pos = Position(args.rules, args.fen)
+    players = []
+    for side, text in enumerate((args.red, args.blue)):
+        if text.strip().lower() == HUMAN:
+            players.append(None)
+        else:
+            players.append(
+                make_bot(parse_bot(text), pos.rules, seed_state(bot_seed(args.seed, side)))
+            )
+    names = [
+        HUMAN if p is None else p.spec.canonical
+        for p in players  # type: ignore[union-attr]
+    ]
+    if not args.quiet:
+        print(f"rules {pos.rules.spec}; red {names[0]}; blue {names[1]}; seed {args.seed}")
+        print(LEGEND)
+        print(render_board(pos))
+    last = None
+    while pos.result is None and pos.ply < args.ply_cap:
+        side = 0 if pos.side == "red" else 1
+        player = players[side]
+        if player is None:
+            move = _human_move(pos, stdin)
+            if move is None:
+                print(f"game stopped by {pos.side} after {pos.ply} plies (no result)")
+                return 0
+        else:
+            move = decode_move(player.choose(pos.st))
+        mover = pos.side
+        pos.play(move)
+        last = move
+        if not args.quiet:
+            print(f"\nply {pos.ply}: {mover} {move}")
+            print(render_board(pos, last))
+    result = pos.result
+    if result is None:
+        print(f"result: draw (ply_cap) after {pos.ply} plies")
+    elif result.winner == "draw":
+        print(f"result: draw ({result.reason}) after {pos.ply} plies")
+    else:
+        print(f"result: {result.winner} wins ({result.reason}) after {pos.ply} plies")
+    if not args.quiet:
+        print("moves: " + " ".join(pos.history))
+    return 0
