@@ -9,10 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from sim.cli import main
 from sim.stats.synthetic import rows_table, synthetic_table
 from sim.storage_write import write_games_chunk
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def dsq_inproc(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``dsq stats`` in this process (same code path as the console script, no start-up)."""
+    code = main(["stats", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
 
 
 def dsq(*args: str) -> subprocess.CompletedProcess[str]:
@@ -89,12 +97,12 @@ def test_json_output(data: Path) -> None:
 
 
 @pytest.mark.parametrize("by", ["rules", "batch", "bot", "matchup"])
-def test_by_tables(data: Path, by: str) -> None:
-    r = dsq("--data", str(data), "--by", by)
-    assert r.returncode == 0, r.stderr
-    assert f"by {by}:" in r.stdout
+def test_by_tables(data: Path, by: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = dsq_inproc(capsys, "--data", str(data), "--by", by)
+    assert code == 0, err
+    assert f"by {by}:" in out
     if by == "rules":
-        assert "standard" in r.stdout and "yeshou" in r.stdout
+        assert "standard" in out and "yeshou" in out
 
 
 def test_filters_and_canonical_rules(data: Path) -> None:
@@ -121,9 +129,9 @@ def test_no_games(tmp_path: Path) -> None:
     assert r.returncode == 0 and json.loads(r.stdout)["general"]["games"] == 0
 
 
-def test_no_games_for_selection(data: Path) -> None:
-    r = dsq("--data", str(data), "--rules", "datou")
-    assert r.returncode == 0 and "no games" in r.stdout
+def test_no_games_for_selection(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = dsq_inproc(capsys, "--data", str(data), "--rules", "datou")
+    assert code == 0 and "no games" in out
 
 
 @pytest.mark.parametrize(
@@ -141,11 +149,19 @@ def test_no_games_for_selection(data: Path) -> None:
         (["--ratings", "--anchor", "nobody"], "nobody"),
     ],
 )
-def test_bad_input_is_one_line_exit_2(data: Path, args: list[str], needle: str) -> None:
-    r = dsq("--data", str(data), *args)
-    assert r.returncode == 2, (r.stdout, r.stderr)
-    err = [line for line in r.stderr.splitlines() if "skipped" not in line]
-    assert len(err) == 1 and needle in err[0] and "Traceback" not in r.stderr
+def test_bad_input_is_one_line_exit_2(
+    data: Path, args: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = dsq_inproc(capsys, "--data", str(data), *args)
+    assert code == 2, (out, err)
+    lines = [line for line in err.splitlines() if "skipped" not in line]
+    assert len(lines) == 1 and needle in lines[0] and lines[0].startswith("dsq stats: error:")
+
+
+def test_bad_input_in_a_real_process(data: Path) -> None:
+    r = dsq("--data", str(data), "--rules", "nosuchpreset")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "nosuchpreset" in r.stderr
 
 
 def test_missing_data_dir(tmp_path: Path) -> None:
