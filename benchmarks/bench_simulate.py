@@ -181,12 +181,12 @@ def main() -> None:
         report["raw"] = raw_rates(args.games)
         report["simulate"] = [simulate_rate(args.games, w, tmp / "sim") for w in (1, 2)]
         w1, w2 = report["simulate"]
-        report["recording_cost_vs_kernel"] = 1 - w1["steady_games_per_s"] / report["raw"][
-            "kernel_games_per_s"
-        ]
-        report["recording_cost_vs_referee"] = 1 - w1["steady_games_per_s"] / report["raw"][
-            "referee_games_per_s"
-        ]
+        report["recording_cost_vs_kernel"] = (
+            1 - w1["steady_games_per_s"] / report["raw"]["kernel_games_per_s"]
+        )
+        report["recording_cost_vs_referee"] = (
+            1 - w1["steady_games_per_s"] / report["raw"]["referee_games_per_s"]
+        )
         report["speedup_2_workers"] = w2["steady_games_per_s"] / w1["steady_games_per_s"]
         report["bytes_per_game"] = bytes_per_game(tmp / "sim", "bench-w1", args.games)
         t = time.perf_counter()
