@@ -38,18 +38,21 @@ VARIANTS = [
 
 def make_dataset(data: Path, games: int) -> None:
     """Write ``games`` synthetic games (three rule sets, four bots) unless already there."""
-    marker = data / f".bench-{games}"
+    marker = data / f".bench-v2-{games}"
     if marker.exists():
         return
     if data.exists():
         shutil.rmtree(data)
+    from sim.bots import parse_bot
     from sim.stats.synthetic import write_synthetic_dataset
 
     t0 = time.perf_counter()
+    ab = parse_bot("alphabeta:depth=3").canonical  # canonical specs, as the simulator stores
+    mc = parse_bot("mcts:playouts=200").canonical
     plan = [
-        ("standard", ("alphabeta:depth=3", "greedy"), {"alphabeta:depth=3": 200.0}),
-        ("yeshou", ("alphabeta:depth=3", "greedy"), {"alphabeta:depth=3": 200.0}),
-        ("datou", ("mcts:playouts=200", "random"), {"mcts:playouts=200": 300.0}),
+        ("standard", (ab, "greedy"), {ab: 200.0}),
+        ("yeshou", (ab, "greedy"), {ab: 200.0}),
+        ("datou", (mc, "random"), {mc: 300.0}),
     ]
     per = games // len(plan)
     for k, (rules, bots, elo) in enumerate(plan):
