@@ -1,8 +1,9 @@
 """The engine's command line: ``dsq perft`` / ``moves`` / ``replay`` on good and bad input.
 
 Bad input (RULES.md 'Position notation', DESIGN.md 'Conventions') must give exit code 2 and
-exactly one line on stderr, with no traceback. The subprocesses of this module are started all
-at once (they spend most of their time importing) and their results shared by the tests.
+exactly one line on stderr, with no traceback. Every case runs in-process through
+``sim.cli.main``; a few also run as real ``dsq`` subprocesses (started all at once: they spend
+most of their time importing).
 """
 
 from __future__ import annotations
@@ -58,14 +59,34 @@ def dsq_command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "sim.cli"]
 
 
+SUBPROCESS_CASES = ["malformed FEN", "illegal move with its ply number", "non-numeric depth"]
+
+
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.CompletedProcess]:
-    bad_suite = tmp_path_factory.mktemp("suite") / "bad.tsv"
-    bad_suite.write_text("# comment\nstandard\tstart\t3\n")
-    argvs = {name: argv for name, (argv, _) in BAD.items()} | GOOD
+def bad_suite(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("suite") / "bad.tsv"
+    path.write_text("# comment\nstandard\tstart\t3\n")
+    return str(path)
+
+
+def run_in_process(argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str, str]:
+    from sim.cli import main
+
+    capsys.readouterr()
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def runs(bad_suite: str) -> dict[str, subprocess.CompletedProcess]:
+    argvs = {name: BAD[name][0] for name in SUBPROCESS_CASES} | GOOD
     procs = {}
     for name, argv in argvs.items():
-        argv = [str(bad_suite) if a == "@bad_suite" else a for a in argv]
+        argv = [bad_suite if a == "@bad_suite" else a for a in argv]
         procs[name] = subprocess.Popen(
             [*dsq_command(), *argv], cwd=ROOT, text=True,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -77,15 +98,26 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.Compl
     return out
 
 
-@pytest.mark.parametrize("name", list(BAD))
-def test_bad_input_exits_2_with_one_line(runs: dict, name: str) -> None:
-    proc = runs[name]
-    assert proc.returncode == 2, (proc.returncode, proc.stderr)
-    assert "Traceback" not in proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1, proc.stderr
+def check_one_line_error(name: str, code: int, stderr: str) -> None:
+    assert code == 2, (code, stderr)
+    assert "Traceback" not in stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
     for word in BAD[name][1]:
         assert re.search(rf"(?<![\w-]){re.escape(word)}(?!\w)", lines[0]), (word, lines[0])
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_bad_input_exits_2_with_one_line(name: str, bad_suite: str, capsys) -> None:
+    argv = [bad_suite if a == "@bad_suite" else a for a in BAD[name][0]]
+    code, _, err = run_in_process(argv, capsys)
+    check_one_line_error(name, code, err)
+
+
+@pytest.mark.parametrize("name", SUBPROCESS_CASES)
+def test_bad_input_subprocess(runs: dict, name: str) -> None:
+    proc = runs[name]
+    check_one_line_error(name, proc.returncode, proc.stderr)
 
 
 def test_divide_output(runs: dict) -> None:
