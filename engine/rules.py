@@ -9,6 +9,7 @@ and then the options that differ from it, in the fixed option order.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -48,7 +49,7 @@ class Ruleset:
             value = getattr(self, f.name)
             _check_value(f.name, value)
 
-    @property
+    @cached_property
     def spec(self) -> str:
         """The canonical spec: the closest preset, then the options that differ, in order."""
         best_name, best_diff = "", None
