@@ -25,14 +25,19 @@ PAGES = Path(__file__).resolve().parent / "views"
 
 def main() -> None:
     """Configure the app, draw the shared sidebar and run the chosen page."""
-    st.set_page_config(page_title="dsq · Dou Shou Qi lab", page_icon="🐘", layout="wide")
+    st.set_page_config(
+        page_title="dsq · Dou Shou Qi lab", page_icon=":material/pets:", layout="wide"
+    )
     pages = [
-        st.Page(PAGES / "overview.py", title="Overview", icon="📊", default=True),
-        st.Page(PAGES / "compare.py", title="Compare rules", icon="⚖️", url_path="compare"),
-        st.Page(PAGES / "bots.py", title="Bots", icon="🤖", url_path="bots"),
-        st.Page(PAGES / "games.py", title="Games", icon="♟️", url_path="games"),
-        st.Page(PAGES / "simulate.py", title="Simulate", icon="▶️", url_path="simulate"),
-    ]
+        st.Page(PAGES / "overview.py", title="Overview", icon=":material/monitoring:",
+                default=True),
+        st.Page(PAGES / "compare.py", title="Compare rules", icon=":material/compare_arrows:",
+                url_path="compare"),
+        st.Page(PAGES / "bots.py", title="Bots", icon=":material/smart_toy:", url_path="bots"),
+        st.Page(PAGES / "games.py", title="Games", icon=":material/replay:", url_path="games"),
+        st.Page(PAGES / "simulate.py", title="Simulate", icon=":material/play_circle:",
+                url_path="simulate"),
+    ]  # fmt: skip
     page = st.navigation(pages)
     settings = load_settings()
     st.sidebar.caption(f"Data folder: `{settings.data_dir}`")
@@ -46,7 +51,7 @@ def main() -> None:
         st.error(
             f"This page could not be shown: {first}\n\n"
             "If the data folder changed while the page was loading, reload the page.",
-            icon="🚫",
+            icon=":material/error:",
         )
 
 

@@ -214,7 +214,8 @@ def test_games_page_replays_a_game_to_its_recorded_result(monkeypatch, fixture_d
     back = next(b for b in at.button if b.key.endswith("_back"))
     back.click().run()
     assert at.slider[0].value == first[2] - 1
-    assert len(at.get("html")) == 1  # the board
+    boards = [m.value for m in at.markdown if m.value.startswith("<svg")]
+    assert len(boards) == 1 and boards[0].count('class="piece') >= 2
 
 
 def test_games_page_filters_by_result(monkeypatch, fixture_data):

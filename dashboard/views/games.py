@@ -73,11 +73,15 @@ def show_replay(game: dict[str, Any]) -> None:
     key = f"ply_{game['batch_id']}_{game['game_index']}"
     if key not in st.session_state:
         st.session_state[key] = 0
-    buttons = st.columns([1, 1, 1, 1, 6])
-    buttons[0].button("⏮ Start", key=key + "_start", on_click=_step, args=(key, -last, last))
-    buttons[1].button("◀ Back", key=key + "_back", on_click=_step, args=(key, -1, last))
-    buttons[2].button("Forward ▶", key=key + "_fwd", on_click=_step, args=(key, 1, last))
-    buttons[3].button("End ⏭", key=key + "_end", on_click=_step, args=(key, None, last))
+    buttons = st.columns([1, 1, 1, 1, 2])
+    for col, (label, icon, suffix, delta) in zip(buttons, (
+        ("Start", ":material/first_page:", "_start", -last),
+        ("Back", ":material/chevron_left:", "_back", -1),
+        ("Forward", ":material/chevron_right:", "_fwd", 1),
+        ("End", ":material/last_page:", "_end", None),
+    ), strict=False):  # fmt: skip
+        col.button(label, icon=icon, key=key + suffix, on_click=_step, args=(key, delta, last),
+                   width="stretch")
     ply = st.slider("Ply", 0, max(last, 1), key=key, disabled=last == 0)
     ply = min(int(ply), last)
     frame = rep.frames[ply]
@@ -91,17 +95,24 @@ def show_replay(game: dict[str, Any]) -> None:
         status += f" · captured the {frame.captured}"
     left, right = st.columns([3, 2])
     with left:
-        st.html(board_svg(frame.board, frame.last_move, frame.capture_square,
-                          rep.dog_over_wolf, caption=status))  # fmt: skip
+        # st.markdown keeps inline SVG (st.html's sanitiser drops it).
+        svg = board_svg(frame.board, frame.last_move, frame.capture_square, rep.dog_over_wolf)
+        st.markdown(svg, unsafe_allow_html=True)
         st.markdown(f"**{status}**")
     with right:
         moves = move_list(rep)
-        st.caption(f"Moves ({last} plies, {int((moves['capture'] != '').sum())} captures)")
-        styled = moves.style.apply(
+        captures = moves[moves["capture"] != ""]
+        st.caption(f"Moves around ply {ply} ({last} plies in all)")
+        lo = max(0, ply - 6)
+        window = moves.iloc[lo : lo + 14]
+        styled = window.style.apply(
             lambda r: ["background-color: #fff3b0" if r["ply"] == ply else "" for _ in r], axis=1
         )
-        st.dataframe(styled, hide_index=True, height=420, key=key + "_moves")
-
+        st.dataframe(styled, hide_index=True, key=key + "_moves")
+        st.caption(f"Captures ({len(captures)})")
+        st.dataframe(captures, hide_index=True, height=220, key=key + "_captures")
+        with st.expander("All moves"):
+            st.text(" ".join(f.move or "" for f in rep.frames[1:]))
 
 ctx = page_start("Games", "Every recorded game; choose one to replay it move by move.")
 if ctx is not None:
@@ -124,6 +135,7 @@ if ctx is not None:
         shown = listing.copy()
         shown["red"] = shown["red"].map(short_bot)
         shown["blue"] = shown["blue"].map(short_bot)
+        shown["seed"] = shown["seed"].map(str)  # 64-bit seeds exceed the browser's integers
         st.dataframe(shown, hide_index=True, height=280, key="games_table")
         rows = listing.to_dict("records")
         labels = [_label(r) for r in rows]

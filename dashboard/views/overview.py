@@ -17,12 +17,10 @@ if ctx is not None:
     g = stat(GENERAL, ctx.selection)
     c = st.columns(4)
     c[0].metric("Games played", fmt.count(g.games))
-    c[1].metric("Red wins", fmt.count(g.red.count), fmt.pct(g.red.rate), delta_color="off",
-                help=fmt.pct_interval(g.red.low, g.red.high))
-    c[2].metric("Blue wins", fmt.count(g.blue.count), fmt.pct(g.blue.rate), delta_color="off",
-                help=fmt.pct_interval(g.blue.low, g.blue.high))
-    c[3].metric("Draws", fmt.count(g.draw.count), fmt.pct(g.draw.rate), delta_color="off",
-                help=fmt.pct_interval(g.draw.low, g.draw.high))
+    for col, label, prop in ((c[1], "Red wins", g.red), (c[2], "Blue wins", g.blue),
+                             (c[3], "Draws", g.draw)):  # fmt: skip
+        col.metric(label, fmt.count(prop.count), fmt.pct(prop.rate), delta_color="off",
+                   delta_arrow="off", help=fmt.pct_interval(prop.low, prop.high))
     c = st.columns(4)
     c[0].metric("Average moves per game", fmt.num(g.length.mean),
                 help="plies (one move of one side); " + fmt.num_interval(g.length.low,

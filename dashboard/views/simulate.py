@@ -20,8 +20,10 @@ from sim.seeding import MAX_SEED
 from sim.stats.query import Selection
 
 STATUS_ICONS = {
-    "starting": "⏳", "queued": "⏳", "running": "🏃", "done": "✅", "failed": "❌",
-    "cancelled": "⏹️", "interrupted": "⚠️",
+    "starting": ":material/hourglass_top:", "queued": ":material/hourglass_top:",
+    "running": ":material/directions_run:", "done": ":material/check_circle:",
+    "failed": ":material/error:", "cancelled": ":material/cancel:",
+    "interrupted": ":material/warning:",
 }  # fmt: skip
 OPTION_LABELS = {
     "dog_over_wolf": "Dog stronger than wolf",
@@ -168,7 +170,7 @@ def show_job(job: JobView, data_dir: Path) -> None:
     """One batch: status, progress bar, counts, and a cancel button while it runs."""
     with st.container(border=True):
         top = st.columns([6, 1])
-        icon = STATUS_ICONS.get(job.status, "•")
+        icon = STATUS_ICONS.get(job.status, ":material/help:")
         label = f" · {job.label}" if job.label else ""
         top[0].markdown(
             f"{icon} **{job.status}** · `{job.batch_id}`{label} · `{job.rules}` · "

@@ -77,6 +77,7 @@ def command(args: argparse.Namespace, data_dir: Path) -> tuple[list[str], dict[s
         "--server.headless", "true" if args.no_browser else "false",
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
+        "--client.toolbarMode", "minimal",
     ]  # fmt: skip
     env = dict(os.environ)
     env["DSQ_DATA"] = str(data_dir)
