@@ -30,7 +30,7 @@ def render_board(pos: Position, last: str | None = None) -> str:
     if last:
         for name in (last[:2], last[2:]):
             marks.add((int(name[1]) - 1) * NFILES + FILES.index(name[0]))
-    lines = ["     " + "  ".join(FILES)]
+    lines = ["    " + "  ".join(FILES)]
     for rank in range(NRANKS - 1, -1, -1):
         row = []
         for f in range(NFILES):

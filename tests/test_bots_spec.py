@@ -1,0 +1,79 @@
+"""Bot spec strings: parsing, canonical forms, round trips and clear errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import DsqError
+from sim.bots import BOT_NAMES, BotSpec, describe_bots, parse_bot
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "random",
+        "greedy",
+        "alphabeta",
+        "alphabeta:depth=6",
+        "alphabeta:noise=20,time_ms=100,nodes=5000,contempt=-5,tt_mb=1",
+        "alphabeta:values=100/200/300/400/500/600/700/800",
+        "mcts",
+        "mcts:playouts=500,c=0.7,rollout=greedy,rollout_plies=0",
+        " MCTS : c = 2 ",
+    ],
+)
+def test_round_trip(spec: str) -> None:
+    parsed = parse_bot(spec)
+    assert isinstance(parsed, BotSpec)
+    again = parse_bot(parsed.canonical)
+    assert again == parsed
+    assert again.canonical == parsed.canonical
+    assert hash(again) == hash(parsed)
+
+
+def test_canonical_lists_every_parameter_in_order() -> None:
+    assert parse_bot("alphabeta:nodes=7,depth=3").canonical == (
+        "alphabeta:depth=3,noise=0,time_ms=0,nodes=7,contempt=30,tt_mb=16,"
+        "values=450/200/300/350/500/800/900/1000"
+    )
+    assert parse_bot("mcts:c=2").canonical.startswith(
+        "mcts:playouts=2000,c=2.0,rollout=random,rollout_plies=20,time_ms=0,"
+    )
+    assert parse_bot("random").canonical == "random"
+    assert parse_bot("greedy:").canonical == "greedy"
+    assert parse_bot("alphabeta").params["depth"] == 4
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("", "bots are: random, greedy, alphabeta, mcts"),
+        ("minimax", "bots are: random, greedy, alphabeta, mcts"),
+        ("alphabeta:deep=3", "its parameters are: depth, noise"),
+        ("greedy:depth=2", "its parameters are: none"),
+        ("alphabeta:depth=0", "depth takes a whole number from 1 to 60"),
+        ("alphabeta:depth=x", "depth takes a whole number"),
+        ("alphabeta:depth", "needs a value"),
+        ("alphabeta:depth=2,depth=3", "given twice"),
+        ("alphabeta:depth=2,,noise=1", "empty parameter"),
+        ("mcts:c=-1", "c takes a number from 0 to 100"),
+        ("mcts:c=nan", "c takes a number"),
+        ("mcts:rollout=smart", "rollout takes one of random, greedy"),
+        ("mcts:playouts=0", "playouts takes a whole number from 1"),
+        ("alphabeta:values=1/2/3", "8 whole numbers"),
+        ("alphabeta:values=1/2/3/4/5/6/7/x", "8 whole numbers"),
+    ],
+)
+def test_bad_specs_raise_clear_errors(spec: str, fragment: str) -> None:
+    with pytest.raises(DsqError) as info:
+        parse_bot(spec)
+    assert fragment in str(info.value)
+
+
+def test_describe_bots_covers_every_parameter() -> None:
+    bots = describe_bots()
+    assert [b["name"] for b in bots] == list(BOT_NAMES)
+    for b in bots:
+        assert parse_bot(b["canonical"]).canonical == b["canonical"]
+        for p in b["params"]:
+            assert p["help"] and p["allowed"] and p["default"] != ""
