@@ -1,5 +1,6 @@
 """End to end in a real browser: Debian's Chromium driven by Playwright against a real
-``dsq dashboard`` server on 127.0.0.1, on a temporary copy of a small real dataset.
+``dsq dashboard`` server on 127.0.0.1 (a free port), on a temporary copy of the bundled
+sample dataset (``data/``).
 
 Saves a screenshot of every page to ``docs/screenshots/``.
 """
@@ -7,12 +8,12 @@ Saves a screenshot of every page to ``docs/screenshots/``.
 from __future__ import annotations
 
 import re
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e.dataset import TOTAL_GAMES, build_dataset
 from e2e.server import CHROMIUM, CHROMIUM_ARGS, dashboard_server
 
 from dashboard import fmt
@@ -25,10 +26,19 @@ SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 TIMEOUT = 90_000  # ms, for anything that waits on the app
 
 
+SAMPLE = Path(__file__).resolve().parent.parent / "data"
+
+
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A private dataset for this module's server (the Simulate test writes into it)."""
-    return build_dataset(tmp_path_factory.mktemp("e2e") / "data")
+    """A private copy of the bundled sample (the Simulate test writes into it)."""
+    dest = tmp_path_factory.mktemp("e2e") / "data"
+    (dest / "batches").mkdir(parents=True)
+    for folder in sorted((SAMPLE / "games").glob("sample-*")):
+        shutil.copytree(folder, dest / "games" / folder.name)
+    for record in sorted((SAMPLE / "batches").glob("sample-*.json")):
+        shutil.copy2(record, dest / "batches" / record.name)
+    return dest
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +106,8 @@ def test_overview_shows_the_games_played(server, page, data_dir):
     page.goto(server)
     page.get_by_text("Games played").first.wait_for()
     wait_idle(page)
-    assert metric_value(page, "Games played") == fmt.count(TOTAL_GAMES)
+    assert games_in(data_dir) > 1000  # the sample's several thousand games
+    assert metric_value(page, "Games played") == fmt.count(games_in(data_dir))
     shot(page, "overview")
     for title, name, marker in (
         ("Compare rules", "compare", "Side by side"),

@@ -110,7 +110,7 @@ def show_replay(game: dict[str, Any]) -> None:
         )
         st.dataframe(styled, hide_index=True, key=key + "_moves")
         st.caption(f"Captures ({len(captures)})")
-        st.dataframe(captures, hide_index=True, height=220, key=key + "_captures")
+        st.dataframe(captures, hide_index=True, key=key + "_captures")
         with st.expander("All moves"):
             st.text(" ".join(f.move or "" for f in rep.frames[1:]))
 

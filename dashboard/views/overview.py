@@ -59,7 +59,9 @@ if ctx is not None:
         st.plotly_chart(end_reasons_chart(reasons), key="overview_reasons")
     st.subheader("By rules")
     by_rules = stat("sim.stats.general:general_stats_by", ctx.selection, by="rules")
-    table = by_rules[["rules", "games", "red", "blue", "draw"]].copy()
+    table = by_rules[["rules"]].copy()
+    for col in ("games", "red", "blue", "draw"):
+        table[col] = [fmt.count(v) for v in by_rules[col]]
     table["first-player score"] = [
         f"{fmt.pct(s)} ({fmt.pct_interval(lo, hi)})"
         for s, lo, hi in zip(by_rules["first_score"], by_rules["first_low"],
