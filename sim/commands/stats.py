@@ -9,6 +9,7 @@ import argparse
 import json
 import math
 import sys
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +179,23 @@ def _ci(lo: float, hi: float, fmt: Any = _pct) -> str:
     return f"[{fmt(lo)}, {fmt(hi)}]"
 
 
+@lru_cache(maxsize=1024)
+def short_bot(spec: str) -> str:
+    """A canonical bot spec without its default parameters, for text tables
+    (``alphabeta:depth=4``); the spec itself when it cannot be parsed."""
+    try:
+        from sim.bots.spec import BOTS, parse_bot
+
+        bot = parse_bot(spec)
+        params = BOTS[bot.name][1]
+    except Exception:  # noqa: BLE001 - an unparsable spec is shown as recorded
+        return spec
+    changed = [p for p in params if bot.params[p.name] != p.default]
+    if not changed:
+        return bot.name
+    return bot.name + ":" + ",".join(f"{p.name}={p.format(bot.params[p.name])}" for p in changed)
+
+
 def _f3(x: float) -> str:
     return f"{x:.3f}"
 
@@ -316,8 +334,8 @@ def _matchup_text(df: pd.DataFrame) -> str:
             )
         rows.append(
             [
-                r["bot"],
-                r["opponent"],
+                short_bot(r["bot"]),
+                short_bot(r["opponent"]),
                 f"{r['games']:,}",
                 f"{r['wins']}-{r['draws']}-{r['losses']}",
                 f"{r['score']:.3f}",
@@ -337,7 +355,7 @@ def _matchup_text(df: pd.DataFrame) -> str:
 def _bot_text(df: pd.DataFrame) -> str:
     rows = [
         [
-            r["bot"],
+            short_bot(r["bot"]),
             str(r["opponents"]),
             f"{r['games']:,}",
             f"{r['wins']}-{r['draws']}-{r['losses']}",
@@ -462,7 +480,7 @@ def _ratings_text(r: Any) -> str:
     rows = [
         [
             str(k + 1),
-            x["bot"],
+            short_bot(x["bot"]),
             f"{x['rating']:.1f}",
             f"+- {x['error']:.1f}",
             f"{x['games']:,}",
@@ -471,7 +489,7 @@ def _ratings_text(r: Any) -> str:
         ]
         for k, x in enumerate(r.table.to_dict("records"))
     ]
-    zero = f"anchor {r.anchor} = 0" if r.anchor else "mean 0"
+    zero = f"anchor {short_bot(r.anchor)} = 0" if r.anchor else "mean 0"
     head = (
         f"Bradley-Terry ratings (Elo scale, {zero}, {round(r.confidence * 100):g}% intervals, "
         f"{r.games:,} games)"
