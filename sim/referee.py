@@ -26,7 +26,7 @@ from engine import core
 from engine.errors import DsqError, MoveError
 from engine.fen import parse_fen
 from engine.position import decode_move
-from engine.rng import rng_below, seed_state
+from engine.rng import rng_below
 from engine.rules import Ruleset, parse_rules
 from sim.bots import fast
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
@@ -34,6 +34,7 @@ from sim.schema import ANIMALS
 
 _MASK64 = (1 << 64) - 1
 _FAST_KINDS = {"random": fast.RANDOM, "greedy": fast.GREEDY}
+_KINDS: dict[tuple[int, int], np.ndarray] = {}
 _WINNERS = ("", "red", "blue", "draw")
 _VALUES = np.asarray(DEFAULT_VALUES, dtype=np.int64)
 
@@ -59,19 +60,20 @@ def _bot(spec: str) -> BotSpec:
 
 
 def _check_int(name: str, value: object, low: int) -> int:
+    if type(value) is int and value >= low:
+        return value
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
         raise DsqError(f"{name} must be a whole number >= {low}, not {value!r}")
     return int(value)
 
 
-def _start_state(fen: str | None, ra: np.ndarray, start: np.ndarray, ply_cap: int) -> np.ndarray:
-    st = core.new_state(ply_cap + 1)
-    if fen is None:
-        st[: start.shape[0]] = start
-    else:
-        parsed = parse_fen(fen, ra, 1)
-        st[: parsed.shape[0]] = parsed
-    return st
+def _seed_word(seed: int) -> int:
+    """The generator word of ``engine.rng.seed_state(seed)`` (the same splitmix64 mix)."""
+    z = (int(seed) + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    z ^= z >> 31
+    return z or 0x2545F4914F6CDD1D
 
 
 def play_game(
@@ -96,40 +98,38 @@ def play_game(
     opening_plies = _check_int("opening_plies", opening_plies, 0)
     ply_cap = _check_int("ply_cap", ply_cap, 1)
     oseed = seed if opening_seed is None else _check_int("opening_seed", opening_seed, -(2**63))
-    st = _start_state(fen, ra, start, ply_cap)
-    rng_open = seed_state(oseed)
-    rng_red = seed_state(bot_seed(seed, 0))
-    rng_blue = seed_state(bot_seed(seed, 1))
-    moves = np.empty(ply_cap, dtype=np.int32)
-    if red_spec.name in _FAST_KINDS and blue_spec.name in _FAST_KINDS:
-        kinds = np.array([_FAST_KINDS[red_spec.name], _FAST_KINDS[blue_spec.name]], np.int32)
-        plies, branch = fast.play_fast(
-            st, ra, kinds, _VALUES, rng_open, rng_red, rng_blue, opening_plies, ply_cap, moves
+    if fen is not None:
+        start = parse_fen(fen, ra, 1)
+    # Rows: the opening's, Red's and Blue's generator (each exactly ``seed_state(...)``).
+    rngs = np.array(
+        [[_seed_word(oseed)], [_seed_word(bot_seed(seed, 0))], [_seed_word(bot_seed(seed, 1))]],
+        dtype=np.uint64,
+    )
+    kinds = _fast_kinds(red_spec.name, blue_spec.name)
+    if kinds is not None:
+        moves, caps, summary = fast.fast_game(
+            start, ra, kinds, _VALUES, rngs, opening_plies, ply_cap
         )
     else:
-        plies, branch = _play_stepwise(
-            st,
-            ruleset,
-            ra,
-            (red_spec, blue_spec),
-            (rng_red, rng_blue),
-            rng_open,
-            opening_plies,
-            ply_cap,
-            moves,
+        st = core.new_state(ply_cap + 1)
+        st[: start.shape[0]] = start
+        moves, caps, summary = _play_stepwise(
+            st, ruleset, ra, (red_spec, blue_spec), rngs, opening_plies, ply_cap
         )
     return _record(
-        st,
-        rules_spec,
-        red_spec,
-        blue_spec,
-        opening_plies,
-        ply_cap,
-        int(plies),
-        int(branch),
-        moves,
-        t0,
+        summary, moves, caps, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0
     )
+
+
+def _fast_kinds(red: str, blue: str) -> np.ndarray | None:
+    """The kernel kinds of two fast bots, or None when one of them is not fast."""
+    if red in _FAST_KINDS and blue in _FAST_KINDS:
+        key = (_FAST_KINDS[red], _FAST_KINDS[blue])
+        kinds = _KINDS.get(key)
+        if kinds is None:
+            kinds = _KINDS[key] = np.array(key, dtype=np.int32)
+        return kinds
+    return None
 
 
 def _play_stepwise(
@@ -137,16 +137,16 @@ def _play_stepwise(
     ruleset: Ruleset,
     ra: np.ndarray,
     specs: tuple[BotSpec, BotSpec],
-    rngs: tuple[np.ndarray, np.ndarray],
-    rng_open: np.ndarray,
+    rngs: np.ndarray,
     opening_plies: int,
     ply_cap: int,
-    moves: np.ndarray,
-) -> tuple[int, int]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The game loop asking each bot for its move; returns what ``fast.fast_game`` does."""
     from sim.bots.base import make_bot
 
-    bots = [make_bot(specs[0], ruleset, rngs[0]), make_bot(specs[1], ruleset, rngs[1])]
+    bots = [make_bot(specs[0], ruleset, rngs[1]), make_bot(specs[1], ruleset, rngs[2])]
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+    moves = np.empty(ply_cap, dtype=np.int32)
     plies = branch = 0
     while plies < ply_cap:
         n = int(core.settle(st, ra, buf))
@@ -154,46 +154,54 @@ def _play_stepwise(
             break
         branch += n
         if plies < opening_plies:
-            mv = int(buf[rng_below(rng_open, n)])
+            mv = int(buf[rng_below(rngs[0], n)])
         else:
-            mv = bots[int(st[core.S_SIDE])].choose(st)
+            side = int(st[core.S_SIDE])
+            mv = bots[side].choose(st)
             if mv not in buf[:n]:
                 raise MoveError(
-                    f"bot {specs[int(st[core.S_SIDE])].canonical} chose an illegal "
-                    f"move {decode_move(mv)}"
+                    f"bot {specs[side].canonical} chose an illegal move {decode_move(mv)}"
                 )
         moves[plies] = mv
         core.make_move(st, ra, mv)
         plies += 1
     if plies == ply_cap:
         core.settle(st, ra, buf)
-    return plies, branch
+    last = int(st[core.HEADER + (plies - 1) * core.HIST_SIZE + 2]) if plies else 0
+    summary = np.array(
+        [
+            plies,
+            branch,
+            st[core.S_STATUS],
+            st[core.S_REASON],
+            st[core.S_COUNT],
+            st[core.S_COUNT + 1],
+            last,
+        ],
+        dtype=np.int64,
+    )
+    return moves[:plies], fast.capture_table(st, plies), summary
 
 
 def _record(
-    st: np.ndarray,
+    summary: np.ndarray,
+    moves: np.ndarray,
+    caps: np.ndarray,
     rules_spec: str,
     red: BotSpec,
     blue: BotSpec,
     opening_plies: int,
     ply_cap: int,
-    plies: int,
-    branch: int,
-    moves: np.ndarray,
     t0: float,
 ) -> dict[str, Any]:
-    status = int(st[core.S_STATUS])
+    plies, branch, status, reason_code, red_left, blue_left, last = summary.tolist()
     if status == core.ONGOING:
         winner, reason = "draw", "ply_cap"
     else:
-        winner, reason = _WINNERS[status], core.REASON_NAMES[int(st[core.S_REASON])]
-    rows = fast.capture_table(st, plies).tolist()
+        winner, reason = _WINNERS[status], core.REASON_NAMES[reason_code]
+    rows = caps.tolist()
     captures = [{"ply": i, "capturer": a, "captured": d, "square": q} for i, a, d, q in rows]
     red_caps = sum(1 for row in rows if row[1] <= 8)
-    den_animal = None
-    if reason == "den":
-        last = int(st[core.HEADER + (plies - 1) * core.HIST_SIZE + 2])
-        den_animal = ANIMALS[(last - 1) % 8]
     return {
         "rules": rules_spec,
         "red": red.canonical,
@@ -204,12 +212,12 @@ def _record(
         "reason": reason,
         "plies": plies,
         "red_captures": red_caps,
-        "blue_captures": len(captures) - red_caps,
-        "red_pieces_left": int(st[core.S_COUNT]),
-        "blue_pieces_left": int(st[core.S_COUNT + 1]),
-        "den_animal": den_animal,
+        "blue_captures": len(rows) - red_caps,
+        "red_pieces_left": red_left,
+        "blue_pieces_left": blue_left,
+        "den_animal": ANIMALS[(last - 1) % 8] if reason == "den" else None,
         "branching": branch / plies if plies else 0.0,
-        "moves": moves[:plies].tolist(),
+        "moves": moves.tolist(),
         "captures": captures,
         "duration_ms": (time.perf_counter() - t0) * 1000.0,
     }

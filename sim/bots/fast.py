@@ -122,10 +122,13 @@ def play_fast(
         branch += n
         if plies < opening_plies:
             mv = buf[rng_below(rng_open, n)]
-        elif st[core.S_SIDE] == 0:
-            mv = fast_choose(kinds[0], st, rules, rng_red, buf, n, values, scratch)
         else:
-            mv = fast_choose(kinds[1], st, rules, rng_blue, buf, n, values, scratch)
+            side = st[core.S_SIDE]
+            rng = rng_red if side == 0 else rng_blue
+            if kinds[side] == GREEDY:
+                mv = greedy_choose(st, rules, rng, buf, n, values, scratch)
+            else:
+                mv = buf[rng_below(rng, n)]
         out_moves[plies] = mv
         core.make_move(st, rules, mv)
         plies += 1
@@ -153,3 +156,31 @@ def capture_table(st, plies):
             out[k, 3] = st[base + 1]
             k += 1
     return out
+
+
+@njit(cache=True)
+def fast_game(start, rules, kinds, values, rngs, opening_plies, ply_cap):
+    """A whole game between two fast bots from the state ``start``, in one call.
+
+    ``rngs`` holds three generator states (rows: opening, Red, Blue). Returns
+    ``(moves, captures, summary)``: the moves played, the capture rows of
+    :func:`capture_table`, and ``[plies, legal-move sum, status, reason, Red pieces,
+    Blue pieces, code of the last mover]``.
+    """
+    size = core.HEADER + core.HIST_SIZE * (ply_cap + 1)
+    st = np.zeros(max(size, start.shape[0]), dtype=np.int32)
+    st[: start.shape[0]] = start
+    moves = np.empty(ply_cap, dtype=np.int32)
+    plies, branch = play_fast(
+        st, rules, kinds, values, rngs[0], rngs[1], rngs[2], opening_plies, ply_cap, moves
+    )
+    summary = np.zeros(7, dtype=np.int64)
+    summary[0] = plies
+    summary[1] = branch
+    summary[2] = st[core.S_STATUS]
+    summary[3] = st[core.S_REASON]
+    summary[4] = st[core.S_COUNT]
+    summary[5] = st[core.S_COUNT + 1]
+    if plies > 0:
+        summary[6] = st[core.HEADER + (plies - 1) * core.HIST_SIZE + 2]
+    return moves[:plies], capture_table(st, plies), summary
