@@ -34,6 +34,11 @@ MATCHES: list[tuple[str, str, float]] = [
     ("alphabeta:depth=4", "alphabeta:depth=2", 0.65),
     ("mcts:playouts=2000", "random", 0.90),
 ]
+# Informative matches (no target), played with --extra.
+EXTRA: list[tuple[str, str, float]] = [
+    ("mcts:playouts=2000", "alphabeta:depth=2", 0.0),
+    ("mcts:playouts=2000", "greedy", 0.0),
+]
 ANCHOR = "random"
 
 
@@ -50,12 +55,18 @@ def _play(task: tuple[int, str, str, str, int, int, int]) -> tuple[int, str, str
 
 
 def run_ladder(
-    games: int, workers: int, rules: str, opening_plies: int, seed: int
+    games: int,
+    workers: int,
+    rules: str,
+    opening_plies: int,
+    seed: int,
+    matches: list[tuple[str, str, float]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Play every match of :data:`MATCHES`; one result dict per match."""
+    """Play every match (default :data:`MATCHES`); one result dict per match."""
+    matches = MATCHES if matches is None else matches
     tasks = [
         (m, rules, a, b, seed + m, i, opening_plies)
-        for m, (a, b, _) in enumerate(MATCHES)
+        for m, (a, b, _) in enumerate(matches)
         for i in range(games)
     ]
     tally: dict[int, dict[str, Any]] = defaultdict(
@@ -69,7 +80,7 @@ def run_ladder(
             "ms": 0.0,
         }
     )
-    started = {m: time.perf_counter() for m in range(len(MATCHES))}
+    started = {m: time.perf_counter() for m in range(len(matches))}
     with mp.get_context("spawn").Pool(workers) as pool:
         for m, outcome, reason, winner, ms in pool.imap_unordered(_play, tasks, chunksize=2):
             t = tally[m]
@@ -79,7 +90,7 @@ def run_ladder(
                 t[winner] += 1
             t["ms"] += ms
     results = []
-    for m, (a, b, target) in enumerate(MATCHES):
+    for m, (a, b, target) in enumerate(matches):
         t = tally[m]
         ms = match_score(t["a"], t["draw"], t["b"])
         results.append(
@@ -151,10 +162,11 @@ def report(results: list[dict[str, Any]]) -> str:
     lines.append("")
     for r in results:
         ok = "PASS" if r["score"] >= r["target"] else "FAIL"
+        goal = f"target {100 * r['target']:.0f}%: {ok}" if r["target"] else "no target"
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(r["reasons"].items()))
         lines.append(
             f"{r['a']} vs {r['b']}: +{r['wins']} ={r['draws']} -{r['losses']} of {r['games']}"
-            f" -> {100 * r['score']:.1f}% (target {100 * r['target']:.0f}%: {ok}), Elo "
+            f" -> {100 * r['score']:.1f}% ({goal}), Elo "
             f"{_fmt_elo(r['elo'])} +- {r['elo_error']:.0f}; red {r['red_wins']} blue "
             f"{r['blue_wins']}; {reasons}; {r['mean_game_s']:.2f} s/game"
         )
@@ -174,16 +186,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--opening-plies", type=int, default=6)
     p.add_argument("--seed", type=int, default=20240)
     p.add_argument("--json", default=None, help="also write the results to this file")
+    p.add_argument("--extra", action="store_true", help="play the informative EXTRA matches")
+    p.add_argument(
+        "--merge", default=None, help="a --json file of earlier results to report together"
+    )
     args = p.parse_args(argv)
     t0 = time.perf_counter()
-    results = run_ladder(args.games, args.workers, args.rules, args.opening_plies, args.seed)
+    results = run_ladder(
+        args.games,
+        args.workers,
+        args.rules,
+        args.opening_plies,
+        args.seed,
+        EXTRA if args.extra else None,
+    )
     print(
         f"rules {args.rules}, {args.games} games per match, opening {args.opening_plies} "
         f"random plies, {args.workers} workers, {time.perf_counter() - t0:.0f} s"
     )
-    print(report(results))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
+    if args.merge:
+        results = json.loads(Path(args.merge).read_text()) + results
+    print(report(results))
     return 0
 
 
