@@ -240,6 +240,10 @@ def test_simulate_refuses_launches_above_the_limits(monkeypatch, data_copy):
     at.selectbox(key="sim_red_bot").set_value("alphabeta").run()
     depth = at.number_input(key="sim_red_alphabeta_depth")
     assert depth.max == 3
+    at.checkbox(key="sim_swap").uncheck().run()
+    at.text_input(key="sim_red_alphabeta_values").input("1/2/3").run()
+    at.button(key="sim_launch").click().run()
+    assert any("values takes 8 whole numbers" in e.value for e in at.error), at.error
     assert sorted(p.name for p in (data_copy / "batches").iterdir()) == before
     assert not (data_copy / ".dashboard").exists()
 
@@ -273,3 +277,31 @@ def test_simulate_launches_a_detached_batch_and_overview_grows(monkeypatch, data
         ).fetchone()
     assert rows[0] == 12
     assert set(BATCH_IDS) <= {b["batch_id"] for b in open_dataset(data_copy).batches}
+
+
+def _wait_for(at: AppTest, predicate, seconds: float = 120.0) -> None:  # noqa: ANN001
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        at.run()
+        if predicate([m.value for m in at.markdown]):
+            return
+        time.sleep(0.5)
+    pytest.fail("the batch list never showed the expected state")
+
+
+def test_a_running_batch_can_be_cancelled_and_a_new_session_sees_it(monkeypatch, data_copy):
+    at = run_app(monkeypatch, data_copy, "simulate")
+    at.selectbox(key="sim_red_bot").set_value("greedy").run()
+    at.number_input(key="sim_games").set_value(5000).run()
+    at.button(key="sim_launch").click().run()
+    launched = next(s.value for s in at.success if "Launched 1 batch" in s.value)
+    batch_id = launched.split(": ")[1].split(".")[0]
+    _wait_for(at, lambda texts: any("**running**" in t and batch_id in t for t in texts))
+    other = run_app(monkeypatch, data_copy, "simulate")  # a second session finds it on disk
+    assert any(batch_id in m.value for m in other.markdown)
+    at.button(key=f"cancel_{batch_id}").click().run()
+    _wait_for(at, lambda texts: any("**cancelled**" in t and batch_id in t for t in texts))
+    with open_dataset(data_copy) as ds:
+        rec = next(b for b in ds.batches if b["batch_id"] == batch_id)
+        n = ds.con.execute("SELECT count(*) FROM games WHERE batch_id = ?", [batch_id]).fetchone()
+    assert rec["status"] == "cancelled" and rec["games_done"] == n[0] < 5000

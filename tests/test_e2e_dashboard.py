@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 from e2e.server import CHROMIUM, CHROMIUM_ARGS, dashboard_server
+from playwright.sync_api import sync_playwright
 
 from dashboard import fmt
 from dashboard.replay import describe_result
 from sim.storage import open_dataset
 
 pytestmark = pytest.mark.browser
-playwright_api = pytest.importorskip("playwright.sync_api")
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 TIMEOUT = 90_000  # ms, for anything that waits on the app
 
@@ -54,7 +54,7 @@ def browser() -> Iterator[object]:
     """Headless Debian Chromium."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run `bash tests/ensure-chromium.sh`")
-    with playwright_api.sync_playwright() as p:
+    with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
