@@ -45,10 +45,17 @@ def parse_fen(fen: str, rules_array: np.ndarray, capacity: int = 1024) -> np.nda
     for i, rank_text in enumerate(ranks):
         rank = NRANKS - 1 - i
         file = 0
+        previous_digit = False
         for ch in rank_text:
             if ch in "1234567":
+                if previous_digit:
+                    raise FenError(
+                        f"rank {rank + 1} of the FEN has two digits in a row: write one run"
+                    )
+                previous_digit = True
                 file += int(ch)
                 continue
+            previous_digit = False
             upper = ch.upper()
             if upper not in ANIMAL_LETTERS:
                 raise FenError(
@@ -79,13 +86,14 @@ def parse_fen(fen: str, rules_array: np.ndarray, capacity: int = 1024) -> np.nda
             raise FenError(f"rank {rank + 1} of the FEN has {file} squares, not {NFILES}")
     if side_text not in ("r", "b"):
         raise FenError(f"the side to move is 'r' or 'b', not {side_text!r}")
-    try:
-        clock = int(clock_text)
-        fullmove = int(full_text)
-    except ValueError:
+    if not (clock_text.isascii() and clock_text.isdigit()) or not (
+        full_text.isascii() and full_text.isdigit()
+    ):
         raise FenError(
             f"the clock and fullmove fields are whole numbers, not {clock_text!r} {full_text!r}"
-        ) from None
+        )
+    clock = int(clock_text)
+    fullmove = int(full_text)
     if not 0 <= clock <= MAX_CLOCK:
         raise FenError(f"the no-capture clock must be 0 to {MAX_CLOCK}, not {clock}")
     if not 1 <= fullmove <= MAX_CLOCK:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import NoReturn
 
 from engine.errors import DsqError
 
@@ -29,9 +30,17 @@ COMMAND_MODULES = [
 ]
 
 
+class DsqArgumentParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``<prog>: error: <message>`` (one line, no usage block) and exit 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every available sub-command registered."""
-    parser = argparse.ArgumentParser(
+    parser = DsqArgumentParser(
         prog="dsq", description="Dou Shou Qi lab: engine, bots, simulations, statistics."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
