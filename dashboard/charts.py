@@ -41,3 +41,26 @@ def end_reasons_chart(reasons: pd.DataFrame) -> go.Figure:
                         marker_color=WINNER_COLOURS[winner])
     fig.update_layout(barmode="stack", yaxis_title="games", **LAYOUT)
     return fig
+
+
+def den_chart(den: pd.DataFrame) -> go.Figure:
+    """Den entries per animal, stacked by the winner's colour (columns ``animal``, ``red``,
+    ``blue``)."""
+    fig = go.Figure()
+    for winner in ("red", "blue"):
+        fig.add_bar(x=den["animal"], y=den[winner], name=winner,
+                    marker_color=WINNER_COLOURS[winner])  # fmt: skip
+    fig.update_layout(barmode="stack", yaxis_title="games won in the den", **LAYOUT)
+    return fig
+
+
+def heatmap(table: pd.DataFrame, x_title: str, y_title: str) -> go.Figure:
+    """A heat map of a table as given (rows top to bottom, columns left to right)."""
+    fig = go.Figure(go.Heatmap(
+        z=table.to_numpy(), x=[str(c) for c in table.columns], y=[str(i) for i in table.index],
+        colorscale="YlOrRd", hovertemplate="%{y} / %{x}: %{z}<extra></extra>",
+    ))  # fmt: skip
+    fig.update_layout(xaxis_title=x_title, yaxis_title=y_title, **LAYOUT)
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(type="category")
+    return fig

@@ -305,3 +305,36 @@ def test_a_running_batch_can_be_cancelled_and_a_new_session_sees_it(monkeypatch,
         rec = next(b for b in ds.batches if b["batch_id"] == batch_id)
         n = ds.con.execute("SELECT count(*) FROM games WHERE batch_id = ?", [batch_id]).fetchone()
     assert rec["status"] == "cancelled" and rec["games_done"] == n[0] < 5000
+
+
+def _values(v):  # noqa: ANN001, ANN202
+    """A plotly array from a figure spec (plain list or base64 'bdata')."""
+    if isinstance(v, dict) and "bdata" in v:
+        import base64
+
+        import numpy as np
+
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"]).tolist()
+    return list(v)
+
+
+def test_overview_charts_plot_the_statistics_layers_tables(monkeypatch, fixture_data):
+    import json
+
+    from sim.stats import den_animals, end_reasons, length_histogram
+
+    at = run_app(monkeypatch, fixture_data)
+    at.toggle(key="overview_details").set_value(True).run()
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert len(specs) == 5
+    with open_dataset(fixture_data) as ds:
+        hist = length_histogram(ds.con, Selection(), bins=30)
+        reasons = end_reasons(ds.con, Selection())
+        den = den_animals(ds.con, Selection())
+    assert _values(specs[0]["data"][0]["y"]) == hist["games"].tolist()
+    by_name = {d["name"]: d for d in specs[1]["data"]}
+    for winner in ("red", "blue", "draw"):
+        assert _values(by_name[winner]["y"]) == reasons[winner].tolist()
+    den_spec = {d["name"]: d for d in specs[2]["data"]}
+    assert _values(den_spec["red"]["y"]) == den["red"].tolist()
+    assert _values(den_spec["blue"]["y"]) == den["blue"].tolist()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import fmt
-from dashboard.charts import end_reasons_chart, length_histogram_chart
+from dashboard.charts import den_chart, end_reasons_chart, heatmap, length_histogram_chart
 from dashboard.common import GENERAL, page_start
 from dashboard.loaders import stat
 
@@ -75,3 +75,20 @@ if ctx is not None:
     table["min"] = by_rules["min_plies"]
     table["max"] = by_rules["max_plies"]
     st.dataframe(table, hide_index=True, key="overview_by_rules")
+
+    if st.toggle("Show game details: den entries and captures", key="overview_details"):
+        from sim.stats.details import square_grid
+
+        left, mid, right = st.columns(3)
+        with left:
+            st.subheader("Which animal entered the den")
+            den = stat("sim.stats.details:den_animals", ctx.selection)
+            st.plotly_chart(den_chart(den), key="overview_den")
+        with mid:
+            st.subheader("Who captures whom")
+            matrix = stat("sim.stats.details:capture_matrix", ctx.selection)
+            st.plotly_chart(heatmap(matrix, "captured", "capturer"), key="overview_captures")
+        with right:
+            st.subheader("Where captures happen")
+            squares = stat("sim.stats.details:capture_squares", ctx.selection)
+            st.plotly_chart(heatmap(square_grid(squares), "file", "rank"), key="overview_squares")
