@@ -210,8 +210,10 @@ def parse_fen(fen: str, allow_den: bool = False) -> Pos:
     for i, row in enumerate(rows):
         rank = N_RANKS - 1 - i  # the first row is rank 9
         file = 0
-        for ch in row:
+        for k, ch in enumerate(row):
             if ch in "1234567":
+                if k > 0 and row[k - 1] in "1234567":
+                    raise FenRefused("a run of empty squares is one digit")
                 file += int(ch)
             elif ch.upper() in ANIMALS:
                 if file >= N_FILES:
