@@ -109,6 +109,12 @@ def test_overview_shows_the_games_played(server, page, data_dir):
     assert games_in(data_dir) > 1000  # the sample's several thousand games
     assert metric_value(page, "Games played") == fmt.count(games_in(data_dir))
     shot(page, "overview")
+    page.get_by_text("Show game details").first.click()
+    page.get_by_text("Where captures happen").first.wait_for()
+    wait_idle(page)
+    page.get_by_text("Who captures whom").first.scroll_into_view_if_needed()
+    wait_idle(page)
+    shot(page, "overview-details")
     for title, name, marker in (
         ("Compare rules", "compare", "Side by side"),
         ("Bots", "bots", "Cross table"),
