@@ -101,24 +101,20 @@ def play_game(
     if fen is not None:
         start = parse_fen(fen, ra, 1)
     # Rows: the opening's, Red's and Blue's generator (each exactly ``seed_state(...)``).
-    rngs = np.array(
-        [[_seed_word(oseed)], [_seed_word(bot_seed(seed, 0))], [_seed_word(bot_seed(seed, 1))]],
-        dtype=np.uint64,
-    )
+    rngs = np.empty((3, 1), dtype=np.uint64)
+    rngs[0, 0] = _seed_word(oseed)
+    rngs[1, 0] = _seed_word(bot_seed(seed, 0))
+    rngs[2, 0] = _seed_word(bot_seed(seed, 1))
     kinds = _fast_kinds(red_spec.name, blue_spec.name)
     if kinds is not None:
-        moves, caps, summary = fast.fast_game(
-            start, ra, kinds, _VALUES, rngs, opening_plies, ply_cap
-        )
+        packed = fast.fast_game(start, ra, kinds, _VALUES, rngs, opening_plies, ply_cap)
     else:
         st = core.new_state(ply_cap + 1)
         st[: start.shape[0]] = start
-        moves, caps, summary = _play_stepwise(
+        packed = _play_stepwise(
             st, ruleset, ra, (red_spec, blue_spec), rngs, opening_plies, ply_cap
         )
-    return _record(
-        summary, moves, caps, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0
-    )
+    return _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
 
 
 def _fast_kinds(red: str, blue: str) -> np.ndarray | None:
@@ -140,7 +136,7 @@ def _play_stepwise(
     rngs: np.ndarray,
     opening_plies: int,
     ply_cap: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> np.ndarray:
     """The game loop asking each bot for its move; returns what ``fast.fast_game`` does."""
     from sim.bots.base import make_bot
 
@@ -168,25 +164,21 @@ def _play_stepwise(
     if plies == ply_cap:
         core.settle(st, ra, buf)
     last = int(st[core.HEADER + (plies - 1) * core.HIST_SIZE + 2]) if plies else 0
-    summary = np.array(
-        [
-            plies,
-            branch,
-            st[core.S_STATUS],
-            st[core.S_REASON],
-            st[core.S_COUNT],
-            st[core.S_COUNT + 1],
-            last,
-        ],
-        dtype=np.int64,
-    )
-    return moves[:plies], fast.capture_table(st, plies), summary
+    summary = [
+        plies,
+        branch,
+        st[core.S_STATUS],
+        st[core.S_REASON],
+        st[core.S_COUNT],
+        st[core.S_COUNT + 1],
+        last,
+    ]
+    caps = fast.capture_table(st, plies).ravel()
+    return np.concatenate((np.array(summary, dtype=np.int64), moves[:plies].astype(np.int64), caps))
 
 
 def _record(
-    summary: np.ndarray,
-    moves: np.ndarray,
-    caps: np.ndarray,
+    packed: np.ndarray,
     rules_spec: str,
     red: BotSpec,
     blue: BotSpec,
@@ -194,14 +186,21 @@ def _record(
     ply_cap: int,
     t0: float,
 ) -> dict[str, Any]:
-    plies, branch, status, reason_code, red_left, blue_left, last = summary.tolist()
+    """The game record from the packed kernel output (see ``fast.fast_game``)."""
+    data = packed.tolist()
+    plies, branch, status, reason_code, red_left, blue_left, last = data[: fast.SUMMARY_SIZE]
     if status == core.ONGOING:
         winner, reason = "draw", "ply_cap"
     else:
         winner, reason = _WINNERS[status], core.REASON_NAMES[reason_code]
-    rows = caps.tolist()
-    captures = [{"ply": i, "capturer": a, "captured": d, "square": q} for i, a, d, q in rows]
-    red_caps = sum(1 for row in rows if row[1] <= 8)
+    k = fast.SUMMARY_SIZE + plies
+    captures = [
+        {"ply": i, "capturer": a, "captured": d, "square": q}
+        for i, a, d, q in zip(
+            data[k::4], data[k + 1 :: 4], data[k + 2 :: 4], data[k + 3 :: 4], strict=True
+        )
+    ]
+    red_caps = sum(1 for c in data[k + 1 :: 4] if c <= 8)
     return {
         "rules": rules_spec,
         "red": red.canonical,
@@ -212,12 +211,12 @@ def _record(
         "reason": reason,
         "plies": plies,
         "red_captures": red_caps,
-        "blue_captures": len(rows) - red_caps,
+        "blue_captures": len(captures) - red_caps,
         "red_pieces_left": red_left,
         "blue_pieces_left": blue_left,
         "den_animal": ANIMALS[(last - 1) % 8] if reason == "den" else None,
         "branching": branch / plies if plies else 0.0,
-        "moves": moves.tolist(),
+        "moves": data[fast.SUMMARY_SIZE : k],
         "captures": captures,
         "duration_ms": (time.perf_counter() - t0) * 1000.0,
     }

@@ -158,14 +158,17 @@ def capture_table(st, plies):
     return out
 
 
+SUMMARY_SIZE = 7
+
+
 @njit(cache=True)
 def fast_game(start, rules, kinds, values, rngs, opening_plies, ply_cap):
     """A whole game between two fast bots from the state ``start``, in one call.
 
-    ``rngs`` holds three generator states (rows: opening, Red, Blue). Returns
-    ``(moves, captures, summary)``: the moves played, the capture rows of
-    :func:`capture_table`, and ``[plies, legal-move sum, status, reason, Red pieces,
-    Blue pieces, code of the last mover]``.
+    ``rngs`` holds three generator states (rows: opening, Red, Blue). Returns one int64
+    array: the summary ``[plies, legal-move sum, status, reason, Red pieces, Blue pieces,
+    code of the last mover]``, then the ``plies`` moves, then the capture rows of
+    :func:`capture_table` flattened (4 numbers each).
     """
     size = core.HEADER + core.HIST_SIZE * (ply_cap + 1)
     st = np.zeros(max(size, start.shape[0]), dtype=np.int32)
@@ -174,13 +177,20 @@ def fast_game(start, rules, kinds, values, rngs, opening_plies, ply_cap):
     plies, branch = play_fast(
         st, rules, kinds, values, rngs[0], rngs[1], rngs[2], opening_plies, ply_cap, moves
     )
-    summary = np.zeros(7, dtype=np.int64)
-    summary[0] = plies
-    summary[1] = branch
-    summary[2] = st[core.S_STATUS]
-    summary[3] = st[core.S_REASON]
-    summary[4] = st[core.S_COUNT]
-    summary[5] = st[core.S_COUNT + 1]
-    if plies > 0:
-        summary[6] = st[core.HEADER + (plies - 1) * core.HIST_SIZE + 2]
-    return moves[:plies], capture_table(st, plies), summary
+    caps = capture_table(st, plies)
+    out = np.empty(SUMMARY_SIZE + plies + 4 * caps.shape[0], dtype=np.int64)
+    out[0] = plies
+    out[1] = branch
+    out[2] = st[core.S_STATUS]
+    out[3] = st[core.S_REASON]
+    out[4] = st[core.S_COUNT]
+    out[5] = st[core.S_COUNT + 1]
+    out[6] = st[core.HEADER + (plies - 1) * core.HIST_SIZE + 2] if plies > 0 else 0
+    for i in range(plies):
+        out[SUMMARY_SIZE + i] = moves[i]
+    k = SUMMARY_SIZE + plies
+    for r in range(caps.shape[0]):
+        for c in range(4):
+            out[k] = caps[r, c]
+            k += 1
+    return out
