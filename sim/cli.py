@@ -38,21 +38,28 @@ class DsqArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every available sub-command registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every sub-command registered, or just the one named ``only``.
+
+    Registering one command imports only its module, so ``dsq stats`` does not pay for
+    numba and ``dsq perft`` does not pay for pandas.
+    """
     parser = DsqArgumentParser(
         prog="dsq", description="Dou Shou Qi lab: engine, bots, simulations, statistics."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+        if only is None or name.rsplit(".", 1)[1] == only:
+            importlib.import_module(name).register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``dsq`` console script."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    names = {name.rsplit(".", 1)[1] for name in COMMAND_MODULES}
+    parser = build_parser(argv[0] if argv and argv[0] in names else None)
     args = parser.parse_args(argv)
     try:
         code = args.func(args)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine import Position
 from engine.errors import DsqError
+
+if TYPE_CHECKING:
+    from engine.position import Position
 
 
 def add_position_args(parser: argparse.ArgumentParser, moves_help: str | None = None) -> None:
@@ -24,6 +26,8 @@ def add_position_args(parser: argparse.ArgumentParser, moves_help: str | None = 
 
 def position_from_args(rules: str | None, fen: str | None, moves: str | list[str]) -> Position:
     """The position after ``moves`` from ``fen`` under ``rules`` (DsqError on bad input)."""
+    from engine.position import Position
+
     pos = Position(rules, fen)
     pos.play_moves(moves)
     return pos
