@@ -17,6 +17,7 @@ from dashboard.replay import describe_result
 from sim.stats import compare_rules, general_stats, matchup_table, ratings
 from sim.stats.query import Selection
 from sim.storage import open_dataset
+from sim.storage_batches import request_cancel
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
 
@@ -296,11 +297,14 @@ def test_a_running_batch_can_be_cancelled_and_a_new_session_sees_it(monkeypatch,
     at.button(key="sim_launch").click().run()
     launched = next(s.value for s in at.success if "Launched 1 batch" in s.value)
     batch_id = launched.split(": ")[1].split(".")[0]
-    _wait_for(at, lambda texts: any("**running**" in t and batch_id in t for t in texts))
-    other = run_app(monkeypatch, data_copy, "simulate")  # a second session finds it on disk
-    assert any(batch_id in m.value for m in other.markdown)
-    at.button(key=f"cancel_{batch_id}").click().run()
-    _wait_for(at, lambda texts: any("**cancelled**" in t and batch_id in t for t in texts))
+    try:
+        _wait_for(at, lambda texts: any("**running**" in t and batch_id in t for t in texts))
+        other = run_app(monkeypatch, data_copy, "simulate")  # a second session finds it
+        assert any(batch_id in m.value for m in other.markdown)
+        at.button(key=f"cancel_{batch_id}").click().run()
+        _wait_for(at, lambda texts: any("**cancelled**" in t and batch_id in t for t in texts))
+    finally:
+        request_cancel(data_copy, batch_id)  # never leave the batch running after a failure
     with open_dataset(data_copy) as ds:
         rec = next(b for b in ds.batches if b["batch_id"] == batch_id)
         n = ds.con.execute("SELECT count(*) FROM games WHERE batch_id = ?", [batch_id]).fetchone()
