@@ -170,8 +170,13 @@ def create_batch(
     label: str | None = None,
     group: str | None = None,
     batch_id: str | None = None,
+    sprt: str | None = None,
 ) -> dict[str, Any]:
-    """Write the record of a new batch (status ``queued``) and return it."""
+    """Write the record of a new batch (status ``queued``) and return it.
+
+    ``sprt`` is the canonical ``--sprt`` spec of a sequential test that may stop the batch
+    early; it is stored so a resumed batch keeps testing.
+    """
     batch_id = batch_id or new_batch_id()
     if batch_path(data_dir, batch_id).exists() or games_dir(data_dir, batch_id).exists():
         raise DsqError(f"batch {batch_id!r} already exists in {data_dir}")
@@ -192,6 +197,7 @@ def create_batch(
         "engine_version": engine_version(),
         "schema_version": SCHEMA_VERSION,
         "error": None,
+        "sprt": sprt,
     }
     write_batch_record(data_dir, record)
     return record

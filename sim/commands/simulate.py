@@ -89,6 +89,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--label", help="free text stored with the batch")
     p.add_argument("--batch-id", help="choose the batch id (several rules: ID-1, ID-2, ...)")
     p.add_argument("--resume", metavar="BATCH_ID", help="play exactly the missing games")
+    p.add_argument(
+        "--sprt",
+        metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
+        help="stop a match as soon as a sequential probability ratio test decides (fishtest's"
+        " GSPRT on the logistic Elo of the --red bot; pentanomial with --swap); the LLR and"
+        " bounds are stored with the batch",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON summary at the end")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     adv = p.add_argument_group("tuning (does not change the games)")
@@ -124,7 +131,9 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise DsqError(f"--workers must be at least 1, got {args.workers}")
     if args.resume:
-        given = [a for a in (*SPEC_ARGS, "swap", "batch_id") if getattr(args, a) is not None]
+        given = [
+            a for a in (*SPEC_ARGS, "swap", "batch_id", "sprt") if getattr(args, a) is not None
+        ]
         if given:
             flags = ", ".join("--" + a.replace("_", "-") for a in given)
             raise DsqError(f"--resume replays a recorded spec; drop {flags}")
@@ -136,6 +145,10 @@ def run(args: argparse.Namespace) -> int:
             raise DsqError("--rules and --games are required (or --resume BATCH_ID)")
         if args.batch_id is not None:
             check_batch_id(args.batch_id)
+        if args.sprt is not None:
+            from sim.stats.sprt import parse_sprt
+
+            args.sprt = parse_sprt(args.sprt).spec
         seed = args.seed if args.seed is not None else new_batch_seed()
         rules = [r.strip() for r in args.rules.split(",")]
         if any(not r for r in rules):
@@ -168,7 +181,9 @@ def run(args: argparse.Namespace) -> int:
             ids = []
             for k, spec in enumerate(specs):
                 bid = group if len(specs) == 1 else f"{group}-{k + 1}"
-                create_batch(data_dir, spec, label=args.label, group=group, batch_id=bid)
+                create_batch(
+                    data_dir, spec, label=args.label, group=group, batch_id=bid, sprt=args.sprt
+                )
                 ids.append(bid)
         if hasattr(signal, "SIGTERM"):
             signal.signal(signal.SIGTERM, _terminate)
@@ -195,7 +210,7 @@ def _run_all(
             start = time.monotonic()
             try:
                 rec = execute_batch(
-                    data_dir, bid, backend, options, progress, build_stop_check(args)
+                    data_dir, bid, backend, options, progress, build_stop_check(data_dir, bid)
                 )
             except BatchFailed as exc:
                 from sim.storage_batches import read_batch_record
@@ -220,14 +235,16 @@ def _run_all(
     return code
 
 
-def build_stop_check(args: argparse.Namespace) -> StopCheck | None:
-    """The early-stopping check for one batch, or None.
+def build_stop_check(data_dir: Path, batch_id: str) -> StopCheck | None:
+    """The early-stopping check of one batch (its recorded ``--sprt`` spec), or None.
 
-    Hook for ``--sprt`` (added by the SPRT work): when ``args.sprt`` is set, a fresh
-    :func:`sim.stats.sprt.make_stop_check` is built for each batch. The driver calls it
-    between chunks with the counts described in :func:`sim.batch.execute_batch`.
+    A fresh :func:`sim.stats.sprt.make_stop_check` is built for each batch, also when it is
+    resumed. The driver calls it between chunks with the counts described in
+    :func:`sim.batch.execute_batch`.
     """
-    spec = getattr(args, "sprt", None)
+    from sim.storage_batches import read_batch_record
+
+    spec = read_batch_record(data_dir, batch_id).get("sprt")
     if not spec:
         return None
     from sim.stats.sprt import make_stop_check
