@@ -100,11 +100,11 @@ def play_game(
     oseed = seed if opening_seed is None else _check_int("opening_seed", opening_seed, -(2**63))
     if fen is not None:
         start = parse_fen(fen, ra, 1)
-    # Rows: the opening's, Red's and Blue's generator (each exactly ``seed_state(...)``).
-    rngs = np.empty((3, 1), dtype=np.uint64)
-    rngs[0, 0] = _seed_word(oseed)
-    rngs[1, 0] = _seed_word(bot_seed(seed, 0))
-    rngs[2, 0] = _seed_word(bot_seed(seed, 1))
+    # The opening's, Red's and Blue's generator words (each exactly ``seed_state(...)``).
+    rngs = np.array(
+        [_seed_word(oseed), _seed_word(bot_seed(seed, 0)), _seed_word(bot_seed(seed, 1))],
+        dtype=np.uint64,
+    )
     kinds = _fast_kinds(red_spec.name, blue_spec.name)
     if kinds is not None:
         packed = fast.fast_game(start, ra, kinds, _VALUES, rngs, opening_plies, ply_cap)
@@ -140,7 +140,7 @@ def _play_stepwise(
     """The game loop asking each bot for its move; returns what ``fast.fast_game`` does."""
     from sim.bots.base import make_bot
 
-    bots = [make_bot(specs[0], ruleset, rngs[1]), make_bot(specs[1], ruleset, rngs[2])]
+    bots = [make_bot(specs[0], ruleset, rngs[1:2]), make_bot(specs[1], ruleset, rngs[2:3])]
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
     moves = np.empty(ply_cap, dtype=np.int32)
     plies = branch = 0
@@ -150,7 +150,7 @@ def _play_stepwise(
             break
         branch += n
         if plies < opening_plies:
-            mv = int(buf[rng_below(rngs[0], n)])
+            mv = int(buf[rng_below(rngs[0:1], n)])
         else:
             side = int(st[core.S_SIDE])
             mv = bots[side].choose(st)

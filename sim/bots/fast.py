@@ -165,7 +165,7 @@ SUMMARY_SIZE = 7
 def fast_game(start, rules, kinds, values, rngs, opening_plies, ply_cap):
     """A whole game between two fast bots from the state ``start``, in one call.
 
-    ``rngs`` holds three generator states (rows: opening, Red, Blue). Returns one int64
+    ``rngs`` holds three generator words (opening, Red, Blue). Returns one int64
     array: the summary ``[plies, legal-move sum, status, reason, Red pieces, Blue pieces,
     code of the last mover]``, then the ``plies`` moves, then the capture rows of
     :func:`capture_table` flattened (4 numbers each).
@@ -175,7 +175,7 @@ def fast_game(start, rules, kinds, values, rngs, opening_plies, ply_cap):
     st[: start.shape[0]] = start
     moves = np.empty(ply_cap, dtype=np.int32)
     plies, branch = play_fast(
-        st, rules, kinds, values, rngs[0], rngs[1], rngs[2], opening_plies, ply_cap, moves
+        st, rules, kinds, values, rngs[0:1], rngs[1:2], rngs[2:3], opening_plies, ply_cap, moves
     )
     caps = capture_table(st, plies)
     out = np.empty(SUMMARY_SIZE + plies + 4 * caps.shape[0], dtype=np.int64)
