@@ -22,6 +22,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sim.referee import play_game  # noqa: E402
@@ -124,19 +126,25 @@ def _finite_elo(r: dict[str, Any]) -> float:
     return -400.0 * math.log10(1.0 / s - 1.0)
 
 
-def elo_chain(results: list[dict[str, Any]]) -> dict[str, float]:
-    """Elo of each bot, ``random`` = 0, by walking the matches from the anchor (a shutout
-    counts as if half a game had gone the other way, so its Elo stays finite: a bound)."""
-    ratings = {ANCHOR: 0.0}
-    changed = True
-    while changed:
-        changed = False
-        for r in results:
-            for me, other, sign in ((r["a"], r["b"], 1.0), (r["b"], r["a"], -1.0)):
-                if other in ratings and me not in ratings:
-                    ratings[me] = ratings[other] + sign * _finite_elo(r)
-                    changed = True
-    return ratings
+def elo_fit(results: list[dict[str, Any]]) -> dict[str, float]:
+    """Elo of each bot, ``random`` = 0: the least-squares fit of ``elo(a) - elo(b)`` to
+    every match's Elo (a shutout counts as if half a game had gone the other way, so its
+    Elo stays finite: a lower bound). With a chain of matches this is the chain's sum."""
+    bots: list[str] = [ANCHOR]
+    for r in results:
+        for b in (r["a"], r["b"]):
+            if b not in bots:
+                bots.append(b)
+    rows = []
+    rhs = []
+    for r in results:
+        row = [0.0] * len(bots)
+        row[bots.index(r["a"])] += 1.0
+        row[bots.index(r["b"])] -= 1.0
+        rows.append(row[1:])  # the anchor is fixed at 0
+        rhs.append(_finite_elo(r))
+    solution = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)[0]
+    return {ANCHOR: 0.0, **{b: float(x) for b, x in zip(bots[1:], solution, strict=True)}}
 
 
 def _fmt_elo(x: float) -> str:
@@ -171,8 +179,8 @@ def report(results: list[dict[str, Any]]) -> str:
             f"{r['blue_wins']}; {reasons}; {r['mean_game_s']:.2f} s/game"
         )
     lines.append("")
-    lines.append("Elo estimates (random = 0, chained through the matches):")
-    for bot, elo in sorted(elo_chain(results).items(), key=lambda kv: kv[1]):
+    lines.append("Elo estimates (random = 0, least-squares fit over the matches):")
+    for bot, elo in sorted(elo_fit(results).items(), key=lambda kv: kv[1]):
         lines.append(f"  {bot:<24} {_fmt_elo(elo)}")
     return "\n".join(lines)
 
@@ -190,7 +198,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--merge", default=None, help="a --json file of earlier results to report together"
     )
+    p.add_argument("--report", default=None, help="only print the report of a --json file")
     args = p.parse_args(argv)
+    if args.report:
+        print(report(json.loads(Path(args.report).read_text())))
+        return 0
     t0 = time.perf_counter()
     results = run_ladder(
         args.games,
