@@ -23,8 +23,13 @@ def pct(p: Any, digits: int = 1) -> str:
 
 
 def num(x: Any, digits: int = 1) -> str:
-    """A number with ``digits`` decimals and separators: ``1,234.5``; ``–`` when missing."""
-    return "–" if is_missing(x) else f"{float(x):,.{digits}f}"
+    """A number with ``digits`` decimals and separators: ``1,234.5``; ``–`` when missing,
+    ``∞`` when infinite."""
+    if is_missing(x):
+        return "–"
+    if math.isinf(float(x)):
+        return "∞" if float(x) > 0 else "-∞"
+    return f"{float(x):,.{digits}f}"
 
 
 def pct_interval(low: Any, high: Any, digits: int = 1) -> str:

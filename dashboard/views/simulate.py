@@ -191,7 +191,17 @@ def show_job(job: JobView, data_dir: Path) -> None:
 
 @st.fragment(run_every=2)
 def batches_panel(data_dir: Path) -> None:
-    """Every batch in the data folder (refreshed every 2 s), newest first."""
+    """Every batch in the data folder (refreshed every 2 s), newest first.
+
+    A fragment rerun does not pass through ``app.py``'s error handler, so it has its own.
+    """
+    try:
+        _batches_panel(data_dir)
+    except Exception as exc:  # noqa: BLE001 - a message, never a traceback
+        st.error(f"The list of batches could not be read: {exc}")
+
+
+def _batches_panel(data_dir: Path) -> None:
     st.subheader("Batches")
     error = st.session_state.pop("sim_cancel_error", None)
     if error:
