@@ -269,6 +269,7 @@ def execute_batch(
     spec = BatchSpec.from_dict(rec["spec"])
     clear_cancel(data_dir, batch_id)
     remove_stale_temp_files(games_dir(data_dir, batch_id))
+    remove_stale_temp_files(batch_path(data_dir, batch_id).parent)
     done_games = recorded_games(data_dir, batch_id)
     tally = _Tally(spec.swap)
     for gi, w in done_games.items():
