@@ -139,10 +139,12 @@ def test_a_game_replays_to_its_recorded_result(server, page, data_dir):
     board = page.locator('svg[aria-label="Dou Shou Qi board"]')
     assert board.count() == 1
     assert board.locator("g.piece").count() == 16  # the initial position
-    for _ in range(3):
+    for ply in (1, 2, 3):
+        # One click at a time: wait for its rerun to show the new ply before the next one,
+        # so that a click landing during a slow rerun is never merged with the previous one.
         page.get_by_role("button", name=re.compile("Forward")).click()
+        page.get_by_text(f"Ply {ply} of").first.wait_for()
         wait_idle(page)
-    page.get_by_text("Ply 3 of").first.wait_for()
     shot(page, "games")
     page.get_by_role("button", name=re.compile("End$")).click()
     wait_idle(page)
