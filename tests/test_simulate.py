@@ -332,11 +332,20 @@ def test_resume_refuses_a_running_batch(tmp_path: Path) -> None:
 
 def test_keyboard_interrupt_records_cancelled(tmp_path: Path) -> None:
     spec = make_spec("standard", "random", "random", 100000, seed=1)
-    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
+
+    def interrupt_once_games_are_recorded() -> None:
+        # Interrupt only once the batch is really running (its first file is on disk), so a
+        # slow start (JIT compilation on a loaded machine) cannot make the test miss it.
+        deadline = time.monotonic() + WAIT
+        while not parquet_files(tmp_path, "kb") and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    interrupter = threading.Thread(target=interrupt_once_games_are_recorded, daemon=True)
+    interrupter.start()
     with pytest.raises(KeyboardInterrupt):
         run_batch(spec, tmp_path, batch_id="kb", options=RunOptions(flush_seconds=0.1))
-    timer.cancel()
+    interrupter.join()
     rec = read_batch_record(tmp_path, "kb")
     assert rec["status"] == "cancelled"
     assert games(tmp_path, "kb").num_rows == rec["games_done"]
