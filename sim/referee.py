@@ -29,6 +29,7 @@ from engine.position import decode_move
 from engine.rng import rng_below
 from engine.rules import Ruleset, parse_rules
 from sim.bots import fast
+from sim.bots.base import values_array
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
 from sim.schema import ANIMALS
 
@@ -36,7 +37,6 @@ _MASK64 = (1 << 64) - 1
 _FAST_KINDS = {"random": fast.RANDOM, "greedy": fast.GREEDY}
 _KINDS: dict[tuple[int, int], np.ndarray] = {}
 _WINNERS = ("", "red", "blue", "draw")
-_VALUES = np.asarray(DEFAULT_VALUES, dtype=np.int64)
 
 
 def bot_seed(seed: int, side: int) -> int:
@@ -48,10 +48,11 @@ def bot_seed(seed: int, side: int) -> int:
 
 
 @lru_cache(maxsize=64)
-def _rules(rules: Ruleset | str) -> tuple[str, Ruleset, np.ndarray, np.ndarray]:
+def _rules(rules: Ruleset | str) -> tuple[str, Ruleset, np.ndarray, np.ndarray, np.ndarray]:
     ruleset = parse_rules(rules)
     ra = ruleset.as_array()
-    return ruleset.spec, ruleset, ra, parse_fen("start", ra, 1)
+    values = values_array(DEFAULT_VALUES, ruleset)
+    return ruleset.spec, ruleset, ra, parse_fen("start", ra, 1), values
 
 
 @lru_cache(maxsize=256)
@@ -92,7 +93,8 @@ def play_game(
     Raises DsqError on a bad rules spec, bot spec or number.
     """
     t0 = time.perf_counter()
-    rules_spec, ruleset, ra, start = _rules(rules if isinstance(rules, Ruleset) else str(rules))
+    key = rules if isinstance(rules, Ruleset) else str(rules)
+    rules_spec, ruleset, ra, start, values = _rules(key)
     red_spec, blue_spec = _bot(str(red)), _bot(str(blue))
     seed = _check_int("seed", seed, -(2**63))
     opening_plies = _check_int("opening_plies", opening_plies, 0)
@@ -107,7 +109,7 @@ def play_game(
     )
     kinds = _fast_kinds(red_spec.name, blue_spec.name)
     if kinds is not None:
-        packed = fast.fast_game(start, ra, kinds, _VALUES, rngs, opening_plies, ply_cap)
+        packed = fast.fast_game(start, ra, kinds, values, rngs, opening_plies, ply_cap)
     else:
         st = core.new_state(ply_cap + 1)
         st[: start.shape[0]] = start

@@ -55,7 +55,7 @@ class AlphaBetaBot:
         self.time_ms = int(p["time_ms"])
         self.node_budget = int(p["nodes"])
         self.contempt = int(p["contempt"])
-        self.ws = S.new_workspace(tt_entries(p["tt_mb"]), values_array(p["values"]))
+        self.ws = S.new_workspace(tt_entries(p["tt_mb"]), values_array(p["values"], rules))
         self.work = core.new_state(S.MAX_PLY + 8)
         self.info: dict[str, Any] = {}
 

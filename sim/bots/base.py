@@ -31,9 +31,18 @@ class Bot(Protocol):
         ...
 
 
-def values_array(values: tuple[int, ...] = DEFAULT_VALUES) -> np.ndarray:
-    """Animal values rat..elephant as the int64 array the kernels read (index animal - 1)."""
-    return np.asarray(values, dtype=np.int64)
+def values_array(
+    values: tuple[int, ...] = DEFAULT_VALUES, rules: Ruleset | None = None
+) -> np.ndarray:
+    """Animal values rat..elephant as the int64 array the kernels read (index animal - 1).
+
+    ``values`` are given by default strength (dog 3, wolf 4); under ``dog_over_wolf`` the
+    dog's and the wolf's values are exchanged, so the stronger animal keeps the higher value.
+    """
+    out = np.asarray(values, dtype=np.int64).copy()
+    if rules is not None and rules.dog_over_wolf:
+        out[2], out[3] = out[3], out[2]
+    return out
 
 
 class FastBot:
@@ -44,7 +53,7 @@ class FastBot:
         self.kind = fast.GREEDY if spec.name == "greedy" else fast.RANDOM
         self.rules_array = rules.as_array()
         self.rng = rng
-        self.values = values_array()
+        self.values = values_array(DEFAULT_VALUES, rules)
         self._buf = np.empty(core.MAX_MOVES, dtype=np.int32)
         self._scratch = np.empty(core.MAX_MOVES, dtype=np.int32)
         self.info: dict[str, Any] = {}

@@ -34,7 +34,7 @@ class MctsBot:
         self.greedy = p["rollout"] == "greedy"
         self.rollout_plies = int(p["rollout_plies"])
         self.time_ms = int(p["time_ms"])
-        self.values = values_array(p["values"])
+        self.values = values_array(p["values"], rules)
         self.params = np.zeros(V_OFF + 8, dtype=np.int64)
         self.params[V_OFF:] = self.values
         nodes = min(MAX_NODES, (self.playouts + 1) * core.MAX_MOVES + 1)

@@ -8,6 +8,7 @@ exactly the player that played it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from engine.errors import DsqError
@@ -193,6 +194,16 @@ class BotSpec:
         body = ",".join(f"{p.name}={p.format(self.params[p.name])}" for p in params)
         return f"{self.name}:{body}"
 
+    @property
+    def short(self) -> str:
+        """The spec without parameters left at their defaults, e.g. ``alphabeta:depth=2``."""
+        params = BOTS[self.name][1]
+        changed = [p for p in params if self.params[p.name] != p.default]
+        if not changed:
+            return self.name
+        body = ",".join(f"{p.name}={p.format(self.params[p.name])}" for p in changed)
+        return f"{self.name}:{body}"
+
     def __str__(self) -> str:
         return self.canonical
 
@@ -233,6 +244,16 @@ def parse_bot(spec: str | BotSpec) -> BotSpec:
     elif sep and not params:
         pass
     return BotSpec(name, values)
+
+
+@lru_cache(maxsize=4096)
+def short_spec(spec: str) -> str:
+    """``BotSpec.short`` of a spec string for display; the string itself if it does not parse
+    (e.g. a bot recorded by another version)."""
+    try:
+        return parse_bot(spec).short
+    except DsqError:
+        return spec
 
 
 def describe_bots() -> list[dict[str, Any]]:

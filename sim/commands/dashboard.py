@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from engine.errors import DsqError
+from sim.commands._common import positive_int
 from sim.storage import project_root, resolve_data_dir
 
 APP = project_root() / "dashboard" / "app.py"
@@ -19,16 +20,6 @@ LIMIT_FLAGS = {
     "max_playouts": "DSQ_DASHBOARD_MAX_PLAYOUTS",
     "max_workers": "DSQ_DASHBOARD_MAX_WORKERS",
 }
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,13 +32,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--max-* settings and write only inside the data folder.",
     )
     p.add_argument("--data", help="data folder (default: $DSQ_DATA, else data/ in the project)")
-    p.add_argument("--port", type=_positive, default=8501, help="port (8501)")
+    p.add_argument("--port", type=positive_int, default=8501, help="port (8501)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
-    p.add_argument("--max-games", type=_positive, help="most games per launched batch (20000)")
-    p.add_argument("--max-depth", type=_positive, help="deepest alpha-beta a launch may use (6)")
-    p.add_argument("--max-playouts", type=_positive, help="most MCTS playouts per move (20000)")
-    p.add_argument("--max-workers", type=_positive, help="most workers per launch (CPU count)")
+    p.add_argument("--max-games", type=positive_int, help="most games per launched batch (20000)")
+    p.add_argument("--max-depth", type=positive_int, help="deepest alpha-beta a launch may use (6)")
+    p.add_argument("--max-playouts", type=positive_int, help="most MCTS playouts per move (20000)")
+    p.add_argument("--max-workers", type=positive_int, help="most workers per launch (CPU count)")
     p.set_defaults(func=run)
 
 

@@ -8,7 +8,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from engine.errors import DsqError
 from sim.batch import (
@@ -50,14 +50,6 @@ def _float(text: str) -> float:
     return value
 
 
-def _one_line_error(prog: str) -> Any:
-    def error(message: str) -> NoReturn:
-        print(f"{prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(2)
-
-    return error
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``simulate`` command."""
     p = sub.add_parser(
@@ -69,7 +61,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "the same command gives the same games for any --workers and on Dask. Exit codes: "
         "0 done, 1 failed, 2 bad arguments, 3 cancelled, 130 interrupted.",
     )
-    p.error = _one_line_error("dsq simulate")  # type: ignore[method-assign]
     p.add_argument("--rules", help="rules spec(s), comma-separated: one batch each")
     p.add_argument("--red", help="bot playing red (moves first), e.g. random, greedy")
     p.add_argument("--blue", help="bot playing blue")

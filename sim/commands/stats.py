@@ -9,7 +9,6 @@ import argparse
 import json
 import math
 import sys
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import DsqError
+from sim.bots.spec import short_spec as short_bot
 
 BY_CHOICES = ("rules", "matchup", "batch", "bot")
 
@@ -177,23 +177,6 @@ def _ci(lo: float, hi: float, fmt: Any = _pct) -> str:
     if lo is None or hi is None or not (math.isfinite(lo) or math.isinf(lo)) or math.isnan(hi):
         return "-"
     return f"[{fmt(lo)}, {fmt(hi)}]"
-
-
-@lru_cache(maxsize=1024)
-def short_bot(spec: str) -> str:
-    """A canonical bot spec without its default parameters, for text tables
-    (``alphabeta:depth=4``); the spec itself when it cannot be parsed."""
-    try:
-        from sim.bots.spec import BOTS, parse_bot
-
-        bot = parse_bot(spec)
-        params = BOTS[bot.name][1]
-    except Exception:  # noqa: BLE001 - an unparsable spec is shown as recorded
-        return spec
-    changed = [p for p in params if bot.params[p.name] != p.default]
-    if not changed:
-        return bot.name
-    return bot.name + ":" + ",".join(f"{p.name}={p.format(bot.params[p.name])}" for p in changed)
 
 
 def _f3(x: float) -> str:
