@@ -401,6 +401,11 @@ def execute_batch(
             progress.finish(rec)
         raise
     except BaseException as exc:
+        if _interrupted(exc):
+            _finish(data_dir, rec, flush, "cancelled", None, inflight)
+            if progress:
+                progress.finish(rec)
+            raise KeyboardInterrupt from exc
         msg = str(exc) if isinstance(exc, BatchFailed) else f"{type(exc).__name__}: {exc}"
         _finish(data_dir, rec, flush, "failed", msg, inflight)
         if progress:
@@ -422,6 +427,21 @@ def execute_batch(
     if progress:
         progress.finish(rec)
     return rec
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C or SIGTERM that struck inside compiled code.
+
+    A KeyboardInterrupt raised by a signal handler while a numba kernel returns surfaces as
+    ``SystemError: ... returned a result with an exception set``, caused by the interrupt.
+    """
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
 
 
 def _finish(
