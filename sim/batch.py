@@ -306,6 +306,9 @@ def execute_batch(
         last_flush = time.monotonic()
         if not buffer:
             return
+        # Each chunk holds ascending game indices, and chunks are disjoint runs of them:
+        # ordering the chunks by their first index orders the rows without a sort.
+        buffer.sort(key=lambda t: t.column("game_index")[0].as_py())
         write_games_chunk(data_dir, batch_id, pa.concat_tables(buffer))
         buffer.clear()
         recorded.update(buffered)
