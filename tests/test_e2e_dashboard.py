@@ -92,7 +92,14 @@ def go(page, title: str) -> None:  # noqa: ANN001
 
 
 def shot(page, name: str) -> None:  # noqa: ANN001
-    """Save a full-page screenshot to docs/screenshots/NAME.png."""
+    """Save a full-page screenshot to docs/screenshots/NAME.png, once every plotly chart
+    on the page has drawn (charts and tables render after the script run ends)."""
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+                 .every(el => el.querySelector('.main-svg'))""",
+        timeout=TIMEOUT,
+    )
+    page.wait_for_timeout(800)  # let the table canvases paint
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
