@@ -40,7 +40,7 @@ class Loaded:
     def query(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
         """Run a read-only SQL query on the dataset (under its lock)."""
         with self.lock:
-            return self.ds.con.execute(sql, params or []).df()
+            return self.ds.read(lambda: self.ds.con.execute(sql, params or []).df())
 
 
 @st.cache_resource(max_entries=3, show_spinner=False)
@@ -82,7 +82,9 @@ def _stat(
     loaded = _open(data_dir, fingerprint)
     fn = _resolve(path)
     with loaded.lock:
-        return fn(loaded.ds.con, selection=_selection_from_key(key), **dict(kwargs))
+        return loaded.ds.read(
+            lambda: fn(loaded.ds.con, selection=_selection_from_key(key), **dict(kwargs))
+        )
 
 
 def stat(path: str, selection: Selection, **kwargs: Any) -> Any:

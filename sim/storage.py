@@ -18,9 +18,10 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import pyarrow as pa
@@ -28,6 +29,8 @@ import pyarrow.parquet as pq
 
 from engine.errors import DsqError
 from sim.schema import GAME_SCHEMA
+
+T = TypeVar("T")
 
 ENV_VAR = "DSQ_DATA"
 GAMES_DIR = "games"
@@ -122,6 +125,38 @@ def _check_games_file_uncached(path: Path) -> str | None:
     return None
 
 
+_DEEP_CACHE: dict[tuple[str, int, int], str | None] = {}
+
+
+def verify_games_file(path: Path) -> str | None:
+    """Why ``path``'s data cannot be read in full, or ``None`` when every page decodes.
+
+    Footer checks (:func:`check_games_file`) miss damage inside data pages; this reads
+    and decodes every column. Cached on (path, size, mtime).
+    """
+    reason = check_games_file(path)
+    if reason is not None:
+        return reason
+    try:
+        st = path.stat()
+    except OSError as exc:
+        return f"cannot stat: {exc.strerror or exc}"
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _DEEP_CACHE:
+        try:
+            pq.read_table(path, columns=GAME_SCHEMA.names)
+            con = duckdb.connect(database=":memory:")
+            try:
+                con.read_parquet(str(path)).to_arrow_table()
+            finally:
+                con.close()
+            _DEEP_CACHE[key] = None
+        except Exception as exc:  # noqa: BLE001 - any failure means damaged data
+            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            _DEEP_CACHE[key] = f"damaged data pages: {msg}"
+    return _DEEP_CACHE[key]
+
+
 @dataclass
 class Dataset:
     """An opened data folder: a DuckDB connection with a ``games`` view, and what was skipped.
@@ -145,6 +180,34 @@ class Dataset:
     def close(self) -> None:
         """Close the DuckDB connection."""
         self.con.close()
+
+    def read(self, compute: Callable[[], T]) -> T:
+        """``compute()`` (which queries ``con``), resilient to damaged files: when DuckDB
+        fails to read the data, the files with damaged data pages are left out (see
+        :meth:`exclude_damaged`) and ``compute()`` runs once more. A failure that no damaged
+        file explains becomes one clear DsqError."""
+        try:
+            return compute()
+        except duckdb.Error as exc:
+            if self.exclude_damaged():
+                return compute()
+            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise DsqError(f"cannot read the data in {self.data_dir}: {msg}") from None
+
+    def exclude_damaged(self) -> list[tuple[str, str]]:
+        """Read every file of the view in full; drop those whose data pages are damaged
+        from the view and list them in ``skipped``. Returns the newly excluded files.
+
+        Call it when a query fails with a ``duckdb.Error``: the footer checks of
+        :func:`open_dataset` cannot see damage inside a file's pages.
+        """
+        bad = [(str(p), r) for p in self.files if (r := verify_games_file(p)) is not None]
+        if bad:
+            names = {p for p, _ in bad}
+            self.files = [p for p in self.files if str(p) not in names]
+            self.skipped.extend(bad)
+            _create_games_view(self.con, self.files)
+        return bad
 
     def __enter__(self) -> Dataset:
         return self
@@ -218,6 +281,19 @@ def _stat_entries(data_dir: Path, files: list[Path]) -> list[tuple[str, int, int
     return entries
 
 
+def _create_games_view(con: duckdb.DuckDBPyConnection, files: list[Path]) -> None:
+    """(Re)create the ``games`` view over ``files`` (the empty table when there are none)."""
+    cols = ", ".join(f'"{f.name}"' for f in GAME_SCHEMA)
+    if files:
+        file_list = "[" + ", ".join(_sql_str(str(p)) for p in files) + "]"
+        con.execute(
+            f"CREATE OR REPLACE VIEW games AS SELECT {cols} FROM read_parquet({file_list}, "
+            f"union_by_name = true)"
+        )
+    else:
+        con.execute(f"CREATE OR REPLACE VIEW games AS SELECT {cols} FROM _games_empty")
+
+
 def open_dataset(data_dir: str | os.PathLike[str] | None = None) -> Dataset:
     """Open a data folder for reading.
 
@@ -240,17 +316,8 @@ def open_dataset(data_dir: str | os.PathLike[str] | None = None) -> Dataset:
     skipped.extend(bad_records)
 
     con = duckdb.connect(database=":memory:")
-    cols = ", ".join(f'"{f.name}"' for f in GAME_SCHEMA)
-    empty = empty_games_table()
-    con.register("_games_empty", empty)
-    if valid:
-        file_list = "[" + ", ".join(_sql_str(str(p)) for p in valid) + "]"
-        con.execute(
-            f"CREATE VIEW games AS SELECT {cols} FROM read_parquet({file_list}, "
-            f"union_by_name = true)"
-        )
-    else:
-        con.execute(f"CREATE VIEW games AS SELECT {cols} FROM _games_empty")
+    con.register("_games_empty", empty_games_table())
+    _create_games_view(con, valid)
     return Dataset(
         data_dir=d,
         con=con,

@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
+
+import pytest
 
 # Rules-engine tests: make ``import reference`` (tests/reference.py, the slow independent
 # move generator) work whatever the import mode or package layout of the tests folder.
 TESTS_DIR = Path(__file__).resolve().parent
 if str(TESTS_DIR) not in sys.path:
     sys.path.insert(0, str(TESTS_DIR))
+
+
+# Dashboard and storage tests: a small dataset made by the real simulator (session-wide,
+# read-only) and a private copy for tests that write into or damage the data folder.
+@pytest.fixture(scope="session")
+def fixture_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shared read-only fixture dataset (real simulator output)."""
+    from e2e.dataset import build_dataset
+
+    return build_dataset(tmp_path_factory.mktemp("dash") / "data")
+
+
+@pytest.fixture
+def data_copy(fixture_data: Path, tmp_path: Path) -> Path:
+    """A private copy for tests that write into the data folder."""
+    dest = tmp_path / "data"
+    shutil.copytree(fixture_data, dest)
+    return dest

@@ -3,12 +3,11 @@ what each page shows equals what the statistics layer computes."""
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
 import pytest
-from e2e.dataset import BATCH_IDS, TOTAL_GAMES, build_dataset
+from e2e.dataset import BATCH_IDS, TOTAL_GAMES
 from streamlit.testing.v1 import AppTest
 
 from dashboard import fmt
@@ -20,20 +19,6 @@ from sim.storage import open_dataset
 from sim.storage_batches import request_cancel
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
-
-
-@pytest.fixture(scope="session")
-def fixture_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The shared read-only fixture dataset (real simulator output)."""
-    return build_dataset(tmp_path_factory.mktemp("dash") / "data")
-
-
-@pytest.fixture
-def data_copy(fixture_data: Path, tmp_path: Path) -> Path:
-    """A private copy for tests that write into the data folder."""
-    dest = tmp_path / "data"
-    shutil.copytree(fixture_data, dest)
-    return dest
 
 
 def run_app(monkeypatch: pytest.MonkeyPatch, data: Path, page: str | None = None,

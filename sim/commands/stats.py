@@ -544,8 +544,6 @@ def _open(data: str | None) -> Any:
 
 def collect(args: argparse.Namespace) -> dict[str, Any]:
     """Everything ``dsq stats`` shows, as Python objects (before formatting)."""
-    import sim.stats as st
-
     conf = _confidence_arg(args.confidence)
     bins = _int_arg("--bins", args.bins, 1)
     specs: list[str] = []
@@ -566,39 +564,54 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
         anchor = canonical_bot(args.anchor)
     ds = _open(args.data)
     try:
-        con = ds.con
-        out: dict[str, Any] = {
-            "data": str(ds.data_dir),
-            "selection": sel,
-            "skipped": [{"path": p, "reason": r} for p, r in ds.skipped],
-            "confidence": conf,
-        }
-        g = st.general_stats(con, sel, conf)
-        out["general"] = g
-        if g.games == 0:
-            return out
-        out["reasons"] = st.end_reasons(con, sel, conf)
-        if args.json:
-            out["length_histogram"] = st.length_histogram(con, sel, bins)
-        if args.by in ("rules", "batch"):
-            out["by"] = {"key": args.by, "table": st.general_stats_by(con, sel, args.by, conf)}
-        elif args.by == "matchup":
-            out["by"] = {"key": "matchup", "table": st.matchup_table(con, sel, conf)}
-        elif args.by == "bot":
-            out["by"] = {"key": "bot", "table": st.bot_table(con, sel, conf)}
-        if specs:
-            out["compare"] = st.compare_rules(con, specs, sel, conf, canonicalise=False)
-        if args.ratings:
-            out["ratings"] = st.ratings(con, sel, anchor=anchor, confidence=conf)
-        if args.details:
-            out["details"] = {
-                "den_animals": st.den_animals(con, sel),
-                "capture_matrix": st.capture_matrix(con, sel),
-                "capture_squares": st.capture_squares(con, sel),
-            }
-        return out
+        return ds.read(lambda: _collect(ds, args, sel, conf, bins, specs, anchor))
     finally:
         ds.close()
+
+
+def _collect(
+    ds: Any,
+    args: argparse.Namespace,
+    sel: Any,
+    conf: float,
+    bins: int,
+    specs: list[str],
+    anchor: str | None,
+) -> dict[str, Any]:
+    """The figures of ``dsq stats`` from an opened dataset."""
+    import sim.stats as st
+
+    con = ds.con
+    out: dict[str, Any] = {
+        "data": str(ds.data_dir),
+        "selection": sel,
+        "skipped": [{"path": p, "reason": r} for p, r in ds.skipped],
+        "confidence": conf,
+    }
+    g = st.general_stats(con, sel, conf)
+    out["general"] = g
+    if g.games == 0:
+        return out
+    out["reasons"] = st.end_reasons(con, sel, conf)
+    if args.json:
+        out["length_histogram"] = st.length_histogram(con, sel, bins)
+    if args.by in ("rules", "batch"):
+        out["by"] = {"key": args.by, "table": st.general_stats_by(con, sel, args.by, conf)}
+    elif args.by == "matchup":
+        out["by"] = {"key": "matchup", "table": st.matchup_table(con, sel, conf)}
+    elif args.by == "bot":
+        out["by"] = {"key": "bot", "table": st.bot_table(con, sel, conf)}
+    if specs:
+        out["compare"] = st.compare_rules(con, specs, sel, conf, canonicalise=False)
+    if args.ratings:
+        out["ratings"] = st.ratings(con, sel, anchor=anchor, confidence=conf)
+    if args.details:
+        out["details"] = {
+            "den_animals": st.den_animals(con, sel),
+            "capture_matrix": st.capture_matrix(con, sel),
+            "capture_squares": st.capture_squares(con, sel),
+        }
+    return out
 
 
 def _json_out(out: dict[str, Any]) -> dict[str, Any]:
