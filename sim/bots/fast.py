@@ -138,15 +138,9 @@ def play_fast(
 
 
 @njit(cache=True)
-def capture_table(st, plies):
-    """The captures of the first ``plies`` plies of the history as rows
-    ``(ply, capturer, captured, square)``."""
-    count = 0
-    for i in range(plies):
-        if st[core.HEADER + i * core.HIST_SIZE + 3] != 0:
-            count += 1
-    out = np.empty((count, 4), dtype=np.int32)
-    k = 0
+def write_captures(st, plies, out, k):
+    """Write the captures of the first ``plies`` plies of the history into ``out`` as rows
+    ``(ply, capturer, captured, square)`` from row ``k`` on; return the next free row."""
     for i in range(plies):
         base = core.HEADER + i * core.HIST_SIZE
         if st[base + 3] != 0:
@@ -155,7 +149,33 @@ def capture_table(st, plies):
             out[k, 2] = st[base + 3]
             out[k, 3] = st[base + 1]
             k += 1
+    return k
+
+
+@njit(cache=True)
+def capture_table(st, plies):
+    """The captures of the first ``plies`` plies of the history as rows
+    ``(ply, capturer, captured, square)``."""
+    count = 0
+    for i in range(plies):
+        if st[core.HEADER + i * core.HIST_SIZE + 3] != 0:
+            count += 1
+    out = np.empty((count, 4), dtype=np.int32)
+    write_captures(st, plies, out, 0)
     return out
+
+
+@njit(cache=True)
+def write_summary(st, plies, branch, out):
+    """``out[:SUMMARY_SIZE]`` = ``[plies, legal-move sum, status, reason, Red pieces, Blue
+    pieces, code of the last mover]`` of a game just played in ``st``."""
+    out[0] = plies
+    out[1] = branch
+    out[2] = st[core.S_STATUS]
+    out[3] = st[core.S_REASON]
+    out[4] = st[core.S_COUNT]
+    out[5] = st[core.S_COUNT + 1]
+    out[6] = st[core.HEADER + (plies - 1) * core.HIST_SIZE + 2] if plies > 0 else 0
 
 
 SUMMARY_SIZE = 7
@@ -179,13 +199,7 @@ def fast_game(start, rules, kinds, values, rngs, opening_plies, ply_cap):
     )
     caps = capture_table(st, plies)
     out = np.empty(SUMMARY_SIZE + plies + 4 * caps.shape[0], dtype=np.int64)
-    out[0] = plies
-    out[1] = branch
-    out[2] = st[core.S_STATUS]
-    out[3] = st[core.S_REASON]
-    out[4] = st[core.S_COUNT]
-    out[5] = st[core.S_COUNT + 1]
-    out[6] = st[core.HEADER + (plies - 1) * core.HIST_SIZE + 2] if plies > 0 else 0
+    write_summary(st, plies, branch, out)
     for i in range(plies):
         out[SUMMARY_SIZE + i] = moves[i]
     k = SUMMARY_SIZE + plies
@@ -233,31 +247,16 @@ def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap):
             ply_cap,
             game_moves,
         )
-        summary[g, 0] = plies
-        summary[g, 1] = branch
-        summary[g, 2] = st[core.S_STATUS]
-        summary[g, 3] = st[core.S_REASON]
-        summary[g, 4] = st[core.S_COUNT]
-        summary[g, 5] = st[core.S_COUNT + 1]
-        summary[g, 6] = st[core.HEADER + (plies - 1) * core.HIST_SIZE + 2] if plies > 0 else 0
+        write_summary(st, plies, branch, summary[g])
         m0 = move_offsets[g]
         for i in range(plies):
             moves[m0 + i] = game_moves[i]
         move_offsets[g + 1] = m0 + plies
-        c = capture_offsets[g]
-        for i in range(plies):
-            base = core.HEADER + i * core.HIST_SIZE
-            if st[base + 3] != 0:
-                captures[c, 0] = i
-                captures[c, 1] = st[base + 2]
-                captures[c, 2] = st[base + 3]
-                captures[c, 3] = st[base + 1]
-                c += 1
-        capture_offsets[g + 1] = c
+        capture_offsets[g + 1] = write_captures(st, plies, captures, capture_offsets[g])
     return (
         summary,
         moves[: move_offsets[n]],
         move_offsets,
         captures[: capture_offsets[n]],
-        (capture_offsets),
+        capture_offsets,
     )
