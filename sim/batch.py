@@ -22,7 +22,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -85,7 +85,7 @@ class BatchSpec:
 class RunOptions:
     """How a batch runs (nothing here changes the recorded games)."""
 
-    chunk_games: int = 200
+    chunk_games: int = 1000
     chunk_seconds: float = 1.0
     flush_games: int = 20_000
     flush_seconds: float = 10.0
@@ -301,23 +301,40 @@ def execute_batch(
     last_flush = time.monotonic()
     lost = 0
 
-    def flush() -> None:
+    # Files are written on a background thread (pyarrow releases the GIL while it encodes
+    # and compresses), so the loop keeps feeding the workers during a write. A game counts
+    # as recorded, in memory and in the batch record, only once its file is in place.
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dsq-writer")
+    writing: deque[tuple[Future, list[int], list[tuple[int, str]]]] = deque()
+    in_writing: set[int] = set()
+
+    def settle_writes(block: bool) -> None:
+        while writing and (block or writing[0][0].done()):
+            fut, idx, winners = writing.popleft()
+            in_writing.difference_update(idx)
+            fut.result()  # a failed write raises here
+            recorded.update(idx)
+            for _gi, w in winners:
+                disk_colours[w] = disk_colours.get(w, 0) + 1
+            rec.update(games_done=len(recorded), counts=dict(disk_colours))
+            write_batch_record(data_dir, rec)
+
+    def flush(wait: bool = True) -> None:
+        """Hand the buffered games to the writer; with ``wait``, until all are on disk."""
         nonlocal last_flush
         last_flush = time.monotonic()
-        if not buffer:
-            return
-        # Each chunk holds ascending game indices, and chunks are disjoint runs of them:
-        # ordering the chunks by their first index orders the rows without a sort.
-        buffer.sort(key=lambda t: t.column("game_index")[0].as_py())
-        write_games_chunk(data_dir, batch_id, pa.concat_tables(buffer))
-        buffer.clear()
-        recorded.update(buffered)
-        buffered.clear()
-        for _gi, w in pending_winners:
-            disk_colours[w] = disk_colours.get(w, 0) + 1
-        pending_winners.clear()
-        rec.update(games_done=len(recorded), counts=dict(disk_colours))
-        write_batch_record(data_dir, rec)
+        if buffer:
+            # Each chunk holds ascending game indices, and chunks are disjoint runs of
+            # them: ordering the chunks by their first index orders the rows without a sort.
+            buffer.sort(key=lambda t: t.column("game_index")[0].as_py())
+            table = pa.concat_tables(buffer)
+            fut = writer.submit(write_games_chunk, data_dir, batch_id, table)
+            writing.append((fut, sorted(buffered), list(pending_winners)))
+            in_writing.update(buffered)
+            buffer.clear()
+            buffered.clear()
+            pending_winners.clear()
+        settle_writes(block=wait or len(writing) > 2)
 
     def next_job() -> ChunkJob | None:
         if retry:
@@ -343,7 +360,7 @@ def execute_batch(
     def accept(res: ChunkResult) -> None:
         t = res.table
         idx = t.column("game_index").to_pylist()
-        keep = [i not in recorded and i not in buffered for i in idx]
+        keep = [i not in recorded and i not in buffered and i not in in_writing for i in idx]
         if not all(keep):
             t = t.filter(pa.array(keep))
             idx = [i for i, k in zip(idx, keep, strict=True) if k]
@@ -386,11 +403,12 @@ def execute_batch(
                 else:
                     raise BatchFailed(f"{type(exc).__name__}: {exc}") from exc
             if finished and progress:
-                progress.update(len(recorded) + len(buffered), tally.colours())
+                progress.update(len(recorded) + len(in_writing) + len(buffered), tally.colours())
             if len(buffered) >= opts.flush_games or (
                 buffer and time.monotonic() - last_flush >= opts.flush_seconds
             ):
-                flush()
+                flush(wait=False)
+            settle_writes(block=False)
             if cancel_requested(data_dir, batch_id):
                 status = "cancelled"
                 break
@@ -416,6 +434,8 @@ def execute_batch(
         if isinstance(exc, BatchFailed):
             raise
         raise BatchFailed(msg) from exc
+    finally:
+        writer.shutdown(wait=True)
     for fut in inflight:
         fut.cancel()
     if status == "done" and len(recorded) < spec.games and not rec.get("stopped_early"):

@@ -90,7 +90,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print a JSON summary at the end")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     adv = p.add_argument_group("tuning (does not change the games)")
-    adv.add_argument("--chunk-games", type=_int, default=200, help="max games per task (200)")
+    adv.add_argument("--chunk-games", type=_int, default=1000, help="max games per task (1000)")
     adv.add_argument("--chunk-seconds", type=_float, default=1.0, help="max seconds per task (1)")
     adv.add_argument(
         "--flush-games", type=_int, default=20000, help="max games per parquet file (20000)"
