@@ -7,6 +7,10 @@ import os
 import socket
 import subprocess
 import sys
+import threading
+import time
+import urllib.request
+import webbrowser
 from pathlib import Path
 
 from engine.errors import DsqError
@@ -65,7 +69,9 @@ def command(args: argparse.Namespace, data_dir: Path) -> tuple[list[str], dict[s
         sys.executable, "-m", "streamlit", "run", str(APP),
         "--server.address", args.host,
         "--server.port", str(args.port),
-        "--server.headless", "true" if args.no_browser else "false",
+        # Always headless: Streamlit's own first-run prompt (an e-mail address on stdin)
+        # would otherwise hold the server; dsq opens the browser tab itself.
+        "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
         "--client.toolbarMode", "minimal",
@@ -88,8 +94,31 @@ def run(args: argparse.Namespace) -> int:
         raise DsqError(f"--data {data_dir} is not a folder")
     _check_port(args.host, args.port)
     cmd, env = command(args, data_dir)
-    print(f"dsq dashboard: http://{args.host}:{args.port} on {data_dir}", file=sys.stderr)
+    url = f"http://{args.host}:{args.port}"
+    print(f"dsq dashboard: {url} on {data_dir}", file=sys.stderr)
+    if not args.no_browser:
+        threading.Thread(target=_open_browser_when_ready, args=(url,), daemon=True).start()
     try:
-        return subprocess.call(cmd, env=env)
+        return subprocess.call(cmd, env=env, stdin=subprocess.DEVNULL)
     except KeyboardInterrupt:
         return 0
+
+
+def _open_browser_when_ready(url: str, timeout: float = 60.0) -> None:
+    """Open ``url`` in the desktop's browser once the server answers (never a text-mode
+    browser in the terminal: only where a graphical session is present)."""
+    graphical = sys.platform in ("darwin", "win32") or any(
+        os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY")
+    )
+    if not graphical:
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    webbrowser.open(url)
+                    return
+        except OSError:
+            pass
+        time.sleep(0.5)
