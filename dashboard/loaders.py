@@ -21,6 +21,8 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.settings import load_settings
+from sim.stats.games import distinct_values, list_games
+from sim.stats.games import game_record as stored_game
 from sim.stats.query import Selection
 from sim.storage import Dataset, dataset_fingerprint, open_dataset
 
@@ -36,11 +38,6 @@ class Loaded:
     def fingerprint(self) -> str:
         """The fingerprint of the files this dataset was opened on."""
         return self.ds.fingerprint
-
-    def query(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
-        """Run a read-only SQL query on the dataset (under its lock)."""
-        with self.lock:
-            return self.ds.read(lambda: self.ds.con.execute(sql, params or []).df())
 
 
 @st.cache_resource(max_entries=3, show_spinner=False)
@@ -103,25 +100,14 @@ def stat(path: str, selection: Selection, **kwargs: Any) -> Any:
 @st.cache_data(max_entries=16, show_spinner=False)
 def _distinct(data_dir: str, fingerprint: str) -> dict[str, list[str]]:
     loaded = _open(data_dir, fingerprint)
-    rules = loaded.query("SELECT DISTINCT rules FROM games ORDER BY 1")["rules"].tolist()
-    bots = loaded.query(
-        "SELECT DISTINCT b FROM (SELECT red AS b FROM games UNION SELECT blue FROM games) "
-        "ORDER BY 1"
-    )["b"].tolist()
-    batches = loaded.query("SELECT DISTINCT batch_id FROM games ORDER BY 1")["batch_id"].tolist()
-    return {"rules": rules, "bots": bots, "batches": batches}
+    with loaded.lock:
+        return loaded.ds.read(lambda: distinct_values(loaded.ds.con))
 
 
 def filter_options() -> dict[str, list[str]]:
     """The rules specs, bot specs and batch ids present in the recorded games."""
     loaded = dataset()
     return _distinct(data_dir(), loaded.fingerprint)
-
-
-LISTING_COLUMNS = (
-    "batch_id", "game_index", "rules", "red", "blue", "winner", "reason", "plies",
-    "red_captures", "blue_captures", "seed", "opening_plies",
-)  # fmt: skip
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -135,20 +121,11 @@ def _listing(
     offset: int,
 ) -> tuple[pd.DataFrame, int]:
     loaded = _open(data_dir, fingerprint)
-    cond, params = _selection_from_key(key).where()
-    if winners:
-        cond += f" AND winner IN ({', '.join('?' for _ in winners)})"
-        params += list(winners)
-    if reasons:
-        cond += f" AND reason IN ({', '.join('?' for _ in reasons)})"
-        params += list(reasons)
-    total = int(loaded.query(f"SELECT count(*) AS n FROM games WHERE {cond}", params)["n"][0])
-    cols = ", ".join(LISTING_COLUMNS)
-    df = loaded.query(
-        f"SELECT {cols} FROM games WHERE {cond} ORDER BY batch_id, game_index LIMIT ? OFFSET ?",
-        [*params, int(limit), int(offset)],
-    )
-    return df, total
+    selection = _selection_from_key(key)
+    with loaded.lock:
+        return loaded.ds.read(
+            lambda: list_games(loaded.ds.con, selection, winners, reasons, limit, offset)
+        )
 
 
 def games_listing(
@@ -168,15 +145,8 @@ def games_listing(
 @st.cache_data(max_entries=64, show_spinner=False)
 def _game(data_dir: str, fingerprint: str, batch_id: str, game_index: int) -> dict[str, Any] | None:
     loaded = _open(data_dir, fingerprint)
-    df = loaded.query(
-        "SELECT * FROM games WHERE batch_id = ? AND game_index = ? LIMIT 1",
-        [batch_id, int(game_index)],
-    )
-    if df.empty:
-        return None
-    row = df.iloc[0].to_dict()
-    row["moves"] = [int(m) for m in row["moves"]]
-    return row
+    with loaded.lock:
+        return loaded.ds.read(lambda: stored_game(loaded.ds.con, batch_id, game_index))
 
 
 def game_record(batch_id: str, game_index: int) -> dict[str, Any] | None:

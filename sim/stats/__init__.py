@@ -23,6 +23,7 @@ from sim.stats.elo import (
     pentanomial,
     score_from_elo,
 )
+from sim.stats.games import distinct_values, game_record, list_games
 from sim.stats.general import (
     GeneralStats,
     LengthStats,
@@ -50,6 +51,9 @@ from sim.stats.sprt import (
 )
 
 __all__ = [
+    "distinct_values",
+    "game_record",
+    "list_games",
     "GeneralStats",
     "LengthStats",
     "MatchScore",

@@ -1,0 +1,76 @@
+"""Browsing the recorded games themselves: the values present, a page of games, one game.
+
+Pure functions of a DuckDB connection with the ``games`` view, like the rest of
+:mod:`sim.stats`; the dashboard's filters, Games table and replay call them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+from sim.stats.query import Selection
+
+LISTING_COLUMNS = (
+    "batch_id", "game_index", "rules", "red", "blue", "winner", "reason", "plies",
+    "red_captures", "blue_captures", "seed", "opening_plies",
+)  # fmt: skip
+
+
+def distinct_values(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    """The rules specs, bot specs (either colour) and batch ids present, each sorted."""
+
+    def column(sql: str) -> list[str]:
+        return [row[0] for row in con.execute(sql).fetchall()]
+
+    return {
+        "rules": column("SELECT DISTINCT rules FROM games ORDER BY 1"),
+        "bots": column(
+            "SELECT DISTINCT b FROM (SELECT red AS b FROM games UNION SELECT blue FROM games) "
+            "ORDER BY 1"
+        ),
+        "batches": column("SELECT DISTINCT batch_id FROM games ORDER BY 1"),
+    }
+
+
+def list_games(
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection | None = None,
+    winners: tuple[str, ...] = (),
+    reasons: tuple[str, ...] = (),
+    limit: int = 200,
+    offset: int = 0,
+) -> tuple[pd.DataFrame, int]:
+    """One page of the selected games (``LISTING_COLUMNS``, by batch and game index),
+    optionally only those with the given winners and end reasons, and how many there are."""
+    cond, params = (selection or Selection()).where()
+    if winners:
+        cond += f" AND winner IN ({', '.join('?' for _ in winners)})"
+        params += list(winners)
+    if reasons:
+        cond += f" AND reason IN ({', '.join('?' for _ in reasons)})"
+        params += list(reasons)
+    total = int(con.execute(f"SELECT count(*) FROM games WHERE {cond}", params).fetchone()[0])
+    df = con.execute(
+        f"SELECT {', '.join(LISTING_COLUMNS)} FROM games WHERE {cond} "
+        "ORDER BY batch_id, game_index LIMIT ? OFFSET ?",
+        [*params, int(limit), int(offset)],
+    ).df()
+    return df, total
+
+
+def game_record(
+    con: duckdb.DuckDBPyConnection, batch_id: str, game_index: int
+) -> dict[str, Any] | None:
+    """Every column of one recorded game (moves as a list of ints), or None."""
+    df = con.execute(
+        "SELECT * FROM games WHERE batch_id = ? AND game_index = ? LIMIT 1",
+        [batch_id, int(game_index)],
+    ).df()
+    if df.empty:
+        return None
+    row = df.iloc[0].to_dict()
+    row["moves"] = [int(m) for m in row["moves"]]
+    return row
