@@ -148,10 +148,14 @@ def main() -> None:
     script = script_times(args.data, args.repeat)
     print(f"Overview, {args.games:,} games (target <= 3 s after the first load):")
     print(f"  first load in the browser (cold caches): {first:.2f} s")
-    print(f"  full browser reload after it: median {statistics.median(again):.2f} s, "
-          f"max {max(again):.2f} s ({len(again)} reloads)")
-    print(f"  switching to Overview from another page: median "
-          f"{statistics.median(switches):.2f} s, max {max(switches):.2f} s")
+    print(
+        f"  full browser reload after it: median {statistics.median(again):.2f} s, "
+        f"max {max(again):.2f} s ({len(again)} reloads)"
+    )
+    print(
+        f"  switching to Overview from another page: median "
+        f"{statistics.median(switches):.2f} s, max {max(switches):.2f} s"
+    )
     print(f"  server-side script run (AppTest): median {statistics.median(script):.3f} s")
 
 

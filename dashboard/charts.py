@@ -37,8 +37,12 @@ def end_reasons_chart(reasons: pd.DataFrame) -> go.Figure:
     fig = go.Figure()
     for winner in ("red", "blue", "draw"):
         if winner in reasons:
-            fig.add_bar(x=reasons["reason"], y=reasons[winner], name=winner,
-                        marker_color=WINNER_COLOURS[winner])
+            fig.add_bar(
+                x=reasons["reason"],
+                y=reasons[winner],
+                name=winner,
+                marker_color=WINNER_COLOURS[winner],
+            )
     fig.update_layout(barmode="stack", yaxis_title="games", **LAYOUT)
     return fig
 

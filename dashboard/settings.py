@@ -71,5 +71,6 @@ def load_settings() -> Settings:
         max_workers=_env_int("DSQ_DASHBOARD_MAX_WORKERS", os.cpu_count() or 1, problems),
         max_running=_env_int("DSQ_DASHBOARD_MAX_RUNNING", DEFAULT_MAX_RUNNING, problems),
     )
-    return Settings(data_dir=resolve_data_dir(None).resolve(), limits=limits,
-                    problems=tuple(problems))
+    return Settings(
+        data_dir=resolve_data_dir(None).resolve(), limits=limits, problems=tuple(problems)
+    )

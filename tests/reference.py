@@ -505,7 +505,6 @@ def divide(pos: Pos, depth: int, rules: dict[str, object]) -> dict[str, int]:
     return {m: perft(make_move(pos, m), depth - 1, rules) for m in legal_moves(pos, rules)}
 
 
-
 # ----------------------------------------------------------------------------- test helpers
 
 
@@ -543,6 +542,7 @@ def rotate_fen(fen: str) -> str:
     for sq, piece in enumerate(pos.board):
         board[rotate_square(sq)] = piece.swapcase()
     return to_fen(Pos(board, OTHER[pos.side], pos.clock, pos.fullmove))
+
 
 if __name__ == "__main__":  # pragma: no cover - manual check
     import sys

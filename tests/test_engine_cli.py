@@ -31,16 +31,24 @@ BAD = {
     "unknown preset": (["perft", "--rules", "chinese", "--depth", "1"], ["chinese"]),
     "unknown option": (["perft", "--rules", "standard+bogus_rule", "--depth", "1"], ["bogus_rule"]),
     "bad choice value": (
-        ["perft", "--rules", "standard+tiger_jump=diagonal", "--depth", "1"], ["diagonal"]),
+        ["perft", "--rules", "standard+tiger_jump=diagonal", "--depth", "1"],
+        ["diagonal"],
+    ),
     "bad boolean value": (["moves", "--rules", "yeshou+rule_7_3=maybe"], ["maybe"]),
     "negative no_capture_plies": (
-        ["perft", "--rules", "standard+no_capture_plies=-3", "--depth", "1"], []),
+        ["perft", "--rules", "standard+no_capture_plies=-3", "--depth", "1"],
+        [],
+    ),
     "illegal move with its ply number": (
-        ["perft", "--moves", "a3a4 a7a6 a4a9", "--depth", "1"], ["a4a9", "3"]),
+        ["perft", "--moves", "a3a4 a7a6 a4a9", "--depth", "1"],
+        ["a4a9", "3"],
+    ),
     "illegal move in replay": (["replay", "--moves", "a3a4 a3a5"], ["a3a5", "2"]),
     "malformed move": (["moves", "--moves", "a3a4 zz"], ["zz"]),
     "move after the end of the game": (
-        ["perft", "--fen", FINISHED, "--moves", "d5d4", "--depth", "1"], ["d5d4"]),
+        ["perft", "--fen", FINISHED, "--moves", "d5d4", "--depth", "1"],
+        ["d5d4"],
+    ),
     "negative depth": (["perft", "--depth", "-1"], ["-1"]),
     "non-numeric depth": (["perft", "--depth", "abc"], ["abc"]),
     "missing suite file": (["perft", "--suite", "/nonexistent/suite.tsv"], []),
@@ -48,8 +56,15 @@ BAD = {
 }
 GOOD = {
     "divide": ["perft", "--fen", DIVIDE_FEN, "--depth", "2", "--divide"],
-    "moves": ["moves", "--rules", "standard+rule_7_3", "--fen", DIVIDE_FEN,
-              "--moves", "d5d4 g9g8 d4d5 g8f8 d5d4 f8f9 d4d5 f9g9 d5d4 g9g8 d4d5 g8f8"],
+    "moves": [
+        "moves",
+        "--rules",
+        "standard+rule_7_3",
+        "--fen",
+        DIVIDE_FEN,
+        "--moves",
+        "d5d4 g9g8 d4d5 g8f8 d5d4 f8f9 d4d5 f9g9 d5d4 g9g8 d4d5 g8f8",
+    ],
     "moves finished": ["moves", "--fen", FINISHED],
 }
 
@@ -88,8 +103,11 @@ def runs(bad_suite: str) -> dict[str, subprocess.CompletedProcess]:
     for name, argv in argvs.items():
         argv = [bad_suite if a == "@bad_suite" else a for a in argv]
         procs[name] = subprocess.Popen(
-            [*dsq_command(), *argv], cwd=ROOT, text=True,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            [*dsq_command(), *argv],
+            cwd=ROOT,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
     out = {}
     for name, proc in procs.items():
@@ -146,5 +164,8 @@ def test_moves_json_finished(runs: dict) -> None:
     proc = runs["moves finished"]
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert data == {"fen": FINISHED, "legal": [],
-                    "result": {"winner": "red", "reason": "capture_all"}}
+    assert data == {
+        "fen": FINISHED,
+        "legal": [],
+        "result": {"winner": "red", "reason": "capture_all"},
+    }

@@ -147,9 +147,7 @@ def test_cli_suite_matches_every_table(tmp_path: Path) -> None:
     """All tables through ``dsq perft --suite`` in one subprocess."""
     cases = HAND + DEEP + START
     path = tmp_path / "suite.tsv"
-    path.write_text(
-        "".join(f"# {c.id}\n{c.rules}\t{c.fen}\t{c.moves}\t{c.depth}\n" for c in cases)
-    )
+    path.write_text("".join(f"# {c.id}\n{c.rules}\t{c.fen}\t{c.moves}\t{c.depth}\n" for c in cases))
     proc = subprocess.run(
         [*dsq_command(), "perft", "--suite", str(path)],
         capture_output=True,
@@ -160,8 +158,11 @@ def test_cli_suite_matches_every_table(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     counts = [int(x) for x in proc.stdout.split()]
     assert len(counts) == len(cases)
-    wrong = [(c.id, c.rules, c.fen, c.moves, c.depth, c.expect, got)
-             for c, got in zip(cases, counts, strict=True) if got != c.expect]
+    wrong = [
+        (c.id, c.rules, c.fen, c.moves, c.depth, c.expect, got)
+        for c, got in zip(cases, counts, strict=True)
+        if got != c.expect
+    ]
     assert not wrong, "\n".join(map(str, wrong))
 
 

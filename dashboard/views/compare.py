@@ -122,18 +122,25 @@ if ctx is not None:
             left, right = st.columns(2)
             with left:
                 st.subheader("Game length")
-                g_all = stat("sim.stats.general:general_stats",
-                             ctx.selection.with_rules(*specs))
+                g_all = stat("sim.stats.general:general_stats", ctx.selection.with_rules(*specs))
                 lo, hi = int(g_all.length.min or 0), int(g_all.length.max or 1)
                 fig = go.Figure()
                 width = max(1, (hi - lo) // 30 + 1)
                 edges = tuple(range(lo, hi + width + 1, width))
                 for spec in specs:
-                    hist = stat("sim.stats.general:length_histogram",
-                                ctx.selection.with_rules(spec), bins=edges)
+                    hist = stat(
+                        "sim.stats.general:length_histogram",
+                        ctx.selection.with_rules(spec),
+                        bins=edges,
+                    )
                     add_length_trace(fig, hist, spec, share=True)
-                fig.update_layout(barmode="overlay", xaxis_title="plies",
-                                  yaxis_title="share of games", yaxis_tickformat=".0%", **LAYOUT)
+                fig.update_layout(
+                    barmode="overlay",
+                    xaxis_title="plies",
+                    yaxis_title="share of games",
+                    yaxis_tickformat=".0%",
+                    **LAYOUT,
+                )
                 st.plotly_chart(fig, key="cmp_lengths")
             with right:
                 st.subheader("How games end")

@@ -80,8 +80,14 @@ def show_replay(game: dict[str, Any]) -> None:
         ("Forward", ":material/chevron_right:", "_fwd", 1),
         ("End", ":material/last_page:", "_end", None),
     ), strict=False):  # fmt: skip
-        col.button(label, icon=icon, key=key + suffix, on_click=_step, args=(key, delta, last),
-                   width="stretch")
+        col.button(
+            label,
+            icon=icon,
+            key=key + suffix,
+            on_click=_step,
+            args=(key, delta, last),
+            width="stretch",
+        )
     ply = st.slider("Ply", 0, max(last, 1), key=key, disabled=last == 0)
     ply = min(int(ply), last)
     frame = rep.frames[ply]
@@ -113,6 +119,7 @@ def show_replay(game: dict[str, Any]) -> None:
         st.dataframe(captures, hide_index=True, key=key + "_captures")
         with st.expander("All moves"):
             st.text(" ".join(f.move or "" for f in rep.frames[1:]))
+
 
 ctx = page_start("Games", "Every recorded game; choose one to replay it move by move.")
 if ctx is not None:

@@ -19,12 +19,20 @@ if ctx is not None:
     c[0].metric("Games played", fmt.count(g.games))
     for col, label, prop in ((c[1], "Red wins", g.red), (c[2], "Blue wins", g.blue),
                              (c[3], "Draws", g.draw)):  # fmt: skip
-        col.metric(label, fmt.count(prop.count), fmt.pct(prop.rate), delta_color="off",
-                   delta_arrow="off", help=fmt.pct_interval(prop.low, prop.high))
+        col.metric(
+            label,
+            fmt.count(prop.count),
+            fmt.pct(prop.rate),
+            delta_color="off",
+            delta_arrow="off",
+            help=fmt.pct_interval(prop.low, prop.high),
+        )
     c = st.columns(4)
-    c[0].metric("Average moves per game", fmt.num(g.length.mean),
-                help="plies (one move of one side); " + fmt.num_interval(g.length.low,
-                                                                        g.length.high))
+    c[0].metric(
+        "Average moves per game",
+        fmt.num(g.length.mean),
+        help="plies (one move of one side); " + fmt.num_interval(g.length.low, g.length.high),
+    )
     c[1].metric("Fewest moves", fmt.count(g.length.min))
     c[2].metric("Most moves", fmt.count(g.length.max))
     c[3].metric("Median moves", fmt.num(g.length.median))
@@ -32,11 +40,17 @@ if ctx is not None:
     fp = g.first_player
     c[0].metric("First-player wins (red)", fmt.count(fp.wins))
     c[1].metric("Second-player wins (blue)", fmt.count(fp.losses))
-    c[2].metric("First-player score", fmt.pct(fp.score),
-                help="(wins + draws/2) / games for red, who moves first; "
-                + fmt.pct_interval(fp.low, fp.high))
-    c[3].metric("First-player advantage test", fmt.p_value(fp.p_value),
-                help="two-sided test of the first player's score against 50%")
+    c[2].metric(
+        "First-player score",
+        fmt.pct(fp.score),
+        help="(wins + draws/2) / games for red, who moves first; "
+        + fmt.pct_interval(fp.low, fp.high),
+    )
+    c[3].metric(
+        "First-player advantage test",
+        fmt.p_value(fp.p_value),
+        help="two-sided test of the first player's score against 50%",
+    )
 
     st.markdown(
         f"Red wins {fmt.pct(g.red.rate)} ({fmt.pct_interval(g.red.low, g.red.high)}), "
@@ -64,13 +78,15 @@ if ctx is not None:
         table[col] = [fmt.count(v) for v in by_rules[col]]
     table["first-player score"] = [
         f"{fmt.pct(s)} ({fmt.pct_interval(lo, hi)})"
-        for s, lo, hi in zip(by_rules["first_score"], by_rules["first_low"],
-                             by_rules["first_high"], strict=True)
+        for s, lo, hi in zip(
+            by_rules["first_score"], by_rules["first_low"], by_rules["first_high"], strict=True
+        )
     ]
     table["mean plies"] = [
         f"{fmt.num(m)} ({fmt.num_interval(lo, hi)})"
-        for m, lo, hi in zip(by_rules["mean_plies"], by_rules["mean_low"],
-                             by_rules["mean_high"], strict=True)
+        for m, lo, hi in zip(
+            by_rules["mean_plies"], by_rules["mean_low"], by_rules["mean_high"], strict=True
+        )
     ]
     table["min"] = by_rules["min_plies"]
     table["max"] = by_rules["max_plies"]

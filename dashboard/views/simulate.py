@@ -54,8 +54,9 @@ def rules_builder() -> list[str]:
         if isinstance(current, bool):
             values[f.name] = box.toggle(label, value=current, key=key)
         elif f.name == "jump_block":
-            values[f.name] = box.selectbox(label, JUMP_BLOCK_VALUES,
-                                           index=JUMP_BLOCK_VALUES.index(current), key=key)
+            values[f.name] = box.selectbox(
+                label, JUMP_BLOCK_VALUES, index=JUMP_BLOCK_VALUES.index(current), key=key
+            )
         elif f.name in ("lion_jump", "tiger_jump"):
             values[f.name] = box.selectbox(label, JUMP_VALUES, index=JUMP_VALUES.index(current),
                                            key=key)  # fmt: skip
