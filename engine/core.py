@@ -21,7 +21,6 @@ from numba import njit
 
 from engine.board import DENS, JUMP_LAND, JUMP_PATH, NEIGHBOURS, TRAP_OWNER, WATER
 from engine.rules import (
-    R_DOG_OVER_WOLF,
     R_JUMP_BLOCK,
     R_LION_JUMP,
     R_NO_CAPTURE,
@@ -49,9 +48,6 @@ NO_REASON, DEN, CAPTURE_ALL, NO_MOVES, NO_CAPTURE, PLY_CAP = 0, 1, 2, 3, 4, 5
 REASON_NAMES = ("", "den", "capture_all", "no_moves", "no_capture", "ply_cap")
 
 _RAT, _ELEPHANT, _TIGER, _LION = 1, 8, 6, 7
-
-# Silence unused-import linters: R_DOG_OVER_WOLF is folded into the strength table.
-_ = R_DOG_OVER_WOLF
 
 
 def new_state(capacity: int = 1024) -> np.ndarray:

@@ -66,6 +66,13 @@ class Position:
             bigger[: self.st.shape[0]] = self.st
             self.st = bigger
 
+    def _scratch(self, plies: int) -> np.ndarray:
+        """A copy of the state (position and history) with room for ``plies`` more plies."""
+        used = core.HEADER + core.HIST_SIZE * int(self.st[core.S_NPLY])
+        work = core.new_state(int(self.st[core.S_NPLY]) + plies + 1)
+        work[:used] = self.st[:used]
+        return work
+
     def legal_codes(self) -> np.ndarray:
         """The legal moves as ``from * 64 + to`` codes, in generation order."""
         n = core.settle(self.st, self.rules_array, self._buf)
@@ -149,18 +156,13 @@ class Position:
         """Leaf count of the legal-move tree ``depth`` plies deep (history-aware)."""
         if depth < 0:
             raise DsqError(f"perft depth must be 0 or more, not {depth}")
-        work = self.st.copy()
-        bigger = core.new_state(int(work[core.S_NPLY]) + depth + 1)
-        bigger[: min(work.shape[0], bigger.shape[0])] = work[: bigger.shape[0]]
-        return int(core.perft(bigger, self.rules_array, depth))
+        return int(core.perft(self._scratch(depth), self.rules_array, depth))
 
     def divide(self, depth: int) -> dict[str, int]:
         """perft(depth - 1) below each legal move, keyed by move."""
         if depth < 1:
             raise DsqError(f"divide needs a depth of 1 or more, not {depth}")
-        bigger = core.new_state(int(self.st[core.S_NPLY]) + depth + 1)
-        bigger[: min(self.st.shape[0], bigger.shape[0])] = self.st[: bigger.shape[0]]
         moves = np.empty(core.MAX_MOVES, dtype=np.int32)
         counts = np.empty(core.MAX_MOVES, dtype=np.int64)
-        n = core.divide(bigger, self.rules_array, depth, moves, counts)
+        n = core.divide(self._scratch(depth), self.rules_array, depth, moves, counts)
         return dict(sorted((decode_move(moves[i]), int(counts[i])) for i in range(n)))

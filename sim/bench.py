@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import PRESETS, Position
+from engine import PRESETS, Position, parse_rules
 from engine.fen import parse_fen
 from engine.playout import random_games
 from engine.rng import seed_state
@@ -60,7 +60,7 @@ def perft_rate(depth: int, rules: str = "standard") -> dict[str, Any]:
 
 def random_games_rate(rules: str, games: int, seed: int = 1, ply_cap: int = 5000) -> dict[str, Any]:
     """Uniform-random games from the initial position: games/s, plies/s and the outcomes."""
-    ra = PRESETS[rules].as_array() if rules in PRESETS else Position(rules).rules_array
+    ra = parse_rules(rules).as_array()
     start_state = parse_fen("start", ra, ply_cap + 1)
     out = np.zeros(5, dtype=np.int64)
     t = time.perf_counter()
