@@ -33,7 +33,7 @@ from engine.fen import parse_fen  # noqa: E402
 from engine.playout import random_games  # noqa: E402
 from engine.rng import seed_state  # noqa: E402
 from sim.bots import make_bot  # noqa: E402
-from sim.referee import game_moves, play_game  # noqa: E402
+from sim.play.referee import game_moves, play_game  # noqa: E402
 
 DEFAULT_SPECS = ["random", "greedy", "alphabeta", "mcts"]
 # CPU time of this process: the code is single-threaded, so on an idle core this equals

@@ -42,8 +42,8 @@ def make_dataset(data: Path, games: int) -> None:
     import pyarrow.parquet as pq
 
     from sim.cli import main as dsq
-    from sim.storage import open_dataset
-    from sim.storage_write import write_games_table
+    from sim.storage.reading import open_dataset
+    from sim.storage.writing import write_games_table
 
     if data.exists():
         shutil.rmtree(data)

@@ -4,7 +4,7 @@
 
 Measures, after JIT warm-up:
 
-1. raw compiled random playouts (``dsq bench``'s kernel) and ``sim.referee.play_game`` in a
+1. raw compiled random playouts (``dsq bench``'s kernel) and ``sim.play.referee.play_game`` in a
    loop (no recording), one core;
 2. ``dsq simulate`` end to end (``sim.batch.run_batch``, random vs random, parquet written)
    on 1 and 2 workers: games/s over the whole call and in steady state (first result to end);
@@ -30,8 +30,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sim.batch import make_spec, run_batch  # noqa: E402
-from sim.progress import Progress  # noqa: E402
+from sim.batch.driver import make_spec, run_batch  # noqa: E402
+from sim.batch.progress import Progress  # noqa: E402
 
 AGG_SQL = """
 SELECT count(*) AS games,
@@ -61,8 +61,8 @@ class _Clock(Progress):
 
 def raw_rates(games: int) -> dict[str, Any]:
     """Compiled random playouts and referee games per second on one core (no recording)."""
-    from sim.bench import random_games_rate
-    from sim.referee import play_game
+    from sim.bench.kernels import random_games_rate
+    from sim.play.referee import play_game
 
     random_games_rate("standard", 200, ply_cap=1000)  # warm-up
     kernel = random_games_rate("standard", games, ply_cap=1000)
@@ -108,7 +108,7 @@ def build_big(src: Path, batch_id: str, n: int, dest: Path) -> int:
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    from sim.storage_write import write_games_chunk
+    from sim.storage.writing import write_games_chunk
 
     base = pa.concat_tables(pq.read_table(p) for p in (src / "games" / batch_id).glob("*.parquet"))
     made, k = 0, 0
@@ -125,7 +125,7 @@ def build_big(src: Path, batch_id: str, n: int, dest: Path) -> int:
 
 def _reader_child(data: str) -> None:
     """In a fresh process: open the dataset, run the aggregates, print time and peak RSS."""
-    from sim.storage import open_dataset
+    from sim.storage.reading import open_dataset
 
     t = time.perf_counter()
     ds = open_dataset(data)

@@ -19,9 +19,9 @@ from typing import Any
 
 from dashboard.settings import Limits
 from engine.errors import DsqError
-from sim.batch import BatchSpec, make_spec, new_batch_id, prepare_data_dir, spawn_detached
-from sim.storage_batches import effective_status, list_batches, now_iso, request_cancel
-from sim.storage_write import atomic_write_json, pid_alive
+from sim.batch.driver import BatchSpec, make_spec, new_batch_id, prepare_data_dir, spawn_detached
+from sim.storage.records import effective_status, list_batches, now_iso, request_cancel
+from sim.storage.writing import atomic_write_json, pid_alive
 
 JOBS_DIR = Path(".dashboard") / "jobs"
 ACTIVE = ("starting", "queued", "running")

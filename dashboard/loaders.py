@@ -24,7 +24,7 @@ from dashboard.settings import load_settings
 from sim.stats.games import distinct_values, list_games
 from sim.stats.games import game_record as stored_game
 from sim.stats.query import Selection
-from sim.storage import Dataset, dataset_fingerprint, open_dataset
+from sim.storage.reading import Dataset, dataset_fingerprint, open_dataset
 
 
 @dataclass

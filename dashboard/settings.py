@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.storage import resolve_data_dir
+from sim.storage.paths import resolve_data_dir
 
 DEFAULT_MAX_GAMES = 20_000
 DEFAULT_MAX_DEPTH = 6

@@ -3,16 +3,9 @@
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
-
-# Rules-engine tests: make ``import reference`` (tests/reference.py, the slow independent
-# move generator) work whatever the import mode or package layout of the tests folder.
-TESTS_DIR = Path(__file__).resolve().parent
-if str(TESTS_DIR) not in sys.path:
-    sys.path.insert(0, str(TESTS_DIR))
 
 
 # Dashboard and storage tests: a small dataset made by the real simulator (session-wide,
@@ -20,7 +13,7 @@ if str(TESTS_DIR) not in sys.path:
 @pytest.fixture(scope="session")
 def fixture_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The shared read-only fixture dataset (real simulator output)."""
-    from e2e.dataset import build_dataset
+    from tests.support.dataset import build_dataset
 
     return build_dataset(tmp_path_factory.mktemp("dash") / "data")
 

@@ -13,7 +13,7 @@ from dashboard.common import page_start
 from dashboard.labels import short_bot
 from dashboard.loaders import game_record, games_listing
 from dashboard.replay import Replay, describe_result, replay_game
-from sim.schema import REASONS, WINNERS
+from sim.storage.schema import REASONS, WINNERS
 
 PAGE_ROWS = 200
 

@@ -16,7 +16,7 @@ from dashboard.settings import Limits, load_settings
 from engine import PRESETS
 from engine.errors import DsqError
 from engine.rules import JUMP_BLOCK_VALUES, JUMP_VALUES, MAX_NO_CAPTURE_PLIES
-from sim.seeding import MAX_SEED
+from sim.play.seeds import MAX_SEED
 from sim.stats.query import Selection
 
 STATUS_ICONS = {

@@ -2,7 +2,7 @@
 ``alphabeta:depth=4``, ``mcts:playouts=2000,c=1.4``).
 
 ``parse_bot(spec) -> BotSpec`` (``.name``, ``.params``, ``.canonical``) validates a spec;
-``make_bot(spec, rules, rng)`` builds a player (see :mod:`sim.bots.base`).
+``make_bot(spec, rules, rng)`` builds a player (see :mod:`sim.bots.protocol`).
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ if TYPE_CHECKING:
     import numpy as np
 
     from engine.rules import Ruleset
-    from sim.bots.base import Bot
+    from sim.bots.protocol import Bot
 
 
 def make_bot(spec: str | BotSpec, rules: Ruleset | str | None, rng: np.ndarray) -> Bot:
-    """A bot for ``spec`` under ``rules`` drawing from ``rng`` (see ``sim.bots.base``)."""
-    from sim.bots.base import make_bot as _make_bot
+    """A bot for ``spec`` under ``rules`` drawing from ``rng`` (see ``sim.bots.protocol``)."""
+    from sim.bots.protocol import make_bot as _make_bot
 
     return _make_bot(spec, rules, rng)

@@ -21,8 +21,8 @@ from engine.position import decode_move
 from engine.rng import rng_next
 from engine.rules import Ruleset
 from sim.bots import search as S
-from sim.bots.base import values_array
 from sim.bots.evaluate import ZOBRIST, full_hash
+from sim.bots.protocol import values_array
 from sim.bots.spec import BotSpec
 
 _MASK63 = (1 << 63) - 1

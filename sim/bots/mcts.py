@@ -13,8 +13,8 @@ from engine.errors import MoveError
 from engine.position import decode_move
 from engine.rules import Ruleset
 from sim.bots import mcts_kernel as K
-from sim.bots.base import values_array
 from sim.bots.evaluate import V_OFF
+from sim.bots.protocol import values_array
 from sim.bots.search import now_us
 from sim.bots.spec import BotSpec
 

@@ -6,8 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from sim.storage import resolve_data_dir
-from sim.storage_batches import effective_status, list_batches
+from sim.storage.paths import resolve_data_dir
+from sim.storage.records import effective_status, list_batches
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from sim.bench import run_bench
+from sim.bench.kernels import run_bench
 from sim.commands._common import positive_int
 
 

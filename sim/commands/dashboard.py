@@ -15,7 +15,7 @@ from pathlib import Path
 
 from engine.errors import DsqError
 from sim.commands._common import positive_int
-from sim.storage import project_root, resolve_data_dir
+from sim.storage.paths import project_root, resolve_data_dir
 
 APP = project_root() / "dashboard" / "app.py"
 LIMIT_FLAGS = {

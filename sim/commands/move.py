@@ -9,7 +9,7 @@ from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
 from sim.commands._common import add_position_args, position_from_args, print_json
-from sim.referee import bot_seed
+from sim.play.referee import bot_seed
 
 
 def register(sub: argparse._SubParsersAction) -> None:

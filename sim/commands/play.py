@@ -13,7 +13,7 @@ from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
 from sim.commands._common import positive_int
-from sim.referee import bot_seed
+from sim.play.referee import bot_seed
 
 HUMAN = "human"
 DEN_SQUARES = {3: "red", 59: "blue"}

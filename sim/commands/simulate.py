@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
-from sim.batch import (
+from sim.batch.backends import make_backend
+from sim.batch.driver import (
     BatchFailed,
     RunOptions,
     StopCheck,
@@ -22,11 +23,10 @@ from sim.batch import (
     new_batch_id,
     prepare_data_dir,
 )
-from sim.progress import Progress
-from sim.runner_backends import make_backend
-from sim.seeding import new_batch_seed
-from sim.storage import check_batch_id, resolve_data_dir
-from sim.storage_batches import now_iso, write_batch_record
+from sim.batch.progress import Progress
+from sim.play.seeds import new_batch_seed
+from sim.storage.paths import check_batch_id, resolve_data_dir
+from sim.storage.records import now_iso, write_batch_record
 
 SPEC_ARGS = ("rules", "red", "blue", "games", "seed", "opening_plies", "ply_cap", "label")
 EXIT_FAILED = 1
@@ -204,7 +204,7 @@ def _run_all(
                     data_dir, bid, backend, options, progress, build_stop_check(data_dir, bid)
                 )
             except BatchFailed as exc:
-                from sim.storage_batches import read_batch_record
+                from sim.storage.records import read_batch_record
 
                 rec = read_batch_record(data_dir, bid)
                 print(f"dsq simulate: batch {bid} failed: {exc}", file=sys.stderr)
@@ -233,7 +233,7 @@ def build_stop_check(data_dir: Path, batch_id: str) -> StopCheck | None:
     resumed. The driver calls it between chunks with the counts described in
     :func:`sim.batch.execute_batch`.
     """
-    from sim.storage_batches import read_batch_record
+    from sim.storage.records import read_batch_record
 
     spec = read_batch_record(data_dir, batch_id).get("sprt")
     if not spec:
@@ -255,7 +255,7 @@ def _summary_line(rec: dict[str, Any]) -> str:
 
 
 def _cancel_queued(data_dir: Path, ids: list[str]) -> None:
-    from sim.storage_batches import read_batch_record
+    from sim.storage.records import read_batch_record
 
     for bid in ids:
         try:

@@ -534,7 +534,8 @@ def _details_text(den: pd.DataFrame, matrix: pd.DataFrame, squares: pd.DataFrame
 
 
 def _open(data: str | None) -> Any:
-    from sim.storage import open_dataset, resolve_data_dir
+    from sim.storage.paths import resolve_data_dir
+    from sim.storage.reading import open_dataset
 
     d = resolve_data_dir(data)
     if not Path(d).is_dir():

@@ -1,5 +1,5 @@
 """Statistics over recorded games: pure functions of a DuckDB connection with a ``games``
-view (the columns of :data:`sim.schema.GAME_SCHEMA`), e.g. ``open_dataset(dir).con``.
+view (the columns of :data:`sim.storage.schema.GAME_SCHEMA`), e.g. ``open_dataset(dir).con``.
 
 Every function takes the connection and a :class:`Selection` and returns a frozen
 dataclass (with ``to_dict()``), a dict or a pandas DataFrame, ready for the CLI

@@ -39,7 +39,6 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import DsqError
-from sim.schema import REASONS
 from sim.stats.general import general_stats_by
 from sim.stats.intervals import (
     newcombe_difference,
@@ -49,6 +48,7 @@ from sim.stats.intervals import (
     z_value,
 )
 from sim.stats.query import Selection, canonical_rules, query_rows
+from sim.storage.schema import REASONS
 
 
 def _chi2_sf(x: float, df: int) -> float:

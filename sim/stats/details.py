@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import DsqError
-from sim.schema import ANIMALS
 from sim.stats.query import Selection, query_rows
+from sim.storage.schema import ANIMALS
 
 FILES = "abcdefg"
 

@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import DsqError
-from sim.schema import REASONS
 from sim.stats.intervals import (
     Proportion,
     mean_interval,
@@ -24,6 +23,7 @@ from sim.stats.intervals import (
     sign_test,
 )
 from sim.stats.query import Selection, query_df, query_rows
+from sim.storage.schema import REASONS
 
 GROUP_COLUMNS = {"rules": "rules", "batch": "batch_id"}
 

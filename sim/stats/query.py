@@ -1,7 +1,7 @@
 """Which games a statistic looks at: the :class:`Selection` and its parametrized SQL.
 
 Every statistics function takes a DuckDB connection with a ``games`` view (the columns of
-:data:`sim.schema.GAME_SCHEMA`) and a :class:`Selection`; user values only ever reach SQL
+:data:`sim.storage.schema.GAME_SCHEMA`) and a :class:`Selection`; user values only ever reach SQL
 as ``?`` parameters.
 """
 

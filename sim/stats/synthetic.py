@@ -2,7 +2,7 @@
 
 Nothing here plays Dou Shou Qi: outcomes are drawn from given probabilities, so a test
 knows what the statistics should find (a balanced dataset, a first-player bias, a bot
-stronger by a given Elo). Tables have exactly :data:`sim.schema.GAME_SCHEMA`.
+stronger by a given Elo). Tables have exactly :data:`sim.storage.schema.GAME_SCHEMA`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sim.schema import ANIMALS, CAPTURE_TYPE, GAME_SCHEMA, SCHEMA_VERSION
+from sim.storage.schema import ANIMALS, CAPTURE_TYPE, GAME_SCHEMA, SCHEMA_VERSION
 
 _DEFAULT_ROW: dict[str, Any] = {
     "schema_version": SCHEMA_VERSION,
@@ -179,8 +179,8 @@ def write_synthetic_dataset(
     **kwargs: Any,
 ) -> list[Path]:
     """Write ``n`` synthetic games of one batch under ``data_dir`` in the storage layout
-    (``games/<batch_id>/part-*.parquet``, via :func:`sim.storage_write.write_games_chunk`)."""
-    from sim.storage_write import write_games_chunk
+    (``games/<batch_id>/part-*.parquet``, via :func:`sim.storage.writing.write_games_chunk`)."""
+    from sim.storage.writing import write_games_chunk
 
     paths = []
     seed = int(kwargs.pop("seed", 0))

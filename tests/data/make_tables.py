@@ -4,7 +4,7 @@
 
 * ``deep.tsv``: every position of ``hand.tsv`` (whose depth-1 moves are checked by hand) at
   deeper depths, plus mid-game positions reached by seeded random play under several rule
-  sets, all counted by ``tests/reference.py`` (never by the engine).
+  sets, all counted by ``tests/support/reference.py`` (never by the engine).
 * ``start.tsv`` / ``start_slow.tsv`` are written by hand from the numbers in RULES.md.
 
 Each entry is preceded by ``#expect <count>``; the entry lines are in the
@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parents[1]))
 
-import reference as ref  # noqa: E402
+from tests.support import reference as ref  # noqa: E402
 
 NODE_BUDGET = 400_000  # stop deepening an entry once a count exceeds this
 MAX_DEPTH = 5
@@ -66,7 +66,8 @@ def midgame_moves(rules_spec: str, seed: int, plies: int) -> str:
 
 def main() -> None:
     lines = [
-        "# Perft tables computed by tests/reference.py (make_tables.py); '#expect' = the count.",
+        "# Perft tables computed by tests/support/reference.py (make_tables.py);"
+        " '#expect' = the count.",
         "",
     ]
     cases = []

@@ -1,0 +1,129 @@
+"""Where chunks run: in the driver, on a local process pool, or on a Dask cluster.
+
+Every backend is a ``concurrent.futures.Executor`` plus a number of ``slots`` (how many
+chunks to keep in flight) and a way to recover from a lost worker.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import re
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from engine.errors import DsqError
+from sim.batch.chunks import ChunkJob, play_chunk
+
+SCHEDULER_RE = re.compile(r"^(tcp|tls)://[^\s:/]+:\d{1,5}$")
+
+
+class InlineExecutor(Executor):
+    """Runs each submitted call at once in the calling process (``--workers 1``)."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future:  # type: ignore[override]
+        fut: Future = Future()
+        try:
+            fut.set_result(fn(*args, **kwargs))
+        except Exception as exc:  # noqa: BLE001 - delivered through the future
+            fut.set_exception(exc)
+        return fut
+
+
+class Backend:
+    """Runs :class:`ChunkJob` s; subclasses choose where."""
+
+    name = "inline"
+    slots = 1
+    generation = 0
+
+    def __init__(self) -> None:
+        self.executor: Executor = InlineExecutor()
+
+    def submit(self, job: ChunkJob) -> Future:
+        """Start a chunk; the future's result is a :class:`sim.batch.chunks.ChunkResult`."""
+        return self.executor.submit(play_chunk, job)
+
+    def lost_worker(self, exc: BaseException) -> bool:
+        """Whether ``exc`` means the chunk's worker died (the chunk should be replayed)."""
+        return False
+
+    def recover(self, generation: int) -> None:
+        """Make the backend usable again after a lost worker seen at ``generation``."""
+
+    def close(self, cancel: bool = False) -> None:
+        """Release the backend; with ``cancel``, drop queued chunks without waiting."""
+        self.executor.shutdown(wait=not cancel, cancel_futures=cancel)
+
+
+class PoolBackend(Backend):
+    """A local process pool of ``workers`` processes (spawned, so no fork-with-threads)."""
+
+    name = "pool"
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.slots = workers * 2
+        self.executor = self._new()
+
+    def _new(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+        )
+
+    def lost_worker(self, exc: BaseException) -> bool:
+        return isinstance(exc, BrokenProcessPool)
+
+    def recover(self, generation: int) -> None:
+        if generation == self.generation:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = self._new()
+            self.generation += 1
+
+
+class DaskBackend(Backend):
+    """An existing Dask cluster; Dask itself recomputes chunks of a worker that died."""
+
+    name = "dask"
+
+    def __init__(self, address: str, timeout: float = 5.0) -> None:
+        if not SCHEDULER_RE.match(address):
+            raise DsqError(f"bad scheduler address {address!r} (expected tcp://HOST:PORT)")
+        try:
+            from distributed import Client
+        except ImportError:
+            raise DsqError(
+                "--scheduler needs dask and distributed: pip install -e '.[dask]'"
+            ) from None
+        try:
+            self.client = Client(address, timeout=f"{timeout}s", set_as_default=False)
+        except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ...
+            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise DsqError(f"cannot connect to Dask scheduler {address}: {msg}") from None
+        nthreads = sum(self.client.nthreads().values())
+        self.slots = max(2, 2 * nthreads)
+        self.executor = self.client.get_executor(pure=False)
+
+    def lost_worker(self, exc: BaseException) -> bool:
+        try:
+            from distributed.scheduler import KilledWorker
+        except ImportError:  # pragma: no cover
+            return False
+        return isinstance(exc, KilledWorker)
+
+    def close(self, cancel: bool = False) -> None:
+        try:
+            self.executor.shutdown(wait=False)
+        finally:
+            self.client.close()
+
+
+def make_backend(workers: int = 1, scheduler: str | None = None) -> Backend:
+    """The backend for ``--workers`` / ``--scheduler`` (``DsqError`` on bad values)."""
+    if scheduler:
+        return DaskBackend(scheduler)
+    if workers < 1:
+        raise DsqError(f"--workers must be at least 1, got {workers}")
+    if workers == 1:
+        return Backend()
+    return PoolBackend(workers)

@@ -1,0 +1,1 @@
+"""Measurements behind ``dsq bench``."""

@@ -1,0 +1,229 @@
+"""The referee: one game between two bot specs, recorded as a GAME_SCHEMA row (a dict).
+
+Generators (all :func:`engine.rng.seed_state` xorshift states):
+
+- the opening (the first ``opening_plies`` plies, uniform among the legal moves) draws
+  from ``seed_state(opening_seed)``, ``opening_seed`` defaulting to ``seed``, so the two
+  games of a colour-swapped pair given the same ``opening_seed`` share their opening;
+- Red's bot draws from ``seed_state(bot_seed(seed, 0))`` and Blue's from
+  ``seed_state(bot_seed(seed, 1))``, where :func:`bot_seed` mixes the game seed with the
+  colour through splitmix64.
+
+Same arguments, same game. When both bots are ``random`` or ``greedy`` the whole game
+runs in one compiled loop (:func:`sim.bots.fast.play_fast`); otherwise the referee asks
+each bot for its move ply by ply.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from engine import core
+from engine.errors import DsqError, MoveError
+from engine.fen import parse_fen
+from engine.position import decode_move
+from engine.rng import rng_below
+from engine.rules import Ruleset, parse_rules
+from sim.bots import fast
+from sim.bots.protocol import values_array
+from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
+from sim.storage.schema import ANIMALS
+
+_MASK64 = (1 << 64) - 1
+_FAST_KINDS = {"random": fast.RANDOM, "greedy": fast.GREEDY}
+_KINDS: dict[tuple[int, int], np.ndarray] = {}
+_WINNERS = ("", "red", "blue", "draw")
+
+
+def bot_seed(seed: int, side: int) -> int:
+    """The seed of ``side``'s bot (0 Red, 1 Blue) in the game of seed ``seed``."""
+    z = (int(seed) * 2 + 1 + side * 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+@lru_cache(maxsize=64)
+def _rules(rules: Ruleset | str) -> tuple[str, Ruleset, np.ndarray, np.ndarray, np.ndarray]:
+    ruleset = parse_rules(rules)
+    ra = ruleset.as_array()
+    values = values_array(DEFAULT_VALUES, ruleset)
+    return ruleset.spec, ruleset, ra, parse_fen("start", ra, 1), values
+
+
+@lru_cache(maxsize=256)
+def _bot(spec: str) -> BotSpec:
+    return parse_bot(spec)
+
+
+def _check_int(name: str, value: object, low: int) -> int:
+    if type(value) is int and value >= low:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+        raise DsqError(f"{name} must be a whole number >= {low}, not {value!r}")
+    return int(value)
+
+
+def _seed_word(seed: int) -> int:
+    """The generator word of ``engine.rng.seed_state(seed)`` (the same splitmix64 mix)."""
+    z = (int(seed) + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    z ^= z >> 31
+    return z or 0x2545F4914F6CDD1D
+
+
+def play_game(
+    rules: Ruleset | str,
+    red: str,
+    blue: str,
+    seed: int,
+    opening_plies: int = 0,
+    ply_cap: int = 1000,
+    opening_seed: int | None = None,
+    fen: str | None = None,
+) -> dict[str, Any]:
+    """Play one game and return its record (the per-game columns of GAME_SCHEMA).
+
+    ``fen`` (optional, not stored in the record) starts from another position.
+    Raises DsqError on a bad rules spec, bot spec or number.
+    """
+    t0 = time.perf_counter()
+    key = rules if isinstance(rules, Ruleset) else str(rules)
+    rules_spec, ruleset, ra, start, values = _rules(key)
+    red_spec, blue_spec = _bot(str(red)), _bot(str(blue))
+    seed = _check_int("seed", seed, -(2**63))
+    opening_plies = _check_int("opening_plies", opening_plies, 0)
+    ply_cap = _check_int("ply_cap", ply_cap, 1)
+    oseed = seed if opening_seed is None else _check_int("opening_seed", opening_seed, -(2**63))
+    if fen is not None:
+        start = parse_fen(fen, ra, 1)
+    # The opening's, Red's and Blue's generator words (each exactly ``seed_state(...)``).
+    rngs = np.array(
+        [_seed_word(oseed), _seed_word(bot_seed(seed, 0)), _seed_word(bot_seed(seed, 1))],
+        dtype=np.uint64,
+    )
+    kinds = _fast_kinds(red_spec.name, blue_spec.name)
+    if kinds is not None:
+        packed = fast.fast_game(start, ra, kinds, values, rngs, opening_plies, ply_cap)
+    else:
+        st = core.new_state(ply_cap + 1)
+        st[: start.shape[0]] = start
+        packed = _play_stepwise(
+            st, ruleset, ra, (red_spec, blue_spec), rngs, opening_plies, ply_cap
+        )
+    return _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
+
+
+def _fast_kinds(red: str, blue: str) -> np.ndarray | None:
+    """The kernel kinds of two fast bots, or None when one of them is not fast."""
+    if red in _FAST_KINDS and blue in _FAST_KINDS:
+        key = (_FAST_KINDS[red], _FAST_KINDS[blue])
+        kinds = _KINDS.get(key)
+        if kinds is None:
+            kinds = _KINDS[key] = np.array(key, dtype=np.int32)
+        return kinds
+    return None
+
+
+def _play_stepwise(
+    st: np.ndarray,
+    ruleset: Ruleset,
+    ra: np.ndarray,
+    specs: tuple[BotSpec, BotSpec],
+    rngs: np.ndarray,
+    opening_plies: int,
+    ply_cap: int,
+) -> np.ndarray:
+    """The game loop asking each bot for its move; returns what ``fast.fast_game`` does."""
+    from sim.bots.protocol import make_bot
+
+    bots = [make_bot(specs[0], ruleset, rngs[1:2]), make_bot(specs[1], ruleset, rngs[2:3])]
+    buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+    moves = np.empty(ply_cap, dtype=np.int32)
+    plies = branch = 0
+    while plies < ply_cap:
+        n = int(core.settle(st, ra, buf))
+        if n == 0:
+            break
+        branch += n
+        if plies < opening_plies:
+            mv = int(buf[rng_below(rngs[0:1], n)])
+        else:
+            side = int(st[core.S_SIDE])
+            mv = bots[side].choose(st)
+            if mv not in buf[:n]:
+                raise MoveError(
+                    f"bot {specs[side].canonical} chose an illegal move {decode_move(mv)}"
+                )
+        moves[plies] = mv
+        core.make_move(st, ra, mv)
+        plies += 1
+    if plies == ply_cap:
+        core.settle(st, ra, buf)
+    last = int(st[core.HEADER + (plies - 1) * core.HIST_SIZE + 2]) if plies else 0
+    summary = [
+        plies,
+        branch,
+        st[core.S_STATUS],
+        st[core.S_REASON],
+        st[core.S_COUNT],
+        st[core.S_COUNT + 1],
+        last,
+    ]
+    caps = fast.capture_table(st, plies).ravel()
+    return np.concatenate((np.array(summary, dtype=np.int64), moves[:plies].astype(np.int64), caps))
+
+
+def _record(
+    packed: np.ndarray,
+    rules_spec: str,
+    red: BotSpec,
+    blue: BotSpec,
+    opening_plies: int,
+    ply_cap: int,
+    t0: float,
+) -> dict[str, Any]:
+    """The game record from the packed kernel output (see ``fast.fast_game``)."""
+    data = packed.tolist()
+    plies, branch, status, reason_code, red_left, blue_left, last = data[: fast.SUMMARY_SIZE]
+    if status == core.ONGOING:
+        winner, reason = "draw", "ply_cap"
+    else:
+        winner, reason = _WINNERS[status], core.REASON_NAMES[reason_code]
+    k = fast.SUMMARY_SIZE + plies
+    captures = [
+        {"ply": i, "capturer": a, "captured": d, "square": q}
+        for i, a, d, q in zip(
+            data[k::4], data[k + 1 :: 4], data[k + 2 :: 4], data[k + 3 :: 4], strict=True
+        )
+    ]
+    red_caps = sum(1 for c in data[k + 1 :: 4] if c <= 8)
+    return {
+        "rules": rules_spec,
+        "red": red.canonical,
+        "blue": blue.canonical,
+        "opening_plies": opening_plies,
+        "ply_cap": ply_cap,
+        "winner": winner,
+        "reason": reason,
+        "plies": plies,
+        "red_captures": red_caps,
+        "blue_captures": len(captures) - red_caps,
+        "red_pieces_left": red_left,
+        "blue_pieces_left": blue_left,
+        "den_animal": ANIMALS[(last - 1) % 8] if reason == "den" else None,
+        "branching": branch / plies if plies else 0.0,
+        "moves": data[fast.SUMMARY_SIZE : k],
+        "captures": captures,
+        "duration_ms": (time.perf_counter() - t0) * 1000.0,
+    }
+
+
+def game_moves(record: dict[str, Any]) -> list[str]:
+    """The moves of a game record decoded as ``a3a4`` strings."""
+    return [decode_move(int(m)) for m in record["moves"]]

@@ -1,0 +1,63 @@
+"""Where a data folder lives and how it is laid out.
+
+Layout of a data folder (``--data DIR``, else ``$DSQ_DATA``, else ``data/`` in the project)::
+
+    DIR/games/<batch_id>/part-<first index>-<n>-<token>.parquet   one file per written chunk
+    DIR/batches/<batch_id>.json                                    the batch record
+    DIR/batches/<batch_id>.cancel                                  a cancel request (optional)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from engine.errors import DsqError
+
+ENV_VAR = "DSQ_DATA"
+GAMES_DIR = "games"
+BATCHES_DIR = "batches"
+BATCH_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+
+
+def project_root() -> Path:
+    """The project folder (the parent of the ``sim`` package)."""
+    return Path(__file__).resolve().parents[2]
+
+
+def resolve_data_dir(data: str | os.PathLike[str] | None = None) -> Path:
+    """The data folder: ``data`` if given, else ``$DSQ_DATA``, else ``data/`` in the project."""
+    if data is not None and str(data) != "":
+        return Path(data).expanduser()
+    env = os.environ.get(ENV_VAR, "")
+    if env:
+        return Path(env).expanduser()
+    return project_root() / "data"
+
+
+def check_batch_id(batch_id: str) -> str:
+    """Return ``batch_id`` if it is a safe file name (letters, digits, ``._-``), else raise."""
+    if not isinstance(batch_id, str) or not BATCH_ID_RE.match(batch_id) or ".." in batch_id:
+        raise DsqError(f"invalid batch id {batch_id!r} (letters, digits, '.', '_', '-' only)")
+    return batch_id
+
+
+def games_dir(data_dir: Path, batch_id: str) -> Path:
+    """The folder holding a batch's parquet files."""
+    return Path(data_dir) / GAMES_DIR / check_batch_id(batch_id)
+
+
+def batches_dir(data_dir: Path) -> Path:
+    """The folder holding the batch records."""
+    return Path(data_dir) / BATCHES_DIR
+
+
+def batch_path(data_dir: Path, batch_id: str) -> Path:
+    """The JSON record of a batch."""
+    return batches_dir(data_dir) / f"{check_batch_id(batch_id)}.json"
+
+
+def cancel_path(data_dir: Path, batch_id: str) -> Path:
+    """The cancel-request file a running driver polls."""
+    return batches_dir(data_dir) / f"{check_batch_id(batch_id)}.cancel"

@@ -1,0 +1,275 @@
+"""The one reader of the dataset: a DuckDB ``games`` view over the valid parquet files.
+
+Readers look only at names ending in ``.parquet``; writers write to a temporary name that
+does not, then rename it into place (see :mod:`sim.storage.writing`). Every parquet file
+under ``DIR`` is checked cheaply (its footer's schema) before it enters the ``games``
+view; corrupt or foreign files are listed in :attr:`Dataset.skipped` and never deleted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from engine.errors import DsqError
+from sim.storage.paths import batches_dir, resolve_data_dir
+from sim.storage.schema import GAME_SCHEMA
+
+T = TypeVar("T")
+
+# (path, size, mtime_ns) -> reason the file is not a valid games file, or None if valid.
+_CHECK_CACHE: dict[tuple[str, int, int], str | None] = {}
+
+
+def empty_games_table() -> pa.Table:
+    """A zero-row table with :data:`GAME_SCHEMA`."""
+    return GAME_SCHEMA.empty_table()
+
+
+def check_games_file(path: Path) -> str | None:
+    """Why ``path`` is not a valid games parquet file, or ``None`` when it is.
+
+    Reads only the footer (schema and row-group metadata); cached on (path, size, mtime).
+    """
+    try:
+        st = path.stat()
+    except OSError as exc:
+        return f"cannot stat: {exc.strerror or exc}"
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key in _CHECK_CACHE:
+        return _CHECK_CACHE[key]
+    reason = _check_games_file_uncached(path)
+    if len(_CHECK_CACHE) > 100_000:
+        _CHECK_CACHE.clear()
+    _CHECK_CACHE[key] = reason
+    return reason
+
+
+def _check_games_file_uncached(path: Path) -> str | None:
+    try:
+        meta = pq.read_metadata(path)
+        schema = meta.schema.to_arrow_schema()
+    except Exception as exc:  # noqa: BLE001 - any failure here means "not readable parquet"
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return f"not a readable parquet file: {msg}"
+    missing = [f.name for f in GAME_SCHEMA if f.name not in schema.names]
+    if missing:
+        shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
+        return f"not a games file: missing columns {shown}"
+    for f in GAME_SCHEMA:
+        got = schema.field(f.name).type
+        if not got.equals(f.type):
+            return f"not a games file: column {f.name} has type {got}, expected {f.type}"
+    return None
+
+
+_DEEP_CACHE: dict[tuple[str, int, int], str | None] = {}
+
+
+def verify_games_file(path: Path) -> str | None:
+    """Why ``path``'s data cannot be read in full, or ``None`` when every page decodes.
+
+    Footer checks (:func:`check_games_file`) miss damage inside data pages; this reads
+    and decodes every column. Cached on (path, size, mtime).
+    """
+    reason = check_games_file(path)
+    if reason is not None:
+        return reason
+    try:
+        st = path.stat()
+    except OSError as exc:
+        return f"cannot stat: {exc.strerror or exc}"
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _DEEP_CACHE:
+        try:
+            pq.read_table(path, columns=GAME_SCHEMA.names)
+            con = duckdb.connect(database=":memory:")
+            try:
+                con.read_parquet(str(path)).to_arrow_table()
+            finally:
+                con.close()
+            _DEEP_CACHE[key] = None
+        except Exception as exc:  # noqa: BLE001 - any failure means damaged data
+            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            _DEEP_CACHE[key] = f"damaged data pages: {msg}"
+    return _DEEP_CACHE[key]
+
+
+@dataclass
+class Dataset:
+    """An opened data folder: a DuckDB connection with a ``games`` view, and what was skipped.
+
+    Attributes:
+        data_dir: the folder that was opened.
+        con: DuckDB connection; ``games`` is a view over every valid games parquet file.
+        files: the parquet files in the view.
+        skipped: ``(path, reason)`` for every parquet file or batch record that was skipped.
+        fingerprint: a hex digest that changes whenever a games file or batch record changes.
+        batches: the batch records (dicts), oldest first.
+    """
+
+    data_dir: Path
+    con: duckdb.DuckDBPyConnection
+    files: list[Path] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    fingerprint: str = ""
+    batches: list[dict[str, Any]] = field(default_factory=list)
+
+    def close(self) -> None:
+        """Close the DuckDB connection."""
+        self.con.close()
+
+    def read(self, compute: Callable[[], T]) -> T:
+        """``compute()`` (which queries ``con``), resilient to damaged files: when DuckDB
+        fails to read the data, the files with damaged data pages are left out (see
+        :meth:`exclude_damaged`) and ``compute()`` runs once more. A failure that no damaged
+        file explains becomes one clear DsqError."""
+        try:
+            return compute()
+        except duckdb.Error as exc:
+            if self.exclude_damaged():
+                return compute()
+            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise DsqError(f"cannot read the data in {self.data_dir}: {msg}") from None
+
+    def exclude_damaged(self) -> list[tuple[str, str]]:
+        """Read every file of the view in full; drop those whose data pages are damaged
+        from the view and list them in ``skipped``. Returns the newly excluded files.
+
+        Call it when a query fails with a ``duckdb.Error``: the footer checks of
+        :func:`open_dataset` cannot see damage inside a file's pages.
+        """
+        bad = [(str(p), r) for p in self.files if (r := verify_games_file(p)) is not None]
+        if bad:
+            names = {p for p, _ in bad}
+            self.files = [p for p in self.files if str(p) not in names]
+            self.skipped.extend(bad)
+            _create_games_view(self.con, self.files)
+        return bad
+
+    def __enter__(self) -> Dataset:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _parquet_files(data_dir: Path) -> list[Path]:
+    """Every ``*.parquet`` file under ``data_dir`` (hidden folders excluded), sorted."""
+    out: list[Path] = []
+    if not data_dir.is_dir():
+        return out
+    for root, dirs, files in os.walk(data_dir):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            if name.endswith(".parquet") and not name.startswith("."):
+                out.append(Path(root) / name)
+    out.sort()
+    return out
+
+
+def _sql_str(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def load_batch_records(data_dir: Path) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """All readable batch records under ``DIR/batches`` and the unreadable ones with reasons."""
+    records: list[dict[str, Any]] = []
+    skipped: list[tuple[str, str]] = []
+    bdir = batches_dir(data_dir)
+    if not bdir.is_dir():
+        return records, skipped
+    for p in sorted(bdir.glob("*.json")):
+        if p.name.startswith("."):
+            continue
+        try:
+            rec = json.loads(p.read_text(encoding="utf-8"))
+            if not isinstance(rec, dict) or "batch_id" not in rec:
+                raise ValueError("no batch_id")
+        except (OSError, ValueError) as exc:
+            skipped.append((str(p), f"unreadable batch record: {exc}"))
+            continue
+        records.append(rec)
+    records.sort(key=lambda r: (str(r.get("created_at", "")), str(r.get("batch_id", ""))))
+    return records, skipped
+
+
+def _fingerprint(entries: list[tuple[str, int, int]]) -> str:
+    h = hashlib.sha1()
+    for name, size, mtime in entries:
+        h.update(f"{name}\0{size}\0{mtime}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def dataset_fingerprint(data_dir: str | os.PathLike[str] | None = None) -> str:
+    """The fingerprint of a data folder without opening it (cheap: stats files only)."""
+    d = resolve_data_dir(data_dir)
+    return _fingerprint(_stat_entries(d, _parquet_files(d)))
+
+
+def _stat_entries(data_dir: Path, files: list[Path]) -> list[tuple[str, int, int]]:
+    entries: list[tuple[str, int, int]] = []
+    extra = sorted(batches_dir(data_dir).glob("*.json")) if batches_dir(data_dir).is_dir() else []
+    for p in [*files, *extra]:
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        entries.append((str(p.relative_to(data_dir)), st.st_size, st.st_mtime_ns))
+    return entries
+
+
+def _create_games_view(con: duckdb.DuckDBPyConnection, files: list[Path]) -> None:
+    """(Re)create the ``games`` view over ``files`` (the empty table when there are none)."""
+    cols = ", ".join(f'"{f.name}"' for f in GAME_SCHEMA)
+    if files:
+        file_list = "[" + ", ".join(_sql_str(str(p)) for p in files) + "]"
+        con.execute(
+            f"CREATE OR REPLACE VIEW games AS SELECT {cols} FROM read_parquet({file_list}, "
+            f"union_by_name = true)"
+        )
+    else:
+        con.execute(f"CREATE OR REPLACE VIEW games AS SELECT {cols} FROM _games_empty")
+
+
+def open_dataset(data_dir: str | os.PathLike[str] | None = None) -> Dataset:
+    """Open a data folder for reading.
+
+    Returns a :class:`Dataset` whose ``con`` has a view ``games`` with exactly the columns
+    of :data:`sim.storage.schema.GAME_SCHEMA` over every valid games parquet file under the folder
+    (zero rows if there are none or the folder does not exist). Corrupt or foreign parquet
+    files and unreadable batch records are listed in ``skipped``; nothing is deleted.
+    """
+    d = resolve_data_dir(data_dir)
+    files = _parquet_files(d)
+    valid: list[Path] = []
+    skipped: list[tuple[str, str]] = []
+    for p in files:
+        reason = check_games_file(p)
+        if reason is None:
+            valid.append(p)
+        else:
+            skipped.append((str(p), reason))
+    records, bad_records = load_batch_records(d)
+    skipped.extend(bad_records)
+
+    con = duckdb.connect(database=":memory:")
+    con.register("_games_empty", empty_games_table())
+    _create_games_view(con, valid)
+    return Dataset(
+        data_dir=d,
+        con=con,
+        files=valid,
+        skipped=skipped,
+        fingerprint=_fingerprint(_stat_entries(d, files)),
+        batches=records,
+    )

@@ -1,0 +1,172 @@
+"""Crash-safe writes: game chunks as parquet files and small JSON files, all atomic.
+
+A file is written under a temporary name that does not end in ``.parquet`` / ``.json``
+(``.<name>.tmp-<pid>-<token>``) in the destination folder, fsynced, renamed into place,
+and the folder is fsynced, so a crash never leaves a half-written file where readers look.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sim.storage.paths import games_dir
+from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
+
+TMP_MARK = ".tmp-"
+ZSTD_LEVEL = 3
+
+
+def _tmp_name(dest: Path) -> Path:
+    return dest.with_name(f".{dest.name}{TMP_MARK}{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def fsync_dir(folder: Path) -> None:
+    """fsync a folder so a rename inside it is durable (best effort where unsupported)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _finish(tmp: Path, dest: Path) -> None:
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, dest)
+    fsync_dir(dest.parent)
+
+
+def atomic_write_bytes(dest: Path, data: bytes) -> None:
+    """Write ``data`` to ``dest`` atomically (temp name, fsync, rename, fsync folder)."""
+    dest = Path(dest)
+    tmp = _tmp_name(dest)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        _finish(tmp, dest)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_json(dest: Path, obj: Any) -> None:
+    """Write ``obj`` as indented JSON to ``dest`` atomically."""
+    atomic_write_bytes(Path(dest), (json.dumps(obj, indent=2, sort_keys=True) + "\n").encode())
+
+
+def rows_to_table(rows: Iterable[Mapping[str, Any]]) -> pa.Table:
+    """Game rows (dicts with every GAME_SCHEMA column) as a table with exactly that schema.
+
+    A missing ``schema_version`` is filled with :data:`SCHEMA_VERSION`; any other missing
+    column raises ``KeyError``.
+    """
+    required = set(GAME_SCHEMA.names)
+    out: list[Mapping[str, Any]] = []
+    for r in rows:
+        if "schema_version" not in r:
+            r = {**r, "schema_version": SCHEMA_VERSION}  # noqa: PLW2901
+        if not required <= r.keys():
+            raise KeyError(f"game row without columns {sorted(required - r.keys())}")
+        out.append(r)
+    return pa.Table.from_pylist(out, schema=GAME_SCHEMA)
+
+
+def write_games_table(path: Path, table: pa.Table) -> None:
+    """Write a GAME_SCHEMA table to ``path`` atomically (zstd, one row group)."""
+    path = Path(path)
+    tmp = _tmp_name(path)
+    try:
+        pq.write_table(
+            table.cast(GAME_SCHEMA) if not table.schema.equals(GAME_SCHEMA) else table,
+            tmp,
+            compression="zstd",
+            compression_level=ZSTD_LEVEL,
+            row_group_size=max(1, table.num_rows),
+            use_dictionary=True,
+            write_statistics=True,
+        )
+        _finish(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_games_chunk(
+    data_dir: Path, batch_id: str, rows: pa.Table | list[Mapping[str, Any]]
+) -> Path:
+    """Write one chunk of a batch's games (rows or a GAME_SCHEMA table) as a new parquet
+    file; return its path. Rows are sorted by ``game_index``; the file name records the
+    first index and the row count.
+    """
+    table = rows if isinstance(rows, pa.Table) else rows_to_table(rows)
+    if table.num_rows == 0:
+        raise ValueError("empty chunk")
+    idx = table.column("game_index").to_numpy()
+    if len(idx) > 1 and (np.diff(idx) < 0).any():
+        table = table.sort_by("game_index")
+    folder = games_dir(Path(data_dir), batch_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    first = int(table.column("game_index")[0].as_py())
+    dest = folder / f"part-{first:09d}-{table.num_rows}-{secrets.token_hex(4)}.parquet"
+    write_games_table(dest, table)
+    return dest
+
+
+def remove_stale_temp_files(folder: Path) -> list[Path]:
+    """Delete our own leftover temp files in ``folder`` whose writing process is gone.
+
+    Only names of the form ``.<name>.tmp-<pid>-<token>`` are considered; anything else is
+    left alone. Returns the removed paths.
+    """
+    removed: list[Path] = []
+    if not Path(folder).is_dir():
+        return removed
+    for p in Path(folder).iterdir():
+        if not p.name.startswith(".") or TMP_MARK not in p.name:
+            continue
+        try:
+            pid = int(p.name.rsplit(TMP_MARK, 1)[1].split("-", 1)[0])
+        except ValueError:
+            continue
+        if pid != os.getpid() and not pid_alive(pid):
+            try:
+                p.unlink()
+                removed.append(p)
+            except OSError:
+                pass
+    return removed
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id exists on this host (zombies count as dead)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            state = fh.read().rsplit(")", 1)[1].split()[0]
+        return state not in ("Z", "X")
+    except (OSError, IndexError):
+        return True

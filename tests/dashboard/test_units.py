@@ -1,0 +1,154 @@
+"""Unit tests of the dashboard's pure parts: the board drawing, the replay, the launch
+limits, number formatting, short bot names and the ``dsq dashboard`` command."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+
+import pytest
+
+from dashboard import fmt
+from dashboard.board import board_svg, piece_from_letter, strength
+from dashboard.jobs import LaunchRequest, check_bot_limits, list_jobs, validate
+from dashboard.labels import short_bot
+from dashboard.replay import describe_result, replay_game
+from dashboard.settings import Limits, load_settings
+from engine import Position, encode_move
+from engine.errors import DsqError
+from sim.cli import main as dsq
+from sim.commands.dashboard import command
+from sim.play.referee import play_game
+from tests.support import APP
+
+
+def test_board_draws_river_traps_dens_and_all_animals():
+    svg = board_svg(Position().board(), last_move=(14, 21), capture_square=21)
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert svg.count("#8cbfe8") == 12  # water squares
+    assert svg.count(">trap</text>") == 6
+    assert svg.count(">DEN</text>") == 2
+    assert svg.count('class="piece red"') == 8 and svg.count('class="piece blue"') == 8
+    for name, s in (("Elephant", 8), ("Lion", 7), ("Rat", 1), ("Wolf", 4), ("Dog", 3)):
+        assert f">{name}</text>" in svg
+        assert f">{s}</text>" in svg
+    assert 'class="capture"' in svg and 'stroke-dasharray="6 4"' in svg
+
+
+def test_dog_over_wolf_swaps_the_strengths_shown():
+    assert strength(3) == 3 and strength(4) == 4
+    assert strength(3, dog_over_wolf=True) == 4 and strength(4, dog_over_wolf=True) == 3
+    assert piece_from_letter("l").side == "blue" and piece_from_letter("L").name == "lion"
+    assert piece_from_letter(None) is None
+    with pytest.raises(ValueError):
+        board_svg([None] * 10)
+
+
+@pytest.mark.parametrize("rules", ["standard", "yeshou", "datou+dog_over_wolf"])
+def test_replay_reaches_the_referees_result(rules):
+    for seed in range(4):
+        game = play_game(Position(rules).rules, "random", "greedy", seed=seed, ply_cap=400)
+        rep = replay_game(game["rules"], game["moves"], game["ply_cap"])
+        assert rep.error is None
+        assert (rep.winner, rep.reason) == (game["winner"], game["reason"])
+        assert rep.plies == game["plies"]
+        caps = [f.ply - 1 for f in rep.frames if f.captured]
+        assert caps == [c["ply"] for c in game["captures"]]
+
+
+def test_replay_reports_a_damaged_record():
+    bad = [encode_move("a3a4"), encode_move("a3a5")]
+    rep = replay_game("standard", bad)
+    assert rep.plies == 1 and rep.error and "ply 2" in rep.error
+    assert replay_game("nonsense", []).error
+    assert describe_result("red", "den") == "red wins (den)"
+    assert describe_result("draw", "ply_cap") == "draw (ply_cap)"
+    assert describe_result(None, None) == "unfinished"
+
+
+def test_launch_requests_are_bounded():
+    limits = Limits(max_games=100, max_depth=3, max_playouts=500, max_workers=2)
+    ok = LaunchRequest(rules=("standard", "datou"), red="random", blue="greedy", games=10)
+    assert [s.rules for s in validate(ok, limits)] == ["standard", "datou"]
+    bad = [
+        (LaunchRequest(rules=("standard",), red="random", blue="greedy", games=101), "limit"),
+        (LaunchRequest(rules=(), red="random", blue="greedy", games=1), "at least one"),
+        (LaunchRequest(rules=("standard",), red="random", blue="x", games=1), "unknown bot"),
+        (LaunchRequest(rules=("nope",), red="random", blue="greedy", games=1), "preset"),
+        (LaunchRequest(rules=("standard",), red="random", blue="greedy", games=3, swap=True),
+         "even"),
+        (LaunchRequest(rules=("standard",), red="random", blue="greedy", games=1, workers=3),
+         "workers"),
+        (LaunchRequest(rules=("standard", "standard"), red="random", blue="greedy", games=1),
+         "twice"),
+    ]  # fmt: skip
+    for request, words in bad:
+        with pytest.raises(DsqError, match=words):
+            validate(request, limits)
+    with pytest.raises(DsqError, match="depth=4 is above"):
+        check_bot_limits("alphabeta:depth=4", limits)
+    with pytest.raises(DsqError, match="playouts=501"):
+        check_bot_limits("mcts:playouts=501", limits)
+    assert check_bot_limits("alphabeta:depth=3", limits).startswith("alphabeta:depth=3,")
+
+
+def test_settings_come_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("DSQ_DATA", str(tmp_path))
+    monkeypatch.setenv("DSQ_DASHBOARD_MAX_GAMES", "50")
+    monkeypatch.setenv("DSQ_DASHBOARD_MAX_DEPTH", "zero")
+    s = load_settings()
+    assert s.data_dir == tmp_path.resolve() and s.limits.max_games == 50
+    assert s.limits.max_depth == 6 and "DSQ_DASHBOARD_MAX_DEPTH" in s.problems[0]
+    assert list_jobs(tmp_path / "missing") == []
+
+
+def test_formatting():
+    assert fmt.count(1234567) == "1,234,567" and fmt.count(None) == "–"
+    assert fmt.pct(0.52345) == "52.3%" and fmt.pct(float("nan")) == "–"
+    assert fmt.pct_interval(0.1, 0.25) == "95% CI 10.0–25.0%"
+    assert fmt.num_interval(1.0, 2345.67) == "95% CI 1.0–2,345.7"
+    assert fmt.p_value(0.0001) == "p < 0.001" and fmt.p_value(0.25) == "p = 0.250"
+    assert fmt.signed(3.21, 1, " pts") == "+3.2 pts"
+
+
+def test_short_bot_names():
+    assert short_bot("greedy") == "greedy"
+    from sim.bots import parse_bot
+
+    assert short_bot(parse_bot("alphabeta:depth=2").canonical) == "alphabeta:depth=2"
+    assert short_bot("not a bot") == "not a bot"
+
+
+def _args(**kw: object) -> argparse.Namespace:
+    base = dict(data=None, port=8501, host="127.0.0.1", no_browser=True, max_games=None,
+                max_depth=None, max_playouts=None, max_workers=None)  # fmt: skip
+    base.update(kw)
+    return argparse.Namespace(**base)
+
+
+def test_dashboard_command_line(tmp_path):
+    cmd, env = command(_args(max_games=77), tmp_path)
+    assert cmd[1:4] == ["-m", "streamlit", "run"] and cmd[4].endswith("dashboard/app.py")
+    assert cmd[cmd.index("--server.address") + 1] == "127.0.0.1"
+    assert cmd[cmd.index("--server.port") + 1] == "8501"
+    assert env["DSQ_DATA"] == str(tmp_path) and env["DSQ_DASHBOARD_MAX_GAMES"] == "77"
+
+
+def test_dashboard_command_refuses_bad_input(tmp_path, capsys):
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    assert dsq(["dashboard", "--data", str(afile)]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert dsq(["dashboard", "--data", str(tmp_path), "--port", str(port)]) == 2
+    assert "cannot listen" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        dsq(["dashboard", "--port", "0"])
+    assert exc.value.code == 2
+
+
+def test_app_entry_point_exists():
+    assert (APP).is_file()

@@ -1,0 +1,88 @@
+"""Rules specs: the engine's parser against the reference's reading of RULES.md 'Presets'."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.support import reference as ref
+from tests.support.rulesets import RULESETS
+
+OPTION_VALUES = {
+    "dog_over_wolf": ["", "=true", "=false"],
+    "jump_block": ["=any", "=enemy"],
+    "lion_jump": ["=both", "=horizontal", "=none"],
+    "tiger_jump": ["=both", "=horizontal", "=none"],
+    "rat_cross_capture": ["", "=true", "=false"],
+    "rule_7_3": ["", "=true", "=false"],
+    "rule_17_5": ["", "=true", "=false"],
+    "no_capture_plies": ["=0", "=6", "=100", "=200", "=1000"],
+}
+
+BAD_SPECS = [
+    "chinese",
+    "standard+bogus_rule",
+    "standard+tiger_jump=diagonal",
+    "standard+lion_jump=vertical",
+    "standard+jump_block=own",
+    "standard+rule_7_3=maybe",
+    "standard+no_capture_plies=-1",
+    "standard+no_capture_plies=x",
+    "standard+jump_block",
+]
+
+
+def engine_options(spec: str) -> dict[str, object]:
+    from engine import parse_rules
+
+    rules = parse_rules(spec)
+    return {name: getattr(rules, name) for name in ref.PRESETS["standard"]}
+
+
+def test_presets_match_rules_md() -> None:
+    from engine import PRESETS
+
+    assert set(PRESETS) == {"standard", "yeshou", "datou"}
+    for name in PRESETS:
+        assert engine_options(name) == ref.PRESETS[name], name
+
+
+@pytest.mark.parametrize("spec", RULESETS)
+def test_spec_options_and_round_trip(spec: str) -> None:
+    from engine import parse_rules
+
+    assert engine_options(spec) == ref.parse_rules(spec)
+    rules = parse_rules(spec)
+    assert parse_rules(rules.spec) == rules
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    preset=st.sampled_from(sorted(ref.PRESETS)),
+    options=st.lists(
+        st.sampled_from(sorted(OPTION_VALUES)).flatmap(
+            lambda name: st.sampled_from([name + v for v in OPTION_VALUES[name]])
+        ),
+        max_size=6,
+    ),
+)
+def test_random_specs(preset: str, options: list[str]) -> None:
+    from engine import parse_rules
+
+    spec = "+".join([preset, *options])
+    assert engine_options(spec) == ref.parse_rules(spec)
+    rules = parse_rules(spec)
+    assert parse_rules(rules.spec) == rules
+    assert engine_options(rules.spec) == ref.parse_rules(rules.spec)
+
+
+@pytest.mark.parametrize("spec", BAD_SPECS)
+def test_bad_specs_refused(spec: str) -> None:
+    from engine import parse_rules
+    from engine.errors import RulesError
+
+    with pytest.raises(ValueError):
+        ref.parse_rules(spec)
+    with pytest.raises(RulesError):
+        parse_rules(spec)

@@ -1,0 +1,179 @@
+"""``dsq stats`` end to end: a real process over real parquet files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.cli import main
+from sim.stats.synthetic import rows_table, synthetic_table
+from sim.storage.writing import write_games_chunk
+from tests.support import ROOT
+
+
+def dsq_inproc(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``dsq stats`` in this process (same code path as the console script, no start-up)."""
+    code = main(["stats", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def dsq(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sim.cli", "stats", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("stats-data")
+    write_games_chunk(
+        d,
+        "std",
+        synthetic_table(3000, rules="standard", seed=1, batch_id="std", bots=("greedy", "random")),
+    )
+    write_games_chunk(
+        d,
+        "yes",
+        synthetic_table(
+            3000,
+            rules="yeshou",
+            seed=2,
+            batch_id="yes",
+            bots=("greedy", "random"),
+            first_player_elo=40,
+        ),
+    )
+    (d / "games" / "junk.parquet").write_bytes(b"not parquet at all")
+    return d
+
+
+def test_text_output(data: Path) -> None:
+    r = dsq("--data", str(data))
+    assert r.returncode == 0, r.stderr
+    assert "6,000 games" in r.stdout
+    assert "first-player score" in r.stdout and "95% CI" in r.stdout
+    assert "end reason" in r.stdout and "ply_cap" in r.stdout
+    assert "skipped" in r.stderr and "junk.parquet" in r.stderr
+
+
+def test_json_output(data: Path) -> None:
+    r = dsq(
+        "--data",
+        str(data),
+        "--json",
+        "--by",
+        "matchup",
+        "--ratings",
+        "--details",
+        "--compare",
+        "standard,yeshou",
+        "--min-plies",
+        "20",
+    )
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    g = out["general"]
+    assert g["red"]["count"] + g["blue"]["count"] + g["draw"]["count"] == g["games"]
+    assert g["games"] < 6000  # games under 20 plies left out
+    assert out["selection"]["min_plies"] == 20
+    assert {row["bot"] for row in out["by"]["rows"]} == {"greedy", "random"}
+    assert out["by"]["rows"][0]["ptnml"] is None or len(out["by"]["rows"][0]["ptnml"]) == 5
+    assert [p["rules"] for p in out["compare"]["per_rules"]] == ["standard", "yeshou"]
+    assert out["compare"]["pairs"][0]["first_diff_p"] < 0.05
+    assert len(out["ratings"]["table"]) == 2
+    assert len(out["details"]["capture_squares"]) == 63
+    assert sum(b["games"] for b in out["length_histogram"]) == g["games"]
+    assert len(out["reasons"]) == 5
+
+
+@pytest.mark.parametrize("by", ["rules", "batch", "bot", "matchup"])
+def test_by_tables(data: Path, by: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = dsq_inproc(capsys, "--data", str(data), "--by", by)
+    assert code == 0, err
+    assert f"by {by}:" in out
+    if by == "rules":
+        assert "standard" in out and "yeshou" in out
+
+
+def test_filters_and_canonical_rules(data: Path) -> None:
+    r = dsq(
+        "--data", str(data), "--rules", " yeshou ", "--bot", "greedy", "--colour", "red", "--json"
+    )
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["general"]["games"] == 1500
+    assert out["selection"]["rules"] == ["yeshou"]
+
+
+def test_ratings_and_compare_text(data: Path) -> None:
+    r = dsq("--data", str(data), "--ratings", "--anchor", "random", "--compare", "standard,yeshou")
+    assert r.returncode == 0, r.stderr
+    assert "Bradley-Terry" in r.stdout and "anchor random = 0" in r.stdout
+    assert "standard - yeshou" in r.stdout and "Kruskal-Wallis" in r.stdout
+
+
+def test_no_games(tmp_path: Path) -> None:
+    r = dsq("--data", str(tmp_path))
+    assert r.returncode == 0 and "no games" in r.stdout
+    r = dsq("--data", str(tmp_path), "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["general"]["games"] == 0
+
+
+def test_no_games_for_selection(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = dsq_inproc(capsys, "--data", str(data), "--rules", "datou")
+    assert code == 0 and "no games" in out
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--rules", "nosuchpreset"], "nosuchpreset"),
+        (["--min-plies", "abc"], "--min-plies"),
+        (["--min-plies", "-3"], "--min-plies"),
+        (["--colour", "red"], "bot"),
+        (["--compare", "standard"], "--compare"),
+        (["--compare", "standard,bogus+x=1"], "bogus"),
+        (["--bins", "0"], "--bins"),
+        (["--confidence", "2"], "--confidence"),
+        (["--anchor", "random"], "--ratings"),
+        (["--ratings", "--anchor", "nobody"], "nobody"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(
+    data: Path, args: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = dsq_inproc(capsys, "--data", str(data), *args)
+    assert code == 2, (out, err)
+    lines = [line for line in err.splitlines() if "skipped" not in line]
+    assert len(lines) == 1 and needle in lines[0] and lines[0].startswith("dsq stats: error:")
+
+
+def test_bad_input_in_a_real_process(data: Path) -> None:
+    r = dsq("--data", str(data), "--rules", "nosuchpreset")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "nosuchpreset" in r.stderr
+
+
+def test_missing_data_dir(tmp_path: Path) -> None:
+    r = dsq("--data", str(tmp_path / "nope"))
+    assert r.returncode == 2 and "does not exist" in r.stderr
+    assert len(r.stderr.splitlines()) == 1
+
+
+def test_hand_made_rows(tmp_path: Path) -> None:
+    rows = [dict(winner="red", game_index=i, pair_id=i) for i in range(7)] + [
+        dict(winner="blue", game_index=7 + i, pair_id=7 + i) for i in range(3)
+    ]
+    write_games_chunk(tmp_path, "h", rows_table(rows))
+    r = dsq("--data", str(tmp_path), "--json")
+    red = json.loads(r.stdout)["general"]["red"]
+    assert (round(red["low"], 3), round(red["high"], 3)) == (0.397, 0.892)  # Wilson 7 of 10
