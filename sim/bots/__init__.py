@@ -2,7 +2,8 @@
 ``alphabeta:depth=4``, ``mcts:playouts=2000,c=1.4``).
 
 ``parse_bot(spec) -> BotSpec`` (``.name``, ``.params``, ``.canonical``) validates a spec;
-``make_bot(spec, rules, rng)`` builds a player (see :mod:`sim.bots.protocol`).
+``make_bot(spec, rules, rng)`` builds a player (see :mod:`sim.bots.protocol`); each kind
+of bot is registered once in :mod:`sim.bots.registry`.
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ from engine.rng import rng_next
 from engine.rules import Ruleset
 from sim.bots import search as S
 from sim.bots.evaluate import ZOBRIST, full_hash
-from sim.bots.protocol import values_array
 from sim.bots.spec import BotSpec
+from sim.bots.values import values_array
 
 _MASK63 = (1 << 63) - 1
 

@@ -14,9 +14,9 @@ from engine.position import decode_move
 from engine.rules import Ruleset
 from sim.bots import mcts_kernel as K
 from sim.bots.evaluate import V_OFF
-from sim.bots.protocol import values_array
 from sim.bots.search import now_us
 from sim.bots.spec import BotSpec
+from sim.bots.values import values_array
 
 MAX_NODES = 1 << 22
 

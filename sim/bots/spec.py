@@ -1,8 +1,9 @@
 """Bot specs: ``name`` or ``name:key=value,key=value``, parsed, validated and canonical.
 
 The canonical spec lists every parameter of the bot, defaults filled in, in the fixed
-order of :data:`BOTS`, so ``parse_bot(spec.canonical) == spec`` and a stored game names
-exactly the player that played it.
+order of its kind's parameters (:mod:`sim.bots.registry`), so
+``parse_bot(spec.canonical) == spec`` and a stored game names exactly the player that
+played it.
 """
 
 from __future__ import annotations
@@ -12,168 +13,23 @@ from functools import lru_cache
 from typing import Any
 
 from engine.errors import DsqError
+from sim.bots.params import DEFAULT_VALUES, BotSpecError, Param
+from sim.bots.registry import KINDS
 
-ANIMAL_ORDER = ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
-DEFAULT_VALUES = (450, 200, 300, 350, 500, 800, 900, 1000)
+__all__ = [
+    "BOTS",
+    "BOT_NAMES",
+    "DEFAULT_VALUES",
+    "BotSpec",
+    "BotSpecError",
+    "describe_bots",
+    "parse_bot",
+    "short_spec",
+]
 
-
-class BotSpecError(DsqError):
-    """An unknown bot, parameter or parameter value."""
-
-
-@dataclass(frozen=True)
-class Param:
-    """One bot parameter: its kind (int, float, choice, values), default, limits, meaning."""
-
-    name: str
-    kind: str  # "int", "float", "choice" or "values"
-    default: Any
-    help: str
-    low: float = 0
-    high: float = 0
-    choices: tuple[str, ...] = ()
-
-    def allowed(self) -> str:
-        """A short description of the values this parameter takes."""
-        if self.kind == "int":
-            return f"a whole number from {int(self.low)} to {int(self.high)}"
-        if self.kind == "float":
-            return f"a number from {self.low:g} to {self.high:g}"
-        if self.kind == "choice":
-            return "one of " + ", ".join(self.choices)
-        return (
-            "8 whole numbers 0..100000 separated by '/' "
-            "(rat/cat/dog/wolf/leopard/tiger/lion/elephant)"
-        )
-
-    def parse(self, bot: str, text: str) -> Any:
-        """The value of ``text`` for this parameter; BotSpecError when it is not allowed."""
-        text = text.strip()
-        bad = BotSpecError(f"bot {bot}: {self.name} takes {self.allowed()}, not {text!r}")
-        if self.kind == "int":
-            try:
-                value: Any = int(text)
-            except ValueError:
-                raise bad from None
-            if not self.low <= value <= self.high:
-                raise bad
-            return value
-        if self.kind == "float":
-            try:
-                value = float(text)
-            except ValueError:
-                raise bad from None
-            if not self.low <= value <= self.high:  # also refuses nan
-                raise bad
-            return value
-        if self.kind == "choice":
-            if text.lower() not in self.choices:
-                raise bad
-            return text.lower()
-        parts = text.split("/")
-        if len(parts) != 8:
-            raise bad
-        try:
-            values = tuple(int(p) for p in parts)
-        except ValueError:
-            raise bad from None
-        if any(not 0 <= v <= 100000 for v in values):
-            raise bad
-        return values
-
-    def format(self, value: Any) -> str:
-        """The canonical text of ``value``."""
-        if self.kind == "float":
-            return repr(float(value))
-        if self.kind == "values":
-            return "/".join(str(int(v)) for v in value)
-        return str(value)
-
-
-_VALUES = Param(
-    "values",
-    "values",
-    DEFAULT_VALUES,
-    "animal values for the evaluation, rat/cat/dog/wolf/leopard/tiger/lion/elephant",
-)
-
+# Each kind's meaning and parameters, by name (a view of :data:`sim.bots.registry.KINDS`).
 BOTS: dict[str, tuple[str, tuple[Param, ...]]] = {
-    "random": ("uniform among the legal moves", ()),
-    "greedy": (
-        "a winning move if any (den entry, last capture, opponent left without moves); "
-        "else the best capture that does not lose the piece at once; else a move that "
-        "hangs no piece (and leaves no den threat); random among equals",
-        (),
-    ),
-    "alphabeta": (
-        "iterative-deepening negamax with alpha-beta, transposition table (Zobrist), "
-        "move ordering (table move, captures by victim, killers, history), quiescence "
-        "over captures and den entries, mate-distance scores",
-        (
-            Param("depth", "int", 4, "deepest iteration, in plies", 1, 60),
-            Param(
-                "noise",
-                "int",
-                0,
-                "seeded random term in [-noise, noise] added to each evaluated position",
-                0,
-                1000,
-            ),
-            Param(
-                "time_ms",
-                "int",
-                0,
-                "time budget per move in ms (0: none); the deepest completed iteration wins",
-                0,
-                3_600_000,
-            ),
-            Param(
-                "nodes",
-                "int",
-                0,
-                "node budget per move (0: none); the deepest completed iteration wins",
-                0,
-                10**12,
-            ),
-            Param(
-                "contempt",
-                "int",
-                30,
-                "how much worse than 0 a draw (no-capture clock, or a repeated position "
-                "in the search) is for the searching side",
-                -10000,
-                10000,
-            ),
-            Param("tt_mb", "int", 16, "transposition table size in MiB", 1, 4096),
-            _VALUES,
-        ),
-    ),
-    "mcts": (
-        "UCT Monte Carlo tree search; capped rollouts scored by the evaluation; plays the "
-        "most visited move; never misses an immediate win",
-        (
-            Param("playouts", "int", 2000, "playouts per move", 1, 10**8),
-            Param("c", "float", 1.4, "UCT exploration constant", 0.0, 100.0),
-            Param("rollout", "choice", "random", "rollout policy", choices=("random", "greedy")),
-            Param(
-                "rollout_plies",
-                "int",
-                20,
-                "plies per rollout before the evaluation scores it (0: score the leaf)",
-                0,
-                10000,
-            ),
-            Param(
-                "time_ms",
-                "int",
-                0,
-                "time budget per move in ms (0: none); stops early when reached",
-                0,
-                3_600_000,
-            ),
-            _VALUES,
-        ),
-    ),
+    k.name: (k.help, k.params) for k in KINDS.values()
 }
 BOT_NAMES = tuple(BOTS)
 

@@ -29,8 +29,8 @@ from engine.position import decode_move
 from engine.rng import rng_below
 from engine.rules import Ruleset, parse_rules
 from sim.bots import fast
-from sim.bots.protocol import values_array
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
+from sim.bots.values import values_array
 from sim.storage.schema import ANIMALS
 
 _MASK64 = (1 << 64) - 1

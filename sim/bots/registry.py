@@ -1,0 +1,146 @@
+"""Every kind of bot, registered once: its name, meaning, parameters, the class that plays
+it and, for bots the referee can run inside its compiled game loop, their kernel kind.
+
+Adding a bot kind is one :class:`BotKind` entry in :data:`KINDS` (and its player class,
+named here as ``"module:Class"`` and imported only when a bot of that kind is built, so
+parsing specs never loads numba).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from sim.bots.params import VALUES, Param
+
+# Kernel kinds of the bots the compiled game loop plays itself (``sim.bots.fast``).
+FAST_RANDOM = 0
+FAST_GREEDY = 1
+
+
+@dataclass(frozen=True)
+class BotKind:
+    """One kind of bot.
+
+    ``player`` names the class built for a spec (``"module:Class"``, constructed as
+    ``Class(spec, ruleset, rng)``); ``fast_kind`` is the kernel kind of a bot that
+    ``sim.bots.fast`` plays in compiled code, else None.
+    """
+
+    name: str
+    help: str
+    params: tuple[Param, ...]
+    player: str
+    fast_kind: int | None = None
+
+
+KINDS: dict[str, BotKind] = {
+    k.name: k
+    for k in (
+        BotKind(
+            "random",
+            "uniform among the legal moves",
+            (),
+            "sim.bots.simple:KernelBot",
+            FAST_RANDOM,
+        ),
+        BotKind(
+            "greedy",
+            "a winning move if any (den entry, last capture, opponent left without moves); "
+            "else the best capture that does not lose the piece at once; else a move that "
+            "hangs no piece (and leaves no den threat); random among equals",
+            (),
+            "sim.bots.simple:KernelBot",
+            FAST_GREEDY,
+        ),
+        BotKind(
+            "alphabeta",
+            "iterative-deepening negamax with alpha-beta, transposition table (Zobrist), "
+            "move ordering (table move, captures by victim, killers, history), quiescence "
+            "over captures and den entries, mate-distance scores",
+            (
+                Param("depth", "int", 4, "deepest iteration, in plies", 1, 60),
+                Param(
+                    "noise",
+                    "int",
+                    0,
+                    "seeded random term in [-noise, noise] added to each evaluated position",
+                    0,
+                    1000,
+                ),
+                Param(
+                    "time_ms",
+                    "int",
+                    0,
+                    "time budget per move in ms (0: none); the deepest completed iteration wins",
+                    0,
+                    3_600_000,
+                ),
+                Param(
+                    "nodes",
+                    "int",
+                    0,
+                    "node budget per move (0: none); the deepest completed iteration wins",
+                    0,
+                    10**12,
+                ),
+                Param(
+                    "contempt",
+                    "int",
+                    30,
+                    "how much worse than 0 a draw (no-capture clock, or a repeated position "
+                    "in the search) is for the searching side",
+                    -10000,
+                    10000,
+                ),
+                Param("tt_mb", "int", 16, "transposition table size in MiB", 1, 4096),
+                VALUES,
+            ),
+            "sim.bots.alphabeta:AlphaBetaBot",
+        ),
+        BotKind(
+            "mcts",
+            "UCT Monte Carlo tree search; capped rollouts scored by the evaluation; plays the "
+            "most visited move; never misses an immediate win",
+            (
+                Param("playouts", "int", 2000, "playouts per move", 1, 10**8),
+                Param("c", "float", 1.4, "UCT exploration constant", 0.0, 100.0),
+                Param(
+                    "rollout", "choice", "random", "rollout policy", choices=("random", "greedy")
+                ),
+                Param(
+                    "rollout_plies",
+                    "int",
+                    20,
+                    "plies per rollout before the evaluation scores it (0: score the leaf)",
+                    0,
+                    10000,
+                ),
+                Param(
+                    "time_ms",
+                    "int",
+                    0,
+                    "time budget per move in ms (0: none); stops early when reached",
+                    0,
+                    3_600_000,
+                ),
+                VALUES,
+            ),
+            "sim.bots.mcts:MctsBot",
+        ),
+    )
+}
+
+
+def fast_kinds() -> dict[str, int]:
+    """``{bot name: kernel kind}`` of the bots the compiled game loop plays itself."""
+    return {k.name: k.fast_kind for k in KINDS.values() if k.fast_kind is not None}
+
+
+@cache
+def player_class(name: str) -> Any:
+    """The class that plays bots of kind ``name`` (imported on first use)."""
+    module, _, attr = KINDS[name].player.partition(":")
+    return getattr(importlib.import_module(module), attr)
