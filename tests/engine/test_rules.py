@@ -41,11 +41,29 @@ def engine_options(spec: str) -> dict[str, object]:
 
 
 def test_presets_match_rules_md() -> None:
-    from engine import PRESETS
+    """The presets' options: RULES.md's table, and the reference generator's presets."""
+    from engine import PRESETS, Ruleset
 
     assert set(PRESETS) == {"standard", "yeshou", "datou"}
     for name in PRESETS:
         assert engine_options(name) == ref.PRESETS[name], name
+    assert PRESETS["standard"] == Ruleset()
+    y = PRESETS["yeshou"]
+    assert (y.jump_block, y.rat_cross_capture, y.rule_7_3, y.rule_17_5) == (
+        "enemy",
+        True,
+        True,
+        True,
+    )
+    assert y.tiger_jump == "both" and not y.dog_over_wolf
+    d = PRESETS["datou"]
+    assert (d.tiger_jump, d.rule_17_5, d.rule_7_3, d.jump_block) == (
+        "horizontal",
+        True,
+        False,
+        "any",
+    )
+    assert {r.no_capture_plies for r in PRESETS.values()} == {200}
 
 
 @pytest.mark.parametrize("spec", RULESETS)

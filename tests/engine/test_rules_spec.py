@@ -11,26 +11,6 @@ from hypothesis import strategies as st
 from engine import PRESETS, RulesError, Ruleset, parse_rules
 
 
-def test_presets_match_rules_md() -> None:
-    assert PRESETS["standard"] == Ruleset()
-    y = PRESETS["yeshou"]
-    assert (y.jump_block, y.rat_cross_capture, y.rule_7_3, y.rule_17_5) == (
-        "enemy",
-        True,
-        True,
-        True,
-    )
-    assert y.tiger_jump == "both" and not y.dog_over_wolf
-    d = PRESETS["datou"]
-    assert (d.tiger_jump, d.rule_17_5, d.rule_7_3, d.jump_block) == (
-        "horizontal",
-        True,
-        False,
-        "any",
-    )
-    assert {r.no_capture_plies for r in PRESETS.values()} == {200}
-
-
 @pytest.mark.parametrize(
     ("spec", "canonical"),
     [
