@@ -106,11 +106,11 @@ def pct(p: Any, digits: int = 1) -> str:
     return f"{100 * f:,.{digits}f}%"
 
 
-def pts(d: Any, digits: int = 1) -> str:
-    """A difference of two fractions in signed percentage points: ``0.032 -> +3.2``;
-    ``-`` when missing."""
+def pts(d: Any, digits: int = 1, unit: str = "") -> str:
+    """A difference of two fractions in signed percentage points: ``0.032 -> +3.2`` (with
+    ``unit`` appended: ``+3.2 pts``); ``-`` when missing."""
     f = _number(d)
-    return MISSING if f is None else signed(100 * f, digits)
+    return MISSING if f is None else signed(100 * f, digits, unit)
 
 
 def interval(low: Any, high: Any, form: Formatter = pct, digits: int = 1) -> str:

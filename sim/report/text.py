@@ -142,7 +142,7 @@ def _pair_row(r: dict[str, Any]) -> list[str]:
         f"{r['rules_a']} - {r['rules_b']}",
         f"{signed(r['first_diff'], 3)} {first}",
         p_text(r["first_diff_p"]),
-        f"{pts(r['draw_diff'])} pts {draw}",
+        f"{pts(r['draw_diff'], 1, ' pts')} {draw}",
         p_text(r["draw_diff_p"]),
         signed(r["mean_plies_diff"], 1),
         p_text(r["length_p"]),
