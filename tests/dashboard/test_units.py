@@ -102,6 +102,17 @@ def test_settings_come_from_the_environment(monkeypatch, tmp_path):
     assert list_jobs(tmp_path / "missing") == []
 
 
+def test_statistics_are_cached_on_the_functions_qualified_name():
+    from dashboard.loaders import qualified_name, stat
+    from sim.stats import general_stats, matchup_table
+    from sim.stats.query import Selection
+
+    assert qualified_name(general_stats) == "sim.stats.general.general_stats"
+    assert qualified_name(matchup_table) == "sim.stats.matchups.matchup_table"
+    with pytest.raises(TypeError, match="module-level"):
+        stat(lambda con, selection: 0, Selection())
+
+
 def test_short_bot_names():
     assert short_spec("greedy") == "greedy"
     from sim.bots import parse_bot
