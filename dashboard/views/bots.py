@@ -49,7 +49,7 @@ def matchup_display(m: pd.DataFrame) -> pd.DataFrame:
         "bot": [short_spec(b) for b in m["bot"]],
         "opponent": [short_spec(b) for b in m["opponent"]],
         "games": [fmt.count(v) for v in m["games"]],
-        "W / D / L": [f"{w} / {d} / {lo}"
+        "W / D / L": [fmt.wdl(w, d, lo, " / ")
                       for w, d, lo in zip(m["wins"], m["draws"], m["losses"], strict=True)],
         "score": [fmt.pct(v) for v in m["score"]],
         "Elo": [fmt.plus_minus(e, err, 1)
@@ -73,7 +73,7 @@ def colour_display(b: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "bot": [short_spec(v) for v in b["bot"]],
         "games": [fmt.count(v) for v in b["games"]],
-        "W / D / L": [f"{w} / {d} / {lo}"
+        "W / D / L": [fmt.wdl(w, d, lo, " / ")
                       for w, d, lo in zip(b["wins"], b["draws"], b["losses"], strict=True)],
         "score": [fmt.pct(v) for v in b["score"]],
         "games as red": [fmt.count(v) for v in b["games_as_red"]],

@@ -98,8 +98,8 @@ if ctx is not None:
             by_rules["mean_plies"], by_rules["mean_low"], by_rules["mean_high"], strict=True
         )
     ]
-    table["min"] = by_rules["min_plies"]
-    table["max"] = by_rules["max_plies"]
+    table["min"] = [fmt.count(v) for v in by_rules["min_plies"]]
+    table["max"] = [fmt.count(v) for v in by_rules["max_plies"]]
     st.dataframe(table, hide_index=True, key="overview_by_rules")
 
     if st.toggle("Show game details: den entries and captures", key="overview_details"):

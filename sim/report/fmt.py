@@ -171,6 +171,6 @@ def plus_minus(x: Any, error: Any, digits: int = 1) -> str:
     return f"{signed(x, digits)} +- {num(error, digits)}"
 
 
-def wdl(wins: Any, draws: Any, losses: Any) -> str:
-    """Wins, draws and losses: ``275-25-0``."""
-    return f"{count(wins)}-{count(draws)}-{count(losses)}"
+def wdl(wins: Any, draws: Any, losses: Any, sep: str = "-") -> str:
+    """Wins, draws and losses: ``1,079-90-31`` (``sep=" / "``: ``1,079 / 90 / 31``)."""
+    return sep.join(count(x) for x in (wins, draws, losses))

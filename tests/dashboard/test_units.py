@@ -5,6 +5,7 @@ limits, short bot names and the ``dsq dashboard`` command (number formatting is 
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 
 import pytest
@@ -134,6 +135,8 @@ def test_dashboard_command_line(tmp_path):
     assert cmd[cmd.index("--server.address") + 1] == "127.0.0.1"
     assert cmd[cmd.index("--server.port") + 1] == "8501"
     assert env["DSQ_DATA"] == str(tmp_path) and env["DSQ_DASHBOARD_MAX_GAMES"] == "77"
+    # app.py does not edit sys.path: the child finds the packages on its PYTHONPATH
+    assert env["PYTHONPATH"].split(os.pathsep)[0] == str(APP.parent.parent)
 
 
 def test_dashboard_command_refuses_bad_input(tmp_path, capsys):

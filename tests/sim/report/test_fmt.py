@@ -107,6 +107,7 @@ def test_estimates_with_errors_and_records() -> None:
     assert fmt.plus_minus(12.0, NAN) == "+12.0 +- -"
     assert fmt.plus_minus(np.float64(3.14159), 0.5, 0) == "+3 +- 0"
     assert fmt.wdl(1079, 90, 31) == "1,079-90-31"
+    assert fmt.wdl(np.int64(2), 0, 1234, " / ") == "2 / 0 / 1,234"
 
 
 def test_the_convention_is_plain_ascii() -> None:
