@@ -3,21 +3,20 @@
 Multipage via ``st.navigation``. The sidebar holds the data folder, the filters every page
 shares, and any settings problems; each page is a script in ``dashboard/views``. Errors a
 page did not expect are shown as one readable message, never a traceback.
+
+The ``dashboard``, ``sim`` and ``engine`` packages must be importable: the project is
+installed (``pip install -e .``), and ``dsq dashboard`` also puts the project folder on
+the ``PYTHONPATH`` of the ``streamlit run`` it starts.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # `streamlit run dashboard/app.py` from a checkout
-    sys.path.insert(0, str(ROOT))
+import streamlit as st
 
-import streamlit as st  # noqa: E402
-
-from dashboard.filters import sidebar_filters  # noqa: E402
-from dashboard.settings import load_settings  # noqa: E402
+from dashboard.filters import sidebar_filters
+from dashboard.settings import load_settings
 
 # Not "pages/": that folder name switches Streamlit to its older directory-based navigation.
 PAGES = Path(__file__).resolve().parent / "views"

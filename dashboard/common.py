@@ -9,9 +9,8 @@ import streamlit as st
 
 from dashboard.filters import current_selection
 from dashboard.loaders import Loaded, dataset, stat
+from sim.stats import general_stats
 from sim.stats.query import Selection
-
-GENERAL = "sim.stats.general:general_stats"
 
 
 @dataclass
@@ -57,11 +56,11 @@ def page_start(title: str, caption: str | None = None) -> PageContext | None:
     loaded = dataset()
     show_skipped(loaded)
     selection = current_selection()
-    total = stat(GENERAL, Selection()).games
+    total = stat(general_stats, Selection()).games
     if total == 0:
         empty_state(loaded)
         return None
-    games = stat(GENERAL, selection).games if selection != Selection() else total
+    games = stat(general_stats, selection).games if selection != Selection() else total
     st.caption(f"Selection: {selection.describe()} · {games:,} of {total:,} games")
     if games == 0:
         st.warning("No games match the filters in the sidebar. Clear some filters to see more.")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.labels import short_bot
 from dashboard.loaders import filter_options
 from engine.errors import DsqError
+from sim.bots.spec import short_spec
 from sim.stats.query import Selection
 
 SELECTION_KEY = "dsq_selection"
@@ -35,7 +35,7 @@ def sidebar_filters() -> Selection:
         help="canonical rules specs of the recorded games",
     )  # fmt: skip
     bots = sb.multiselect(
-        "Bots", options["bots"], key="f_bots", placeholder="all bots", format_func=short_bot,
+        "Bots", options["bots"], key="f_bots", placeholder="all bots", format_func=short_spec,
         help="games in which at least one player is one of these bots",
     )  # fmt: skip
     between = False

@@ -3,8 +3,9 @@
 The dataset is opened once per *fingerprint* (:func:`sim.storage.dataset_fingerprint`,
 which changes whenever a games file or batch record changes), so new batches show up on
 the next page run without restarting the app, and unchanged data is never re-read.
-Statistics are computed by :mod:`sim.stats` functions only; this module caches their
-results keyed on (data folder, fingerprint, function, selection, arguments).
+Statistics are computed by :mod:`sim.stats` functions only, called as functions
+(``stat(general_stats, selection)``); this module caches their results keyed on (data
+folder, fingerprint, the function's qualified name, selection, arguments).
 
 DuckDB connections are not safe to share between threads (Streamlit runs each session's
 script in its own thread), so every query on a cached dataset holds that dataset's lock.
@@ -12,10 +13,11 @@ script in its own thread), so every query on a cached dataset holds that dataset
 
 from __future__ import annotations
 
-import importlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from types import FunctionType
+from typing import Any, TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -25,6 +27,8 @@ from sim.stats.games import distinct_values, list_games
 from sim.stats.games import game_record as stored_game
 from sim.stats.query import Selection
 from sim.storage.reading import Dataset, dataset_fingerprint, open_dataset
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -67,31 +71,42 @@ def _selection_from_key(key: tuple[Any, ...]) -> Selection:
     return Selection(**{k: v for k, v in key})
 
 
-def _resolve(path: str) -> Any:
-    module, _, name = path.partition(":")
-    return getattr(importlib.import_module(module), name)
+def qualified_name(fn: Callable[..., Any]) -> str:
+    """``module.qualname`` of a function: what the cache knows a statistics function by
+    (``st.cache_data`` cannot hash a function by itself)."""
+    return f"{fn.__module__}.{fn.__qualname__}"
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
+@st.cache_data(max_entries=512, show_spinner=False, hash_funcs={FunctionType: qualified_name})
 def _stat(
-    data_dir: str, fingerprint: str, path: str, key: tuple[Any, ...], kwargs: tuple[Any, ...]
+    data_dir: str,
+    fingerprint: str,
+    fn: Callable[..., Any],
+    key: tuple[Any, ...],
+    kwargs: tuple[Any, ...],
 ) -> Any:
     loaded = _open(data_dir, fingerprint)
-    fn = _resolve(path)
     with loaded.lock:
         return loaded.ds.read(
             lambda: fn(loaded.ds.con, selection=_selection_from_key(key), **dict(kwargs))
         )
 
 
-def stat(path: str, selection: Selection, **kwargs: Any) -> Any:
-    """Call the statistics function ``path`` (``"sim.stats.general:general_stats"``) on the
-    current dataset and ``selection``, with keyword arguments; cached on the fingerprint."""
+def stat(fn: Callable[..., T], selection: Selection, **kwargs: Any) -> T:
+    """``fn(con, selection=selection, **kwargs)`` on the current dataset, for a statistics
+    function of :mod:`sim.stats` (``stat(general_stats, selection)``); cached on the data
+    folder's fingerprint, the function's qualified name, the selection and the arguments.
+
+    ``fn`` must be a module-level function: a lambda or a nested function has no name the
+    cache could tell apart from another's.
+    """
+    if not isinstance(fn, FunctionType) or "<" in fn.__qualname__:
+        raise TypeError(f"stat() needs a module-level statistics function, got {fn!r}")
     loaded = dataset()
     return _stat(
         data_dir(),
         loaded.fingerprint,
-        path,
+        fn,
         selection_key(selection),
         tuple(sorted(kwargs.items())),
     )

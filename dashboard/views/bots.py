@@ -6,24 +6,21 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import fmt
 from dashboard.charts import LAYOUT
 from dashboard.common import page_start
-from dashboard.labels import short_bot
 from dashboard.loaders import stat
-
-RATINGS = "sim.stats.ratings:ratings"
-MATCHUPS = "sim.stats.matchups:matchup_table"
-BOTS = "sim.stats.matchups:bot_table"
+from sim.bots.spec import short_spec
+from sim.report import fmt
+from sim.stats import bot_table, matchup_table, ratings
 
 
 def ratings_display(table: pd.DataFrame) -> pd.DataFrame:
     """The ratings table as display strings."""
     return pd.DataFrame({
-        "bot": [short_bot(b) for b in table["bot"]],
+        "bot": [short_spec(b) for b in table["bot"]],
         "rating (Elo)": [fmt.signed(v, 0) for v in table["rating"]],
         "± 95%": [fmt.num(v, 0) for v in table["error"]],
-        "interval": [f"{fmt.signed(lo, 0)} … {fmt.signed(hi, 0)}"
+        "interval": [fmt.interval(lo, hi, fmt.signed, 0)
                      for lo, hi in zip(table["low"], table["high"], strict=True)],
         "games": [fmt.count(v) for v in table["games"]],
         "score": [fmt.pct(v) for v in table["score"]],
@@ -34,7 +31,7 @@ def ratings_display(table: pd.DataFrame) -> pd.DataFrame:
 def cross_table(matchups: pd.DataFrame) -> pd.DataFrame:
     """Score of the row bot against the column bot (games in brackets)."""
     cells = {
-        (short_bot(r["bot"]), short_bot(r["opponent"])):
+        (short_spec(r["bot"]), short_spec(r["opponent"])):
             f"{fmt.pct(r['score'])} ({fmt.count(r['games'])})"
         for r in matchups.to_dict("records")
     }  # fmt: skip
@@ -49,23 +46,23 @@ def cross_table(matchups: pd.DataFrame) -> pd.DataFrame:
 def matchup_display(m: pd.DataFrame) -> pd.DataFrame:
     """Each matchup from the bot's point of view, as display strings."""
     return pd.DataFrame({
-        "bot": [short_bot(b) for b in m["bot"]],
-        "opponent": [short_bot(b) for b in m["opponent"]],
+        "bot": [short_spec(b) for b in m["bot"]],
+        "opponent": [short_spec(b) for b in m["opponent"]],
         "games": [fmt.count(v) for v in m["games"]],
-        "W / D / L": [f"{w} / {d} / {lo}"
+        "W / D / L": [fmt.wdl(w, d, lo, " / ")
                       for w, d, lo in zip(m["wins"], m["draws"], m["losses"], strict=True)],
         "score": [fmt.pct(v) for v in m["score"]],
-        "Elo": [f"{fmt.signed(e, 1)} ± {fmt.num(err, 1)}"
+        "Elo": [fmt.plus_minus(e, err, 1)
                 for e, err in zip(m["elo"], m["elo_error"], strict=True)],
         "LOS": [fmt.pct(v) for v in m["los"]],
         "draw ratio": [fmt.pct(v) for v in m["draw_ratio"]],
         "score as red": [fmt.pct(v) for v in m["score_as_red"]],
         "score as blue": [fmt.pct(v) for v in m["score_as_blue"]],
         "pairs": [fmt.count(v) for v in m["pairs"]],
-        "ptnml (LL LD DD/WL WD WW)": [" ".join(map(str, p)) if isinstance(p, list) else ""
-                                     for p in m["ptnml"]],
+        "ptnml (LL LD DD/WL WD WW)": [" ".join(map(str, p)) if isinstance(p, list)
+                                     else fmt.MISSING for p in m["ptnml"]],
         "pentanomial Elo": [
-            "" if fmt.is_missing(e) else f"{fmt.signed(e, 1)} ± {fmt.num(err, 1)}"
+            fmt.plus_minus(e, err, 1)
             for e, err in zip(m["ptnml_elo"], m["ptnml_elo_error"], strict=True)
         ],
     })  # fmt: skip
@@ -74,15 +71,15 @@ def matchup_display(m: pd.DataFrame) -> pd.DataFrame:
 def colour_display(b: pd.DataFrame) -> pd.DataFrame:
     """Each bot against the field, with its results by colour."""
     return pd.DataFrame({
-        "bot": [short_bot(v) for v in b["bot"]],
+        "bot": [short_spec(v) for v in b["bot"]],
         "games": [fmt.count(v) for v in b["games"]],
-        "W / D / L": [f"{w} / {d} / {lo}"
+        "W / D / L": [fmt.wdl(w, d, lo, " / ")
                       for w, d, lo in zip(b["wins"], b["draws"], b["losses"], strict=True)],
         "score": [fmt.pct(v) for v in b["score"]],
         "games as red": [fmt.count(v) for v in b["games_as_red"]],
         "score as red": [fmt.pct(v) for v in b["score_as_red"]],
         "score as blue": [fmt.pct(v) for v in b["score_as_blue"]],
-        "performance Elo": [f"{fmt.signed(e, 1)} ± {fmt.num(err, 1)}"
+        "performance Elo": [fmt.plus_minus(e, err, 1)
                             for e, err in zip(b["elo"], b["elo_error"], strict=True)],
     })  # fmt: skip
 
@@ -93,7 +90,7 @@ ctx = page_start(
     "the pentanomial form for colour-swapped pairs, and results by colour.",
 )
 if ctx is not None:
-    r = stat(RATINGS, ctx.selection)
+    r = stat(ratings, ctx.selection)
     st.subheader("Ratings")
     if r.table.empty:
         st.info("Ratings need games between at least two different bots in the selection.")
@@ -103,12 +100,12 @@ if ctx is not None:
         st.dataframe(ratings_display(r.table), hide_index=True, key="bots_ratings")
         t = r.table.iloc[::-1]
         fig = go.Figure(go.Scatter(
-            x=t["rating"], y=[short_bot(b) for b in t["bot"]], mode="markers",
+            x=t["rating"], y=[short_spec(b) for b in t["bot"]], mode="markers",
             error_x={"type": "data", "array": t["error"]}, marker={"size": 10},
         ))  # fmt: skip
         fig.update_layout(xaxis_title="Elo (95% interval)", **LAYOUT)
         st.plotly_chart(fig, key="bots_ratings_chart")
-    m = stat(MATCHUPS, ctx.selection)
+    m = stat(matchup_table, ctx.selection)
     st.subheader("Cross table")
     if m.empty:
         st.info("No games between two different bots in the selection (self-play is left out).")
@@ -117,7 +114,7 @@ if ctx is not None:
         st.dataframe(cross_table(m), key="bots_cross")
         st.subheader("Matchups")
         st.dataframe(matchup_display(m), hide_index=True, key="bots_matchups")
-    b = stat(BOTS, ctx.selection)
+    b = stat(bot_table, ctx.selection)
     st.subheader("By colour")
     if b.empty:
         st.info("No games between two different bots in the selection.")

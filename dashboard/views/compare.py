@@ -7,12 +7,12 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import fmt
 from dashboard.charts import LAYOUT, add_length_trace
 from dashboard.common import page_start
 from dashboard.loaders import filter_options, stat
+from sim.report import fmt
+from sim.stats import compare_rules, general_stats, length_histogram
 
-COMPARE = "sim.stats.compare:compare_rules"
 ALPHA = 0.05
 
 
@@ -49,11 +49,11 @@ def pairs_table(pairs: pd.DataFrame) -> pd.DataFrame:
                if not fmt.is_missing(r[key]) and r[key] < ALPHA]  # fmt: skip
         rows.append({
             "A vs B": f"{r['rules_a']} vs {r['rules_b']}",
-            "first-player score A−B": fmt.signed(100 * r["first_diff"], 1, " pts"),
-            "score diff CI": fmt.pct_interval(r["first_diff_low"], r["first_diff_high"]),
+            "first-player score A−B": fmt.pts(r["first_diff"], 1, " pts"),
+            "score diff CI": fmt.pts_interval(r["first_diff_low"], r["first_diff_high"]),
             "score p": fmt.p_value(r["first_diff_p"]),
-            "draw rate A−B": fmt.signed(100 * r["draw_diff"], 1, " pts"),
-            "draw diff CI": fmt.pct_interval(r["draw_diff_low"], r["draw_diff_high"]),
+            "draw rate A−B": fmt.pts(r["draw_diff"], 1, " pts"),
+            "draw diff CI": fmt.pts_interval(r["draw_diff_low"], r["draw_diff_high"]),
             "draw p": fmt.p_value(r["draw_diff_p"]),
             "mean plies A−B": fmt.signed(r["mean_plies_diff"], 1),
             "length p (Mann–Whitney)": fmt.p_value(r["length_p"]),
@@ -102,7 +102,7 @@ if ctx is not None:
         if len(specs) < 2:
             st.warning("Choose at least two rule specs.")
         else:
-            cmp = stat(COMPARE, ctx.selection, specs=tuple(specs))
+            cmp = stat(compare_rules, ctx.selection, specs=tuple(specs))
             for note in cmp.notes:
                 st.warning(note)
             st.subheader("Side by side")
@@ -122,17 +122,13 @@ if ctx is not None:
             left, right = st.columns(2)
             with left:
                 st.subheader("Game length")
-                g_all = stat("sim.stats.general:general_stats", ctx.selection.with_rules(*specs))
+                g_all = stat(general_stats, ctx.selection.with_rules(*specs))
                 lo, hi = int(g_all.length.min or 0), int(g_all.length.max or 1)
                 fig = go.Figure()
                 width = max(1, (hi - lo) // 30 + 1)
                 edges = tuple(range(lo, hi + width + 1, width))
                 for spec in specs:
-                    hist = stat(
-                        "sim.stats.general:length_histogram",
-                        ctx.selection.with_rules(spec),
-                        bins=edges,
-                    )
+                    hist = stat(length_histogram, ctx.selection.with_rules(spec), bins=edges)
                     add_length_trace(fig, hist, spec, share=True)
                 fig.update_layout(
                     barmode="overlay",

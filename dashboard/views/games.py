@@ -7,12 +7,12 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import fmt
 from dashboard.board import board_svg
 from dashboard.common import page_start
-from dashboard.labels import short_bot
 from dashboard.loaders import game_record, games_listing
 from dashboard.replay import Replay, describe_result, replay_game
+from sim.bots.spec import short_spec
+from sim.report import fmt
 from sim.storage.schema import REASONS, WINNERS
 
 PAGE_ROWS = 200
@@ -27,7 +27,7 @@ def cached_replay(rules: str, moves: tuple[int, ...], ply_cap: int) -> Replay:
 def _label(row: dict[str, Any]) -> str:
     return (
         f"{row['batch_id']} #{row['game_index']} · {row['rules']} · "
-        f"{short_bot(row['red'])} vs {short_bot(row['blue'])} · "
+        f"{short_spec(row['red'])} vs {short_spec(row['blue'])} · "
         f"{describe_result(row['winner'], row['reason'])} in {row['plies']} plies"
     )
 
@@ -57,8 +57,8 @@ def show_replay(game: dict[str, Any]) -> None:
     st.subheader(f"Game {game['batch_id']} #{game['game_index']}")
     info = st.columns(4)
     info[0].markdown(f"**Rules**  \n`{game['rules']}`")
-    info[1].markdown(f"**Red (moves first)**  \n`{short_bot(game['red'])}`")
-    info[2].markdown(f"**Blue**  \n`{short_bot(game['blue'])}`")
+    info[1].markdown(f"**Red (moves first)**  \n`{short_spec(game['red'])}`")
+    info[2].markdown(f"**Blue**  \n`{short_spec(game['blue'])}`")
     info[3].markdown(
         f"**Seed** `{game['seed']}`  \nopening plies {game['opening_plies']}, "
         f"ply cap {game['ply_cap']}"
@@ -140,8 +140,8 @@ if ctx is not None:
         st.info("No games match these filters.")
     else:
         shown = listing.copy()
-        shown["red"] = shown["red"].map(short_bot)
-        shown["blue"] = shown["blue"].map(short_bot)
+        shown["red"] = shown["red"].map(short_spec)
+        shown["blue"] = shown["blue"].map(short_spec)
         shown["seed"] = shown["seed"].map(str)  # 64-bit seeds exceed the browser's integers
         st.dataframe(shown, hide_index=True, height=280, key="games_table")
         rows = listing.to_dict("records")

@@ -4,17 +4,27 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import fmt
 from dashboard.charts import den_chart, end_reasons_chart, heatmap, length_histogram_chart
-from dashboard.common import GENERAL, page_start
+from dashboard.common import page_start
 from dashboard.loaders import stat
+from sim.report import fmt
+from sim.stats import (
+    capture_matrix,
+    capture_squares,
+    den_animals,
+    end_reasons,
+    general_stats,
+    general_stats_by,
+    length_histogram,
+    square_grid,
+)
 
 ctx = page_start(
     "Overview",
     "Games played, wins and draws, game length and how games end, with 95% intervals.",
 )
 if ctx is not None:
-    g = stat(GENERAL, ctx.selection)
+    g = stat(general_stats, ctx.selection)
     c = st.columns(4)
     c[0].metric("Games played", fmt.count(g.games))
     for col, label, prop in ((c[1], "Red wins", g.red), (c[2], "Blue wins", g.blue),
@@ -65,14 +75,14 @@ if ctx is not None:
     left, right = st.columns(2)
     with left:
         st.subheader("Game length")
-        hist = stat("sim.stats.general:length_histogram", ctx.selection, bins=30)
+        hist = stat(length_histogram, ctx.selection, bins=30)
         st.plotly_chart(length_histogram_chart(hist), key="overview_hist")
     with right:
         st.subheader("How games end")
-        reasons = stat("sim.stats.general:end_reasons", ctx.selection)
+        reasons = stat(end_reasons, ctx.selection)
         st.plotly_chart(end_reasons_chart(reasons), key="overview_reasons")
     st.subheader("By rules")
-    by_rules = stat("sim.stats.general:general_stats_by", ctx.selection, by="rules")
+    by_rules = stat(general_stats_by, ctx.selection, by="rules")
     table = by_rules[["rules"]].copy()
     for col in ("games", "red", "blue", "draw"):
         table[col] = [fmt.count(v) for v in by_rules[col]]
@@ -88,23 +98,21 @@ if ctx is not None:
             by_rules["mean_plies"], by_rules["mean_low"], by_rules["mean_high"], strict=True
         )
     ]
-    table["min"] = by_rules["min_plies"]
-    table["max"] = by_rules["max_plies"]
+    table["min"] = [fmt.count(v) for v in by_rules["min_plies"]]
+    table["max"] = [fmt.count(v) for v in by_rules["max_plies"]]
     st.dataframe(table, hide_index=True, key="overview_by_rules")
 
     if st.toggle("Show game details: den entries and captures", key="overview_details"):
-        from sim.stats.details import square_grid
-
         left, mid, right = st.columns(3)
         with left:
             st.subheader("Which animal entered the den")
-            den = stat("sim.stats.details:den_animals", ctx.selection)
+            den = stat(den_animals, ctx.selection)
             st.plotly_chart(den_chart(den), key="overview_den")
         with mid:
             st.subheader("Who captures whom")
-            matrix = stat("sim.stats.details:capture_matrix", ctx.selection)
+            matrix = stat(capture_matrix, ctx.selection)
             st.plotly_chart(heatmap(matrix, "captured", "capturer"), key="overview_captures")
         with right:
             st.subheader("Where captures happen")
-            squares = stat("sim.stats.details:capture_squares", ctx.selection)
+            squares = stat(capture_squares, ctx.selection)
             st.plotly_chart(heatmap(square_grid(squares), "file", "rank"), key="overview_squares")

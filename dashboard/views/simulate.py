@@ -8,15 +8,15 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import fmt
 from dashboard.filters import current_selection
 from dashboard.jobs import JobView, LaunchRequest, cancel, launch, list_jobs
-from dashboard.labels import short_bot
 from dashboard.settings import Limits, load_settings
 from engine import PRESETS
 from engine.errors import DsqError
 from engine.rules import JUMP_BLOCK_VALUES, JUMP_VALUES, MAX_NO_CAPTURE_PLIES
+from sim.bots.spec import short_spec
 from sim.play.seeds import MAX_SEED
+from sim.report import fmt
 from sim.stats.query import Selection
 
 STATUS_ICONS = {
@@ -175,7 +175,7 @@ def show_job(job: JobView, data_dir: Path) -> None:
         label = f" · {job.label}" if job.label else ""
         top[0].markdown(
             f"{icon} **{job.status}** · `{job.batch_id}`{label} · `{job.rules}` · "
-            f"{short_bot(job.red)} vs {short_bot(job.blue)}"
+            f"{short_spec(job.red)} vs {short_spec(job.blue)}"
         )
         if job.active:
             top[1].button("Cancel", key=f"cancel_{job.batch_id}", on_click=_cancel,

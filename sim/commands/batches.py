@@ -6,8 +6,12 @@ import argparse
 import json
 from typing import Any
 
+from sim.report.fmt import count, pct
+from sim.report.tables import aligned_table
 from sim.storage.paths import resolve_data_dir
 from sim.storage.records import effective_status, list_batches
+
+HEADER = ["ID", "STATUS", "PROGRESS", "RULES", "BOTS", "RED", "BLUE", "DRAW", "LABEL"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,11 +35,25 @@ def batch_rows(data_dir: Any = None) -> list[dict[str, Any]]:
     return out
 
 
-def _table(rows: list[list[str]]) -> str:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join(
-        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
-    )
+def _row(r: dict[str, Any]) -> list[str]:
+    """One batch as the cells of the table."""
+    spec = r.get("spec", {})
+    c = r.get("counts", {})
+    done, planned = r.get("games_done", 0), r.get("games_planned", 0)
+    bots = f"{spec.get('red', '?')} vs {spec.get('blue', '?')}"
+    if spec.get("swap"):
+        bots += " (swap)"
+    return [
+        str(r.get("batch_id")),
+        r["effective_status"],
+        f"{count(done)}/{count(planned)} {pct(done / planned if planned else None, 0)}",
+        str(spec.get("rules", "?")),
+        bots,
+        count(c.get("red", 0)),
+        count(c.get("blue", 0)),
+        count(c.get("draw", 0)),
+        str(r.get("label") or ""),
+    ]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,27 +65,5 @@ def run(args: argparse.Namespace) -> int:
     if not rows:
         print(f"no batches in {resolve_data_dir(args.data)}")
         return 0
-    table = [["ID", "STATUS", "PROGRESS", "RULES", "BOTS", "RED", "BLUE", "DRAW", "LABEL"]]
-    for r in rows:
-        spec = r.get("spec", {})
-        c = r.get("counts", {})
-        done, planned = r.get("games_done", 0), r.get("games_planned", 0)
-        pct = f"{100 * done / planned:.0f}%" if planned else "-"
-        bots = f"{spec.get('red', '?')} vs {spec.get('blue', '?')}"
-        if spec.get("swap"):
-            bots += " (swap)"
-        table.append(
-            [
-                str(r.get("batch_id")),
-                r["effective_status"],
-                f"{done}/{planned} {pct}",
-                str(spec.get("rules", "?")),
-                bots,
-                str(c.get("red", 0)),
-                str(c.get("blue", 0)),
-                str(c.get("draw", 0)),
-                str(r.get("label") or ""),
-            ]
-        )
-    print(_table(table))
+    print(aligned_table(HEADER, [_row(r) for r in rows], right=(), indent=""))
     return 0

@@ -8,9 +8,9 @@ import time
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard import fmt
-from dashboard.labels import short_bot
 from dashboard.replay import describe_result
+from sim.bots.spec import short_spec
+from sim.report import fmt
 from sim.stats import compare_rules, general_stats, matchup_table, ratings
 from sim.stats.query import Selection
 from sim.storage.reading import open_dataset
@@ -141,14 +141,13 @@ def test_bots_page_shows_ratings_and_matchups(monkeypatch, fixture_data):
         r = ratings(ds.con, Selection())
         m = matchup_table(ds.con, Selection())
     table = next(d.value for d in at.dataframe if "rating (Elo)" in d.value.columns)
-    assert list(table["bot"]) == [short_bot(b) for b in r.table["bot"]]
+    assert list(table["bot"]) == [short_spec(b) for b in r.table["bot"]]
     assert list(table["rating (Elo)"]) == [fmt.signed(v, 0) for v in r.table["rating"]]
     assert list(table["± 95%"]) == [fmt.num(v, 0) for v in r.table["error"]]
     matchups = next(d.value for d in at.dataframe if "LOS" in d.value.columns)
     assert list(matchups["score"]) == [fmt.pct(v) for v in m["score"]]
     assert list(matchups["Elo"]) == [
-        f"{fmt.signed(e, 1)} ± {fmt.num(err, 1)}"
-        for e, err in zip(m["elo"], m["elo_error"], strict=True)
+        fmt.plus_minus(e, err, 1) for e, err in zip(m["elo"], m["elo_error"], strict=True)
     ]
     assert list(matchups["pairs"]) == [fmt.count(v) for v in m["pairs"]]
     cross = next(d.value for d in at.dataframe if d.value.index.name == "bot \\ opponent")

@@ -1,21 +1,22 @@
 """Unit tests of the dashboard's pure parts: the board drawing, the replay, the launch
-limits, number formatting, short bot names and the ``dsq dashboard`` command."""
+limits, short bot names and the ``dsq dashboard`` command (number formatting is tested in
+``tests/sim/report``)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 
 import pytest
 
-from dashboard import fmt
 from dashboard.board import board_svg, piece_from_letter, strength
 from dashboard.jobs import LaunchRequest, check_bot_limits, list_jobs, validate
-from dashboard.labels import short_bot
 from dashboard.replay import describe_result, replay_game
 from dashboard.settings import Limits, load_settings
 from engine import Position, encode_move
 from engine.errors import DsqError
+from sim.bots.spec import short_spec
 from sim.cli import main as dsq
 from sim.commands.dashboard import command
 from sim.play.referee import play_game
@@ -102,21 +103,23 @@ def test_settings_come_from_the_environment(monkeypatch, tmp_path):
     assert list_jobs(tmp_path / "missing") == []
 
 
-def test_formatting():
-    assert fmt.count(1234567) == "1,234,567" and fmt.count(None) == "–"
-    assert fmt.pct(0.52345) == "52.3%" and fmt.pct(float("nan")) == "–"
-    assert fmt.pct_interval(0.1, 0.25) == "95% CI 10.0–25.0%"
-    assert fmt.num_interval(1.0, 2345.67) == "95% CI 1.0–2,345.7"
-    assert fmt.p_value(0.0001) == "p < 0.001" and fmt.p_value(0.25) == "p = 0.250"
-    assert fmt.signed(3.21, 1, " pts") == "+3.2 pts"
+def test_statistics_are_cached_on_the_functions_qualified_name():
+    from dashboard.loaders import qualified_name, stat
+    from sim.stats import general_stats, matchup_table
+    from sim.stats.query import Selection
+
+    assert qualified_name(general_stats) == "sim.stats.general.general_stats"
+    assert qualified_name(matchup_table) == "sim.stats.matchups.matchup_table"
+    with pytest.raises(TypeError, match="module-level"):
+        stat(lambda con, selection: 0, Selection())
 
 
 def test_short_bot_names():
-    assert short_bot("greedy") == "greedy"
+    assert short_spec("greedy") == "greedy"
     from sim.bots import parse_bot
 
-    assert short_bot(parse_bot("alphabeta:depth=2").canonical) == "alphabeta:depth=2"
-    assert short_bot("not a bot") == "not a bot"
+    assert short_spec(parse_bot("alphabeta:depth=2").canonical) == "alphabeta:depth=2"
+    assert short_spec("not a bot") == "not a bot"
 
 
 def _args(**kw: object) -> argparse.Namespace:
@@ -132,6 +135,8 @@ def test_dashboard_command_line(tmp_path):
     assert cmd[cmd.index("--server.address") + 1] == "127.0.0.1"
     assert cmd[cmd.index("--server.port") + 1] == "8501"
     assert env["DSQ_DATA"] == str(tmp_path) and env["DSQ_DASHBOARD_MAX_GAMES"] == "77"
+    # app.py does not edit sys.path: the child finds the packages on its PYTHONPATH
+    assert env["PYTHONPATH"].split(os.pathsep)[0] == str(APP.parent.parent)
 
 
 def test_dashboard_command_refuses_bad_input(tmp_path, capsys):

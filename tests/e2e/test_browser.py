@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from dashboard import fmt
 from dashboard.replay import describe_result
+from sim.report import fmt
 from sim.storage.reading import open_dataset
 from tests.support import ROOT
 from tests.support.server import CHROMIUM, CHROMIUM_ARGS, dashboard_server

@@ -177,3 +177,15 @@ def test_hand_made_rows(tmp_path: Path) -> None:
     r = dsq("--data", str(tmp_path), "--json")
     red = json.loads(r.stdout)["general"]["red"]
     assert (round(red["low"], 3), round(red["high"], 3)) == (0.397, 0.892)  # Wilson 7 of 10
+
+
+def test_stats_imports_neither_numba_nor_streamlit(data: Path) -> None:
+    """The stats path (sim.stats, sim.report) stays light: no JIT compiler, no web app."""
+    code = (
+        "import sys; from sim.cli import main; "
+        f"main(['stats', '--data', {str(data)!r}, '--by', 'matchup', '--ratings', '--details']); "
+        "heavy = sorted({'numba', 'streamlit'} & set(sys.modules)); "
+        "sys.exit(f'imported {heavy}' if heavy else 0)"
+    )
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr

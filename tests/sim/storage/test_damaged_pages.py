@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from dashboard import fmt
+from sim.report import fmt
 from sim.storage.reading import open_dataset, verify_games_file
 from tests.support.apptest import metrics, run_app
 from tests.support.dataset import TOTAL_GAMES

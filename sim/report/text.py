@@ -1,0 +1,266 @@
+"""The plain-text report of ``dsq stats``: the results, first-player score, lengths and end
+reasons of the selection, the rule-set comparison and the game details.
+
+The per-bot tables (``--by matchup``, ``--by bot``, ``--ratings``) are in
+:mod:`sim.report.bots_text`; :func:`stats_text` puts every section together. Numbers are
+written by :mod:`sim.report.fmt`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from sim.report.bots_text import bot_text, matchup_text, ratings_text
+from sim.report.fmt import (
+    MISSING,
+    ci_label,
+    count,
+    interval,
+    num,
+    p_text,
+    p_value,
+    pct,
+    pts,
+    signed,
+)
+from sim.report.tables import aligned_table
+
+__all__ = [
+    "by_text",
+    "compare_text",
+    "details_text",
+    "general_text",
+    "stats_text",
+]
+
+
+def general_text(g: Any, reasons: pd.DataFrame, confidence: float) -> str:
+    """Results with intervals, the first player's score and its tests, the lengths, and
+    the end reasons (``g``: :class:`sim.stats.GeneralStats`; ``reasons``: the table of
+    :func:`sim.stats.end_reasons`)."""
+    c = ci_label(confidence)
+    rows = [
+        [label, count(p.count), pct(p.rate), interval(p.low, p.high)]
+        for label, p in (
+            ("red wins (first player)", g.red),
+            ("blue wins (second player)", g.blue),
+            ("draws", g.draw),
+        )
+    ]
+    out = [aligned_table(["result", "games", "share", c], rows)]
+    f = g.first_player
+    verdict = (
+        "no significant first-player advantage"
+        if f.p_value >= 1 - confidence
+        else ("first player (red) favoured" if f.score > 0.5 else "second player (blue) favoured")
+    )
+    out.append("")
+    out.append(
+        f"first-player score  {num(f.score, 3)} {interval(f.low, f.high, num, 3)}  "
+        f"(wins + draws/2; vs 0.5: z = {num(f.z, 2)}, {p_value(f.p_value)}, "
+        f"exact {p_value(f.p_exact)})"
+    )
+    out.append(f"second-player score {num(g.second_player_score, 3)}  -> {verdict}")
+    L = g.length
+    out.append(
+        f"length (plies)      mean {num(L.mean)} {interval(L.low, L.high, num)}, "
+        f"sd {num(L.sd)}, median {num(L.median, 0)}, min {count(L.min)}, max {count(L.max)}"
+    )
+    out.append("")
+    rrows = [
+        [
+            r["reason"],
+            count(r["games"]),
+            pct(r["share"]),
+            interval(r["low"], r["high"]),
+            count(r["red"]),
+            count(r["blue"]),
+            count(r["draw"]),
+        ]
+        for r in reasons.to_dict("records")
+    ]
+    out.append(aligned_table(["end reason", "games", "share", c, "red", "blue", "draw"], rrows))
+    return "\n".join(out)
+
+
+def by_text(df: pd.DataFrame, key: str) -> str:
+    """One line of figures per rules spec or batch (the table of
+    :func:`sim.stats.general_stats_by`; ``key`` is its first column)."""
+    rows = [
+        [
+            str(r[key]),
+            count(r["games"]),
+            pct(r["red_rate"]),
+            pct(r["blue_rate"]),
+            f"{pct(r['draw_rate'])} {interval(r['draw_low'], r['draw_high'])}",
+            f"{num(r['first_score'], 3)} {interval(r['first_low'], r['first_high'], num, 3)}",
+            p_text(r["first_p"]),
+            f"{num(r['mean_plies'])} {interval(r['mean_low'], r['mean_high'], num)}",
+            num(r["median_plies"], 0),
+            f"{count(r['min_plies'])}-{count(r['max_plies'])}",
+        ]
+        for r in df.to_dict("records")
+    ]
+    header = [
+        key,
+        "games",
+        "red",
+        "blue",
+        "draws [CI]",
+        "first score [CI]",
+        "p(0.5)",
+        "mean plies [CI]",
+        "median",
+        "min-max",
+    ]
+    return aligned_table(header, rows)
+
+
+def _per_rules_row(r: dict[str, Any]) -> list[str]:
+    if not r.get("games"):
+        return [r["rules"], "0"] + [MISSING] * 8
+    return [
+        r["rules"],
+        count(r["games"]),
+        f"{num(r['first_score'], 3)} {interval(r['first_low'], r['first_high'], num, 3)}",
+        f"{pct(r['draw_rate'])} {interval(r['draw_low'], r['draw_high'])}",
+        f"{num(r['mean_plies'])} {interval(r['mean_low'], r['mean_high'], num)}",
+        num(r["sd_plies"]),
+        num(r["balance"], 3),
+        pct(r["completion"]),
+        f"{pct(r['rule_draws'])} / {pct(r['ply_cap_draws'])}",
+        num(r["branching"]),
+    ]
+
+
+def _pair_row(r: dict[str, Any]) -> list[str]:
+    first = interval(r["first_diff_low"], r["first_diff_high"], signed, 3)
+    draw = interval(r["draw_diff_low"], r["draw_diff_high"], pts)
+    return [
+        f"{r['rules_a']} - {r['rules_b']}",
+        f"{signed(r['first_diff'], 3)} {first}",
+        p_text(r["first_diff_p"]),
+        f"{pts(r['draw_diff'], 1, ' pts')} {draw}",
+        p_text(r["draw_diff_p"]),
+        signed(r["mean_plies_diff"], 1),
+        p_text(r["length_p"]),
+        p_text(r["reasons_p"]),
+    ]
+
+
+def _omnibus_line(o: dict[str, Any]) -> str:
+    parts = [
+        f"{label} = {num(o[key]['statistic'])} (df {o[key]['dof']}), {p_value(o[key]['p'])}"
+        for label, key in (
+            ("results chi2", "results_chi2"),
+            ("reasons chi2", "reasons_chi2"),
+            ("lengths Kruskal-Wallis H", "length_kruskal"),
+        )
+    ]
+    return "all rule sets: " + "; ".join(parts)
+
+
+def compare_text(c: Any) -> str:
+    """Rule sets side by side, their pairwise differences with intervals and p-values, the
+    tests over all of them and the notes (``c``: :class:`sim.stats.RuleComparison`)."""
+    header = [
+        "rules",
+        "games",
+        "first score [CI]",
+        "draws [CI]",
+        "mean plies [CI]",
+        "sd",
+        "balance",
+        "completion",
+        "rule/cap draws",
+        "branching",
+    ]
+    out = [aligned_table(header, [_per_rules_row(r) for r in c.per_rules.to_dict("records")])]
+    if not c.pairs.empty:
+        header = [
+            "difference",
+            "first score [CI]",
+            "p",
+            "draw rate [CI]",
+            "p",
+            "mean plies",
+            "p (M-W)",
+            "reasons p (chi2)",
+        ]
+        out.append("")
+        out.append(aligned_table(header, [_pair_row(r) for r in c.pairs.to_dict("records")]))
+    if c.omnibus:
+        out.append("")
+        out.append(_omnibus_line(c.omnibus))
+    out.extend(f"note: {n}" for n in c.notes)
+    return "\n".join(out)
+
+
+def _count_grid(frame: pd.DataFrame, corner: str) -> str:
+    """A table of counts with its index as the first column."""
+    rows = [
+        [str(idx)] + [count(v) for v in row]
+        for idx, row in zip(frame.index, frame.to_numpy(), strict=True)
+    ]
+    return aligned_table([corner] + [str(c) for c in frame.columns], rows)
+
+
+def details_text(den: pd.DataFrame, matrix: pd.DataFrame, squares: pd.DataFrame) -> str:
+    """Den entries by animal, the capture matrix and the captures by square (the tables of
+    :func:`sim.stats.den_animals`, :func:`~sim.stats.capture_matrix` and
+    :func:`~sim.stats.capture_squares`)."""
+    from sim.stats.details import square_grid
+
+    den_rows = [
+        [r["animal"], count(r["red"]), count(r["blue"]), count(r["total"]), pct(r["share"])]
+        for r in den.to_dict("records")
+    ]
+    return "\n".join(
+        [
+            "den entered by (winner's animal)",
+            aligned_table(["animal", "red", "blue", "total", "share"], den_rows),
+            "",
+            "captures: capturer (rows) x captured (columns), both colours",
+            _count_grid(matrix, "capturer"),
+            "",
+            "captures by square (rank 9 at the top)",
+            _count_grid(square_grid(squares), "rank"),
+        ]
+    )
+
+
+def _by_section(key: str, table: pd.DataFrame) -> str:
+    if table.empty:
+        body = "  (no games between different bots)" if key in ("matchup", "bot") else "  -"
+    elif key == "matchup":
+        body = matchup_text(table)
+    elif key == "bot":
+        body = bot_text(table)
+    else:
+        body = by_text(table, key)
+    return f"by {key}:\n{body}"
+
+
+def stats_text(out: dict[str, Any]) -> str:
+    """The whole text report of ``dsq stats`` from what it collected (the dict with
+    ``data``, ``selection``, ``confidence``, ``general`` and, when there are games,
+    ``reasons`` and the optional ``by``, ``compare``, ``ratings`` and ``details``)."""
+    g, sel = out["general"], out["selection"]
+    if g.games == 0:
+        return f"no games in {out['data']} for the selection ({sel.describe()})"
+    sections = [
+        f"{count(g.games)} games in {out['data']}  ({sel.describe()})",
+        general_text(g, out["reasons"], out["confidence"]),
+    ]
+    if "by" in out:
+        sections.append(_by_section(out["by"]["key"], out["by"]["table"]))
+    if "compare" in out:
+        sections.append("rule sets compared:\n" + compare_text(out["compare"]))
+    if "ratings" in out:
+        sections.append(ratings_text(out["ratings"]))
+    if "details" in out:
+        d = out["details"]
+        sections.append(details_text(d["den_animals"], d["capture_matrix"], d["capture_squares"]))
+    return "\n\n".join(sections)

@@ -1,0 +1,180 @@
+"""The text and JSON renderings of ``dsq stats`` on a small real dataset (synthetic games
+written as parquet, read through DuckDB): every figure shown is the statistics layer's
+value written by :mod:`sim.report.fmt`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import sim.stats as st
+from sim.bots.spec import short_spec
+from sim.commands.stats import collect, parse_request
+from sim.report import fmt
+from sim.report.bots_text import bot_text, matchup_text, ratings_text
+from sim.report.jsonable import jsonable, stats_json
+from sim.report.text import by_text, compare_text, details_text, general_text, stats_text
+from sim.stats.query import Selection
+from sim.stats.synthetic import synthetic_table
+from sim.storage.reading import Dataset, open_dataset
+from sim.storage.writing import write_games_chunk
+
+BOTS = ("alphabeta:depth=2", "random")
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("report-data")
+    write_games_chunk(d, "std", synthetic_table(400, rules="standard", seed=3, batch_id="std",
+                                                bots=BOTS))  # fmt: skip
+    write_games_chunk(d, "yes", synthetic_table(300, rules="yeshou", seed=4, batch_id="yes",
+                                                bots=BOTS, first_player_elo=60))  # fmt: skip
+    return d
+
+
+@pytest.fixture(scope="module")
+def ds(data: Path) -> Iterator[Dataset]:
+    with open_dataset(data) as opened:
+        yield opened
+
+
+def lines_starting(text: str, first_cell: str) -> list[list[str]]:
+    """The rows of a table whose first cell is ``first_cell``, split on two spaces."""
+    out = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().split("  ") if c.strip()]
+        if cells and cells[0] == first_cell:
+            out.append(cells)
+    return out
+
+
+def test_general_text_shows_the_statistics_layers_figures(ds: Dataset) -> None:
+    g = st.general_stats(ds.con, Selection())
+    reasons = st.end_reasons(ds.con, Selection())
+    text = general_text(g, reasons, 0.95)
+    assert text.splitlines()[0].split() == ["result", "games", "share", "95%", "CI"]
+    red = text.splitlines()[1]
+    for part in (fmt.count(g.red.count), fmt.pct(g.red.rate), fmt.interval(g.red.low, g.red.high)):
+        assert part in red
+    fp = g.first_player
+    assert (
+        f"first-player score  {fmt.num(fp.score, 3)} {fmt.interval(fp.low, fp.high, fmt.num, 3)}"
+        in text
+    )
+    assert fmt.p_value(fp.p_value) in text and f"exact {fmt.p_value(fp.p_exact)}" in text
+    assert (
+        f"mean {fmt.num(g.length.mean)} {fmt.interval(g.length.low, g.length.high, fmt.num)}"
+        in text
+    )
+    for r in reasons.to_dict("records"):
+        (row,) = lines_starting(text, r["reason"])
+        assert row[1:4] == [fmt.count(r["games"]), fmt.pct(r["share"]),
+                            fmt.interval(r["low"], r["high"])]  # fmt: skip
+    assert "99% CI" in general_text(st.general_stats(ds.con, Selection(), 0.99), reasons, 0.99)
+
+
+def test_by_rules_and_compare(ds: Dataset) -> None:
+    by = st.general_stats_by(ds.con, Selection(), "rules")
+    text = by_text(by, "rules")
+    for r in by.to_dict("records"):
+        (row,) = lines_starting(text, r["rules"])
+        assert row[1] == fmt.count(r["games"]) and fmt.p_text(r["first_p"]) in row
+    c = st.compare_rules(ds.con, ["standard", "yeshou"], Selection())
+    text = compare_text(c)
+    pair = c.pairs.iloc[0]
+    (row,) = lines_starting(text, "standard - yeshou")
+    assert row[1] == (
+        f"{fmt.signed(pair['first_diff'], 3)} "
+        f"{fmt.interval(pair['first_diff_low'], pair['first_diff_high'], fmt.signed, 3)}"
+    )
+    assert row[2] == fmt.p_text(pair["first_diff_p"])
+    assert row[3] == (
+        f"{fmt.pts(pair['draw_diff'], 1, ' pts')} "
+        f"{fmt.interval(pair['draw_diff_low'], pair['draw_diff_high'], fmt.pts)}"
+    )
+    assert "Kruskal-Wallis" in text and fmt.p_value(c.omnibus["length_kruskal"]["p"]) in text
+
+
+def test_bot_tables(ds: Dataset) -> None:
+    m = st.matchup_table(ds.con, Selection())
+    text = matchup_text(m)
+    for r in m.to_dict("records"):
+        (row,) = lines_starting(text, short_spec(r["bot"]))
+        assert row[2:6] == [
+            fmt.count(r["games"]),
+            fmt.wdl(r["wins"], r["draws"], r["losses"]),
+            fmt.num(r["score"], 3),
+            fmt.plus_minus(r["elo"], r["elo_error"]),
+        ]
+    b = st.bot_table(ds.con, Selection())
+    assert lines_starting(bot_text(b), "random")[0][5] == fmt.plus_minus(
+        b.set_index("bot").loc["random", "elo"], b.set_index("bot").loc["random", "elo_error"]
+    )
+    r = st.ratings(ds.con, Selection(), anchor="random")
+    text = ratings_text(r)
+    assert text.startswith("Bradley-Terry ratings (Elo scale, anchor random = 0, 95% intervals")
+    best = r.table.iloc[0]
+    (row,) = lines_starting(text, "1")
+    assert row[1:3] == [short_spec(best["bot"]), fmt.signed(best["rating"])]
+
+
+def test_details(ds: Dataset) -> None:
+    den = st.den_animals(ds.con, Selection())
+    text = details_text(den, st.capture_matrix(ds.con, Selection()),
+                        st.capture_squares(ds.con, Selection()))  # fmt: skip
+    assert text.splitlines()[0] == "den entered by (winner's animal)"
+    first = den.iloc[0]
+    (row,) = lines_starting(text, first["animal"])[:1]
+    assert row[1:] == [fmt.count(first["red"]), fmt.count(first["blue"]),
+                       fmt.count(first["total"]), fmt.pct(first["share"])]  # fmt: skip
+    assert "captures by square (rank 9 at the top)" in text
+
+
+def request(data: Path, *args: str) -> Any:
+    from sim.cli import build_parser
+
+    return parse_request(build_parser("stats").parse_args(["stats", "--data", str(data), *args]))
+
+
+def test_the_whole_report_is_plain_ascii_with_every_section(data: Path) -> None:
+    out = collect(request(data, "--by", "matchup", "--ratings", "--details",
+                          "--compare", "standard,yeshou"))  # fmt: skip
+    text = stats_text(out)
+    assert text.isascii()
+    assert text.startswith(f"{fmt.count(out['general'].games)} games in {data}  (")
+    sections = text.split("\n\n")
+    assert any(s.startswith("by matchup:") for s in sections)
+    assert any(s.startswith("rule sets compared:") for s in sections)
+    assert any(s.startswith("Bradley-Terry") for s in sections)
+    assert "nan" not in text.lower()
+
+
+def test_no_games_for_the_selection(data: Path) -> None:
+    out = collect(request(data, "--rules", "datou"))
+    assert stats_text(out) == f"no games in {data} for the selection (rules: datou; bots: all)"
+
+
+def test_json_is_plain_and_strict(data: Path) -> None:
+    out = collect(request(data, "--json", "--by", "rules", "--details"))
+    obj = stats_json(out)
+    text = json.dumps(obj, allow_nan=False)  # NaN and infinities became null
+    back = json.loads(text)
+    assert back["general"]["games"] == 700 and back["by"]["key"] == "rules"
+    assert [r["rules"] for r in back["by"]["rows"]] == ["standard", "yeshou"]
+    assert len(back["details"]["capture_matrix"]["animals"]) == 8
+
+
+def test_jsonable_values() -> None:
+    import numpy as np
+    import pandas as pd
+
+    assert jsonable({"a": np.int64(3), 1: [np.float32(0.5), float("nan"), float("-inf")]}) == {
+        "a": 3, "1": [0.5, None, None]
+    }  # fmt: skip
+    assert jsonable(pd.DataFrame({"x": [1, 2]})) == [{"x": 1}, {"x": 2}]
+    assert jsonable((pd.NA, np.array([1, 2]))) == [None, [1, 2]]
+    assert jsonable(Selection(rules=("standard",)))["rules"] == ["standard"]
