@@ -24,7 +24,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 CHUNK = 20_000
 BASE_GAMES = 1_000  # per preset
@@ -87,8 +86,9 @@ def make_dataset(data: Path, games: int) -> None:
 def time_loads(data: Path, repeat: int) -> tuple[float, list[float], list[float]]:
     """Seconds for the first Overview load, each full reload after it, and each switch to
     the Overview from another page in the same session."""
-    from e2e.server import CHROMIUM, CHROMIUM_ARGS, dashboard_server
     from playwright.sync_api import sync_playwright
+
+    from tests.support.server import CHROMIUM, CHROMIUM_ARGS, dashboard_server
 
     def load(page, action) -> float:  # noqa: ANN001
         t0 = time.perf_counter()
