@@ -17,6 +17,11 @@ the data folder, the batch records, the stop check each batch's record asks for,
 batches still queued when one fails or is cancelled or interrupted (marked ``cancelled``,
 ``error = "not started"``). Scripts using ``workers > 1`` must guard the call with
 ``if __name__ == "__main__":`` (worker processes are spawned).
+
+Ctrl-C (``KeyboardInterrupt``) is handled here: the running batch records what was played
+and says ``cancelled``, the rest are not started, the backend is closed without waiting,
+and the interrupt propagates. SIGTERM is not: ``dsq simulate`` turns it into a
+``KeyboardInterrupt`` while it runs; other callers install such a handler if they want one.
 """
 
 from __future__ import annotations

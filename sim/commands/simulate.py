@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
             records = run_batches(
                 specs,
                 args.data,
-                resume=args.resume,
+                resume=args.resume or None,
                 label=args.label,
                 batch_id=args.batch_id,
                 sprt=args.sprt,
