@@ -30,7 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sim.batch.driver import make_spec, run_batch  # noqa: E402
+from sim.batch import make_spec, run_batch  # noqa: E402
 from sim.batch.progress import Progress  # noqa: E402
 
 AGG_SQL = """

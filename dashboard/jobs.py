@@ -19,7 +19,7 @@ from typing import Any
 
 from dashboard.settings import Limits
 from engine.errors import DsqError
-from sim.batch.driver import BatchSpec, make_spec, new_batch_id, prepare_data_dir, spawn_detached
+from sim.batch import BatchSpec, make_spec, new_batch_id, prepare_data_dir, spawn_detached
 from sim.storage.records import effective_status, list_batches, now_iso, request_cancel
 from sim.storage.writing import atomic_write_json, pid_alive
 

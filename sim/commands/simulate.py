@@ -1,32 +1,31 @@
-"""``dsq simulate``: play batches of bot-vs-bot games and record them as parquet."""
+"""``dsq simulate``: play batches of bot-vs-bot games and record them as parquet.
+
+A thin wrapper over :func:`sim.batch.run.run_batches`: it turns the flags into specs and
+options, prints the summary, and maps the outcome to an exit code. SIGTERM is handled here,
+not in ``run_batches`` (a library call should not install process-wide signal handlers):
+while the batches run, SIGTERM raises ``KeyboardInterrupt`` like Ctrl-C, so the batch
+records what was played, says ``cancelled``, and the command exits with 130.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import signal
 import sys
+import threading
 import time
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from engine.errors import DsqError
-from sim.batch.backends import make_backend
-from sim.batch.driver import (
-    BatchFailed,
-    RunOptions,
-    StopCheck,
-    check_resumable,
-    create_batch,
-    execute_batch,
-    make_spec,
-    new_batch_id,
-    prepare_data_dir,
-)
+from sim.batch.driver import BatchFailed
 from sim.batch.progress import Progress
+from sim.batch.run import run_batches
+from sim.batch.spec import BatchSpec, RunOptions, make_spec
 from sim.play.seeds import new_batch_seed
-from sim.storage.paths import check_batch_id, resolve_data_dir
-from sim.storage.records import now_iso, write_batch_record
+from sim.storage.paths import resolve_data_dir
 
 SPEC_ARGS = ("rules", "red", "blue", "games", "seed", "opening_plies", "ply_cap", "label")
 EXIT_FAILED = 1
@@ -112,12 +111,53 @@ def _options(args: argparse.Namespace) -> RunOptions:
     )
 
 
+def _specs(args: argparse.Namespace) -> list[BatchSpec]:
+    """The specs of the new batches the flags ask for (one per rules spec, same seed)."""
+    if args.rules is None or args.games is None:
+        raise DsqError("--rules and --games are required (or --resume BATCH_ID)")
+    seed = args.seed if args.seed is not None else new_batch_seed()
+    rules = [r.strip() for r in args.rules.split(",")]
+    if any(not r for r in rules):
+        raise DsqError(f"empty rules spec in --rules {args.rules!r}")
+    specs = [
+        make_spec(
+            r,
+            args.red or "random",
+            args.blue or "random",
+            args.games,
+            seed=seed,
+            swap=bool(args.swap),
+            opening_plies=args.opening_plies if args.opening_plies is not None else 0,
+            ply_cap=args.ply_cap if args.ply_cap is not None else 1000,
+        )
+        for r in rules
+    ]
+    canon = [s.rules for s in specs]
+    if len(set(canon)) != len(canon):
+        raise DsqError(f"--rules names the same rules twice: {', '.join(canon)}")
+    return specs
+
+
 def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """While inside, SIGTERM raises ``KeyboardInterrupt`` (main thread only); the previous
+    handler is restored on the way out."""
+    if not hasattr(signal, "SIGTERM") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run ``dsq simulate``."""
+    """Run ``dsq simulate``; return 0 (done), 1 (failed) or 3 (cancelled)."""
     options = _options(args)
     if args.workers < 1:
         raise DsqError(f"--workers must be at least 1, got {args.workers}")
@@ -128,119 +168,39 @@ def run(args: argparse.Namespace) -> int:
         if given:
             flags = ", ".join("--" + a.replace("_", "-") for a in given)
             raise DsqError(f"--resume replays a recorded spec; drop {flags}")
-        check_batch_id(args.resume)
-        check_resumable(resolve_data_dir(args.data), args.resume)
         specs = []
     else:
-        if args.rules is None or args.games is None:
-            raise DsqError("--rules and --games are required (or --resume BATCH_ID)")
-        if args.batch_id is not None:
-            check_batch_id(args.batch_id)
-        if args.sprt is not None:
-            from sim.stats.sprt import parse_sprt
-
-            args.sprt = parse_sprt(args.sprt).spec
-        seed = args.seed if args.seed is not None else new_batch_seed()
-        rules = [r.strip() for r in args.rules.split(",")]
-        if any(not r for r in rules):
-            raise DsqError(f"empty rules spec in --rules {args.rules!r}")
-        specs = [
-            make_spec(
-                r,
-                args.red or "random",
-                args.blue or "random",
-                args.games,
-                seed=seed,
-                swap=bool(args.swap),
-                opening_plies=args.opening_plies if args.opening_plies is not None else 0,
-                ply_cap=args.ply_cap if args.ply_cap is not None else 1000,
-            )
-            for r in rules
-        ]
-        canon = [s.rules for s in specs]
-        if len(set(canon)) != len(canon):
-            raise DsqError(f"--rules names the same rules twice: {', '.join(canon)}")
-
-    backend = make_backend(args.workers, args.scheduler)
-    cancelled_by_signal = False
-    try:
-        data_dir = prepare_data_dir(args.data)
-        if args.resume:
-            ids = [args.resume]
-        else:
-            group = args.batch_id or new_batch_id()
-            ids = []
-            for k, spec in enumerate(specs):
-                bid = group if len(specs) == 1 else f"{group}-{k + 1}"
-                create_batch(
-                    data_dir, spec, label=args.label, group=group, batch_id=bid, sprt=args.sprt
-                )
-                ids.append(bid)
-        if hasattr(signal, "SIGTERM"):
-            signal.signal(signal.SIGTERM, _terminate)
-        return _run_all(args, data_dir, ids, backend, options)
-    except KeyboardInterrupt:
-        cancelled_by_signal = True
-        raise
-    finally:
-        backend.close(cancel=cancelled_by_signal)
-
-
-def _run_all(
-    args: argparse.Namespace, data_dir: Path, ids: list[str], backend: Any, options: RunOptions
-) -> int:
-    progress = None if args.quiet else Progress()
-    records: list[dict[str, Any]] = []
+        specs = _specs(args)
     code = 0
     t0 = time.monotonic()
-    try:
-        for i, bid in enumerate(ids):
-            if code != 0:
-                _cancel_queued(data_dir, ids[i:])
-                break
-            start = time.monotonic()
-            try:
-                rec = execute_batch(
-                    data_dir, bid, backend, options, progress, build_stop_check(data_dir, bid)
-                )
-            except BatchFailed as exc:
-                from sim.storage.records import read_batch_record
-
-                rec = read_batch_record(data_dir, bid)
-                print(f"dsq simulate: batch {bid} failed: {exc}", file=sys.stderr)
-                code = EXIT_FAILED
-            else:
-                if rec["status"] == "cancelled":
-                    code = EXIT_CANCELLED
-            rec = dict(rec, seconds=round(time.monotonic() - start, 3))
-            records.append(rec)
-    except KeyboardInterrupt:
-        _cancel_queued(data_dir, ids[len(records) + 1 :])
-        raise
+    with _sigterm_as_interrupt():
+        try:
+            records = run_batches(
+                specs,
+                args.data,
+                resume=args.resume or None,
+                label=args.label,
+                batch_id=args.batch_id,
+                sprt=args.sprt,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                options=options,
+                progress=None if args.quiet else Progress(),
+            )
+        except BatchFailed as exc:
+            print(f"dsq simulate: batch {exc.batch_id} failed: {exc}", file=sys.stderr)
+            records, code = exc.records, EXIT_FAILED
+        else:
+            if any(rec["status"] == "cancelled" for rec in records):
+                code = EXIT_CANCELLED
     total = time.monotonic() - t0
     if args.json:
-        print(json.dumps({"data": str(data_dir), "seconds": round(total, 3), "batches": records}))
+        data = str(resolve_data_dir(args.data))
+        print(json.dumps({"data": data, "seconds": round(total, 3), "batches": records}))
     elif not args.quiet or code:
         for rec in records:
             print(_summary_line(rec))
     return code
-
-
-def build_stop_check(data_dir: Path, batch_id: str) -> StopCheck | None:
-    """The early-stopping check of one batch (its recorded ``--sprt`` spec), or None.
-
-    A fresh :func:`sim.stats.sprt.make_stop_check` is built for each batch, also when it is
-    resumed. The driver calls it between chunks with the counts described in
-    :func:`sim.batch.execute_batch`.
-    """
-    from sim.storage.records import read_batch_record
-
-    spec = read_batch_record(data_dir, batch_id).get("sprt")
-    if not spec:
-        return None
-    from sim.stats.sprt import make_stop_check
-
-    return make_stop_check(spec)
 
 
 def _summary_line(rec: dict[str, Any]) -> str:
@@ -252,16 +212,3 @@ def _summary_line(rec: dict[str, Any]) -> str:
         f"rules {s['rules']}  {s['red']} vs {s['blue']}{' (swap)' if s['swap'] else ''}  "
         f"red {c['red']} blue {c['blue']} draw {c['draw']}  {secs:.1f} s"
     )
-
-
-def _cancel_queued(data_dir: Path, ids: list[str]) -> None:
-    from sim.storage.records import read_batch_record
-
-    for bid in ids:
-        try:
-            rec = read_batch_record(data_dir, bid)
-        except DsqError:
-            continue
-        if rec.get("status") == "queued":
-            rec.update(status="cancelled", finished_at=now_iso(), error="not started")
-            write_batch_record(data_dir, rec)

@@ -18,12 +18,13 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from sim.batch.driver import (
+from sim.batch import (
     BatchFailed,
     RunOptions,
     make_spec,
     resume_batch,
     run_batch,
+    run_batches,
     spawn_detached,
 )
 from sim.storage.paths import project_root
@@ -222,7 +223,7 @@ def test_stop_check_stops_between_chunks(tmp_path: Path) -> None:
         return counts["games"] >= 30
 
     spec = make_spec("standard", "random", "greedy", 200, seed=2, swap=True)
-    rec = run_batch(spec, tmp_path, stop_check=stop, options=RunOptions(chunk_games=10))
+    [rec] = run_batches([spec], tmp_path, stop_check=stop, options=RunOptions(chunk_games=10))
     assert rec["status"] == "done" and rec["stopped_early"] is True
     assert 30 <= rec["games_done"] < 200
     last = seen[-1]
@@ -240,7 +241,7 @@ def boom(rules, red, blue, seed, **kw):
 def test_failing_game_marks_batch_failed(tmp_path: Path) -> None:
     spec = make_spec("standard", "random", "random", 10, seed=1)
     with pytest.raises(BatchFailed, match="engine exploded"):
-        run_batch(spec, tmp_path, batch_id="f", options=RunOptions(play_fn=f"{__name__}:boom"))
+        run_batches([spec], tmp_path, batch_id="f", options=RunOptions(play_fn=f"{__name__}:boom"))
     rec = read_batch_record(tmp_path, "f")
     assert rec["status"] == "failed" and "engine exploded" in rec["error"]
 
@@ -352,7 +353,7 @@ def test_keyboard_interrupt_records_cancelled(tmp_path: Path) -> None:
     interrupter = threading.Thread(target=interrupt_once_games_are_recorded, daemon=True)
     interrupter.start()
     with pytest.raises(KeyboardInterrupt):
-        run_batch(spec, tmp_path, batch_id="kb", options=RunOptions(flush_seconds=0.1))
+        run_batches([spec], tmp_path, batch_id="kb", options=RunOptions(flush_seconds=0.1))
     interrupter.join()
     rec = read_batch_record(tmp_path, "kb")
     assert rec["status"] == "cancelled"

@@ -1,0 +1,307 @@
+"""The one way to run batches: :func:`run_batches`, used by ``dsq simulate``, the dashboard
+(through a detached ``dsq simulate``), the tests and scripts.
+
+Python API::
+
+    from sim.batch import make_spec, run_batches, spawn_detached
+
+    spec = make_spec("standard", "random", "greedy", games=1000, seed=1, swap=True)
+    [record] = run_batches([spec], "data", workers=2)  # blocks; returns the final records
+    specs = [make_spec(r, "greedy", "random", 400, seed=7) for r in ("standard", "yeshou")]
+    records = run_batches(specs, "data", batch_id="cmp", sprt="elo0=0,elo1=50")  # cmp-1, cmp-2
+    [record] = run_batches(data_dir="data", resume=record["batch_id"])  # the missing games
+    pid = spawn_detached(["--rules", "datou", "--games", "100", "--batch-id", "d1"])
+
+:func:`run_batches` owns everything around the driver: the backend (created and closed),
+the data folder, the batch records, the stop check each batch's record asks for, and the
+batches still queued when one fails or is cancelled or interrupted (marked ``cancelled``,
+``error = "not started"``). Scripts using ``workers > 1`` must guard the call with
+``if __name__ == "__main__":`` (worker processes are spawned).
+
+Ctrl-C (``KeyboardInterrupt``) is handled here: the running batch records what was played
+and says ``cancelled``, the rest are not started, the backend is closed without waiting,
+and the interrupt propagates. SIGTERM is not: ``dsq simulate`` turns it into a
+``KeyboardInterrupt`` while it runs; other callers install such a handler if they want one.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from engine.errors import DsqError
+from sim.batch.backends import Backend, make_backend
+from sim.batch.chunks import engine_version
+from sim.batch.driver import BatchDriver, BatchFailed
+from sim.batch.progress import Progress
+from sim.batch.spec import BatchSpec, RunOptions
+from sim.batch.tally import StopCheck
+from sim.storage.paths import batch_path, check_batch_id, games_dir, resolve_data_dir
+from sim.storage.records import (
+    effective_status,
+    hostname,
+    now_iso,
+    read_batch_record,
+    write_batch_record,
+)
+from sim.storage.schema import SCHEMA_VERSION
+
+
+def run_batches(
+    specs: Sequence[BatchSpec] = (),
+    data_dir: str | os.PathLike[str] | None = None,
+    *,
+    resume: str | None = None,
+    label: str | None = None,
+    batch_id: str | None = None,
+    sprt: str | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    options: RunOptions | None = None,
+    progress: Progress | None = None,
+    stop_check: StopCheck | None = None,
+) -> list[dict[str, Any]]:
+    """Create a batch per spec and play them in turn, or resume one batch; return the final
+    records of the batches played, in order, each with ``seconds`` (its wall time, not
+    stored).
+
+    New batches (``specs``, usually one match under several rule sets with the same seed)
+    share the group id ``batch_id`` (default: a fresh id); with one spec the batch id is
+    the group id, with several ``ID-1``, ``ID-2``, ... ``label`` and the canonical
+    ``sprt`` spec are stored in each record. ``resume`` names an existing batch instead:
+    exactly its missing games are played, with the options it was created with.
+
+    Each batch stops early when its check says so: ``stop_check`` if given (used for every
+    batch), else the SPRT its record's ``sprt`` asks for (see :func:`build_stop_check`).
+    After a cancelled batch the ones still queued are not started.
+
+    Raises ``DsqError`` before anything is written for bad arguments (unknown batch to
+    resume, one still running, a taken batch id, a bad ``sprt`` spec, a bad backend, an
+    unwritable data folder); :class:`BatchFailed` when a batch fails, with ``records``
+    (the failed one last); ``KeyboardInterrupt`` after recording what was played.
+    """
+    if sprt is not None and stop_check is not None:
+        raise ValueError("give sprt (stored with the batches) or stop_check, not both")
+    if resume is not None:
+        if specs or label is not None or batch_id is not None or sprt is not None:
+            raise DsqError("resume replays a recorded batch: give no specs, label, id or sprt")
+        check_batch_id(resume)
+        check_resumable(resolve_data_dir(data_dir), resume)
+        group, ids = None, [resume]
+    else:
+        if not specs:
+            raise DsqError("no batch to run: give at least one spec, or a batch to resume")
+        sprt = canonical_sprt(sprt)
+        group = check_batch_id(batch_id) if batch_id is not None else new_batch_id()
+        ids = batch_ids(group, len(specs))
+        for bid in ids:
+            check_new_batch(resolve_data_dir(data_dir), bid)
+
+    backend = make_backend(workers, scheduler)
+    interrupted = False
+    created: list[str] = []
+    d: Path | None = None
+    try:
+        d = prepare_data_dir(data_dir)
+        if group is not None:
+            for bid, spec in zip(ids, specs, strict=True):
+                create_batch(d, spec, label=label, group=group, batch_id=bid, sprt=sprt)
+                created.append(bid)
+        return _play_all(d, ids, backend, options, progress, stop_check)
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        try:
+            if d is not None:
+                cancel_queued(d, created)
+        finally:
+            backend.close(cancel=interrupted)
+
+
+def _play_all(
+    data_dir: Path,
+    ids: list[str],
+    backend: Backend,
+    options: RunOptions | None,
+    progress: Progress | None,
+    stop_check: StopCheck | None,
+) -> list[dict[str, Any]]:
+    """Play the batches ``ids`` in turn until one ends other than ``done``."""
+    records: list[dict[str, Any]] = []
+    for bid in ids:
+        start = time.monotonic()
+        check = stop_check or build_stop_check(read_batch_record(data_dir, bid).get("sprt"))
+        try:
+            rec = BatchDriver(data_dir, bid, backend, options, progress, check).run()
+        except BatchFailed as exc:
+            rec = read_batch_record(data_dir, bid)
+            records.append(dict(rec, seconds=round(time.monotonic() - start, 3)))
+            exc.records = records
+            raise
+        records.append(dict(rec, seconds=round(time.monotonic() - start, 3)))
+        if rec["status"] != "done":
+            break
+    return records
+
+
+def run_batch(
+    spec: BatchSpec,
+    data_dir: str | os.PathLike[str] | None = None,
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    label: str | None = None,
+    batch_id: str | None = None,
+    sprt: str | None = None,
+    progress: Progress | None = None,
+    stop_check: StopCheck | None = None,
+    options: RunOptions | None = None,
+) -> dict[str, Any]:
+    """:func:`run_batches` for one spec: create the batch, play it, return its record."""
+    return run_batches(
+        [spec], data_dir, label=label, batch_id=batch_id, sprt=sprt, workers=workers,
+        scheduler=scheduler, options=options, progress=progress, stop_check=stop_check,
+    )[0]  # fmt: skip
+
+
+def resume_batch(
+    batch_id: str,
+    data_dir: str | os.PathLike[str] | None = None,
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+    stop_check: StopCheck | None = None,
+    options: RunOptions | None = None,
+) -> dict[str, Any]:
+    """:func:`run_batches` with ``resume``: play exactly the missing games of a batch."""
+    return run_batches(
+        data_dir=data_dir, resume=batch_id, workers=workers, scheduler=scheduler,
+        options=options, progress=progress, stop_check=stop_check,
+    )[0]  # fmt: skip
+
+
+# -- the steps around the driver ---------------------------------------------------------
+
+
+def new_batch_id() -> str:
+    """A fresh batch id: UTC time and 6 random hex digits, e.g. ``20260101-120000-a1b2c3``."""
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+
+
+def batch_ids(group: str, n: int) -> list[str]:
+    """The ids of ``n`` batches of one group: the group id itself, or ``GROUP-1..n``."""
+    ids = [group] if n == 1 else [f"{group}-{k + 1}" for k in range(n)]
+    for bid in ids:
+        check_batch_id(bid)
+    return ids
+
+
+def prepare_data_dir(data_dir: str | os.PathLike[str] | None) -> Path:
+    """Resolve the data folder, create it and check it is writable (``DsqError`` if not)."""
+    d = resolve_data_dir(data_dir)
+    try:
+        for sub in ("games", "batches"):
+            (d / sub).mkdir(parents=True, exist_ok=True)
+        probe = d / "batches" / f".write-probe-{os.getpid()}-{secrets.token_hex(3)}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise DsqError(f"data folder {d} is not writable: {exc.strerror or exc}") from None
+    return d
+
+
+def check_new_batch(data_dir: Path, batch_id: str) -> None:
+    """``DsqError`` if ``batch_id`` already has a record or games in ``data_dir``."""
+    if batch_path(data_dir, batch_id).exists() or games_dir(data_dir, batch_id).exists():
+        raise DsqError(f"batch {batch_id!r} already exists in {data_dir}")
+
+
+def create_batch(
+    data_dir: Path,
+    spec: BatchSpec,
+    label: str | None = None,
+    group: str | None = None,
+    batch_id: str | None = None,
+    sprt: str | None = None,
+) -> dict[str, Any]:
+    """Write the record of a new batch (status ``queued``) and return it.
+
+    ``sprt`` is the canonical ``--sprt`` spec of a sequential test that may stop the batch
+    early; it is stored so a resumed batch keeps testing.
+    """
+    batch_id = batch_id or new_batch_id()
+    check_new_batch(data_dir, batch_id)
+    record: dict[str, Any] = {
+        "batch_id": batch_id,
+        "group": group or batch_id,
+        "label": label,
+        "spec": spec.to_dict(),
+        "status": "queued",
+        "games_planned": spec.games,
+        "games_done": 0,
+        "counts": {"red": 0, "blue": 0, "draw": 0},
+        "created_at": now_iso(),
+        "started_at": None,
+        "finished_at": None,
+        "host": hostname(),
+        "pid": os.getpid(),
+        "engine_version": engine_version(),
+        "schema_version": SCHEMA_VERSION,
+        "error": None,
+        "sprt": sprt,
+    }
+    write_batch_record(data_dir, record)
+    return record
+
+
+def check_resumable(data_dir: Path, batch_id: str) -> dict[str, Any]:
+    """The record of ``batch_id`` if it can be resumed, else ``DsqError`` (no such batch, or
+    its driver is still running or queued in another process)."""
+    rec = read_batch_record(data_dir, batch_id)
+    status = effective_status(rec)
+    if status in ("running", "queued") and rec.get("pid") != os.getpid():
+        where = f"pid {rec.get('pid')} on {rec.get('host')}"
+        raise DsqError(f"batch {batch_id} is still {status} ({where})")
+    return rec
+
+
+def canonical_sprt(sprt: str | None) -> str | None:
+    """The canonical form of an ``--sprt`` spec, or None (``DsqError`` if invalid)."""
+    if sprt is None:
+        return None
+    from sim.stats.sprt import parse_sprt
+
+    return parse_sprt(sprt).spec
+
+
+def build_stop_check(sprt: str | None) -> StopCheck | None:
+    """The early-stopping check of a batch whose record says ``sprt``, or None.
+
+    A fresh :func:`sim.stats.sprt.make_stop_check` is built for each batch, also when it is
+    resumed; the driver calls it with :meth:`sim.batch.tally.Tally.counts` and stores its
+    last result in the record as ``stop_check``.
+    """
+    if not sprt:
+        return None
+    from sim.stats.sprt import make_stop_check
+
+    return make_stop_check(sprt)
+
+
+def cancel_queued(data_dir: Path, ids: Sequence[str]) -> None:
+    """Mark those of ``ids`` still ``queued`` as ``cancelled`` (``error = "not started"``)."""
+    for bid in ids:
+        try:
+            rec = read_batch_record(data_dir, bid)
+        except DsqError:
+            continue
+        if rec.get("status") == "queued":
+            rec.update(status="cancelled", finished_at=now_iso(), error="not started")
+            write_batch_record(data_dir, rec)

@@ -1,0 +1,55 @@
+"""Running counts of a batch's games, and the early-stopping check that reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+StopCheck = Callable[[dict[str, Any]], bool]
+"""``stop_check(counts) -> bool``: called between chunks with :meth:`Tally.counts`; true
+stops the batch early (see :func:`sim.stats.sprt.make_stop_check`)."""
+
+
+class Tally:
+    """Running counts of a batch's games, by colour and by bot (``a`` = the ``--red`` bot).
+
+    :meth:`counts` gives ``games``, ``red``, ``blue``, ``draw``, ``a_wins``, ``b_wins``,
+    and from bot a's side ``wins``, ``draws``, ``losses``; with colour swapping also
+    ``pentanomial`` = ``[LL, LD, DD+WL, WD, WW]`` over the pairs with both games played.
+    """
+
+    def __init__(self, swap: bool) -> None:
+        self.swap = swap
+        self.c = {"games": 0, "red": 0, "blue": 0, "draw": 0, "a_wins": 0, "b_wins": 0}
+        self.penta = [0, 0, 0, 0, 0]
+        self.half_pairs: dict[int, int] = {}  # pair -> bot a's points (x2) in the first game
+
+    def add(self, game_index: int, winner: str) -> None:
+        """Count game ``game_index`` won by ``winner`` (``red``, ``blue`` or ``draw``)."""
+        self.c["games"] += 1
+        if winner in ("red", "blue", "draw"):
+            self.c[winner] += 1
+        a_is_red = not (self.swap and game_index % 2 == 1)
+        a_points = 1
+        if winner in ("red", "blue"):
+            a_won = (winner == "red") == a_is_red
+            self.c["a_wins" if a_won else "b_wins"] += 1
+            a_points = 2 if a_won else 0
+        if self.swap:
+            pair = game_index // 2
+            if pair in self.half_pairs:
+                self.penta[self.half_pairs.pop(pair) + a_points] += 1
+            else:
+                self.half_pairs[pair] = a_points
+
+    def colours(self) -> dict[str, int]:
+        """``{"red", "blue", "draw"}``: the counts a batch record and the progress show."""
+        return {k: self.c[k] for k in ("red", "blue", "draw")}
+
+    def counts(self) -> dict[str, Any]:
+        """Every count, as passed to a :data:`StopCheck`."""
+        out: dict[str, Any] = dict(self.c)
+        out.update(wins=self.c["a_wins"], draws=self.c["draw"], losses=self.c["b_wins"])
+        if self.swap:
+            out["pentanomial"] = list(self.penta)
+        return out
