@@ -75,15 +75,15 @@ def _build_tables() -> tuple[np.ndarray, ...]:
             nf, nr = f + df, r + dr
             if not (0 <= nf < NFILES and 0 <= nr < NRANKS):
                 continue
-            neighbours[sq, d] = nr * NFILES + nf
-            if water[sq] or not water[nr * NFILES + nf]:
+            neighbours[sq, d] = nr * NFILES + nf  # Movement 1: one step up, down, left or right
+            if water[sq] or not water[nr * NFILES + nf]:  # Movement 6: from land beside a river
                 continue
             path = []
             while 0 <= nf < NFILES and 0 <= nr < NRANKS and water[nr * NFILES + nf]:
-                path.append(nr * NFILES + nf)
+                path.append(nr * NFILES + nf)  # Movement 7: the squares where a rat blocks
                 nf, nr = nf + df, nr + dr
             if 0 <= nf < NFILES and 0 <= nr < NRANKS:
-                jump_land[sq, d] = nr * NFILES + nf
+                jump_land[sq, d] = nr * NFILES + nf  # Movement 6: the first land square beyond
                 jump_path[sq, d, : len(path)] = path
     return water, trap_owner, dens, neighbours, jump_land, jump_path
 

@@ -23,7 +23,7 @@ def can_capture(rules, acode, asq, dcode, dsq):
     a_water = WATER[asq]
     d_water = WATER[dsq]
     if a_water != d_water:  # Captures 1: water boundary
-        # Captures 1: water boundary, except rat takes rat with rat_cross_capture
+        # ... except a rat capturing a rat, with rat_cross_capture
         if not (rules[R_RAT_CROSS] != 0 and a == RAT and d == RAT):
             return False
     aside = side_of(acode)

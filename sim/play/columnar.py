@@ -94,6 +94,7 @@ def play_fast_games(
         branching = np.where(plies > 0, summary[:, 1] / np.maximum(plies, 1), 0.0)
 
     def col(name: str, values: object) -> pa.Array:
+        """``values`` as an Arrow array of the type of GAME_SCHEMA's column ``name``."""
         return pa.array(values, type=GAME_SCHEMA.field(name).type)
 
     return {
