@@ -84,7 +84,7 @@ class Reason(IntEnum):
     """Why a game ended (RULES.md 'End of the game'); ``NONE`` while it goes on.
 
     Append new reasons at the end: the stored strings are the lower-case names, and the
-    history packs a reason in :data:`REASON_BITS` bits, which follow the largest value.
+    history record packs the reason above the status bits, so any number of reasons fits.
     """
 
     NONE = 0
@@ -133,7 +133,7 @@ class Hist(IntEnum):
     PIECE = 2  # code of the moved piece
     CAPTURED = 3  # code of the captured piece, 0 if none
     CLOCK = 4  # no-capture clock before the move
-    STATUS = 5  # status and reason before the move, packed: status << REASON_BITS | reason
+    STATUS = 5  # status and reason before the move: reason << STATUS_BITS | status
 
 
 # Stored strings, in code order (what the storage schema and the statistics enumerate).
@@ -161,8 +161,8 @@ CAPTURE_ALL = int(Reason.CAPTURE_ALL)
 NO_MOVES = int(Reason.NO_MOVES)
 NO_CAPTURE = int(Reason.NO_CAPTURE)
 PLY_CAP = int(Reason.PLY_CAP)
-REASON_BITS = max(max(Reason).bit_length(), 1)  # width of the reason in Hist.STATUS
-REASON_MASK = (1 << REASON_BITS) - 1
+STATUS_BITS = max(Status).bit_length()  # the status in the low bits of Hist.STATUS
+STATUS_MASK = (1 << STATUS_BITS) - 1
 JUMP_NONE, JUMP_HORIZONTAL, JUMP_BOTH = (int(j) for j in Jump)
 BLOCK_ANY, BLOCK_ENEMY = (int(b) for b in JumpBlock)
 H_FROM = int(Hist.FROM)

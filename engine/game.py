@@ -25,9 +25,9 @@ from engine.codes import (
     NO_CAPTURE,
     NO_MOVES,
     ONGOING,
-    REASON_BITS,
-    REASON_MASK,
     RED_WON,
+    STATUS_BITS,
+    STATUS_MASK,
 )
 from engine.moves import pseudo_moves
 from engine.repetition import filter_7_3, filter_17_5
@@ -77,7 +77,7 @@ def make_move(st, rules, mv):
     st[base + H_PIECE] = code
     st[base + H_CAPTURED] = captured
     st[base + H_CLOCK] = st[S_CLOCK]
-    st[base + H_STATUS] = (st[S_STATUS] << REASON_BITS) | st[S_REASON]
+    st[base + H_STATUS] = (st[S_REASON] << STATUS_BITS) | st[S_STATUS]
     st[S_NPLY] += 1
     st[to] = code
     st[frm] = 0
@@ -113,8 +113,8 @@ def unmake_move(st):
     code = st[base + H_PIECE]
     captured = st[base + H_CAPTURED]
     st[S_CLOCK] = st[base + H_CLOCK]
-    st[S_STATUS] = st[base + H_STATUS] >> REASON_BITS
-    st[S_REASON] = st[base + H_STATUS] & REASON_MASK
+    st[S_STATUS] = st[base + H_STATUS] & STATUS_MASK
+    st[S_REASON] = st[base + H_STATUS] >> STATUS_BITS
     mover = side_of(code)
     st[S_SIDE] = mover
     if mover == 1:

@@ -20,7 +20,8 @@ ENGINE = Path(codes.__file__).parent
 
 def test_stored_strings() -> None:
     assert codes.WINNERS == ("red", "blue", "draw")
-    assert codes.REASONS == ("den", "capture_all", "no_moves", "no_capture", "ply_cap")
+    # Stored strings never change; new reasons come after these.
+    assert codes.REASONS[:5] == ("den", "capture_all", "no_moves", "no_capture", "ply_cap")
     assert codes.ANIMAL_NAMES == (
         "rat",
         "cat",
@@ -74,6 +75,7 @@ def test_kernel_constants_are_plain_ints_from_the_enums() -> None:
         assert type(const) is int and const == member
     assert core.HIST_SIZE == len(Hist) == 6
     assert core.REASON_NAMES == ("", *codes.REASONS)
+    assert codes.STATUS_BITS == 2
 
 
 def test_rules_array_reads_the_jump_codes() -> None:
@@ -94,10 +96,10 @@ def test_history_record_slots_and_status_packing() -> None:
     assert st[base + core.H_PIECE] == 8 + Animal.RAT
     assert st[base + core.H_CAPTURED] == 0
     assert st[base + core.H_CLOCK] == 1
-    # Every status and reason, the largest included, comes back after make and unmake.
+    # Every status and reason, and reasons yet to come, come back after make and unmake.
     mv = encode_move("a4a5")
     for status in Status:
-        for reason in Reason:
+        for reason in [*Reason, len(Reason), 1000]:
             st[core.S_STATUS], st[core.S_REASON] = status, reason
             before = st.copy()
             core.make_move(st, pos.rules_array, mv)
