@@ -8,6 +8,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.codes import ANIMAL_LETTERS as ANIMAL_LETTERS
+from engine.codes import ANIMAL_NAMES as ANIMAL_NAMES
+from engine.codes import BLUE as BLUE
+from engine.codes import CAT as CAT
+from engine.codes import DOG as DOG
+from engine.codes import ELEPHANT as ELEPHANT
+from engine.codes import LEOPARD as LEOPARD
+from engine.codes import LION as LION
+from engine.codes import RAT as RAT
+from engine.codes import RED as RED
+from engine.codes import SIDE_NAMES as SIDE_NAMES
+from engine.codes import TIGER as TIGER
+from engine.codes import WOLF as WOLF
 from engine.errors import MoveError
 
 FILES = "abcdefg"
@@ -15,14 +28,8 @@ NFILES = 7
 NRANKS = 9
 NSQ = NFILES * NRANKS
 
-RED = 0
-BLUE = 1
-SIDE_NAMES = ("red", "blue")
-
-# Animals 1..8 by default strength; piece code = side * 8 + animal (0 = empty square).
-RAT, CAT, DOG, WOLF, LEOPARD, TIGER, LION, ELEPHANT = range(1, 9)
-ANIMAL_LETTERS = "RCDWPTLE"
-ANIMAL_NAMES = ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
+# Sides, animals and their letters come from engine.codes; piece code = side * 8 + animal
+# (0 = empty square).
 
 # Directions: up (towards rank 9), down, left (towards file a), right.
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
@@ -68,15 +75,15 @@ def _build_tables() -> tuple[np.ndarray, ...]:
             nf, nr = f + df, r + dr
             if not (0 <= nf < NFILES and 0 <= nr < NRANKS):
                 continue
-            neighbours[sq, d] = nr * NFILES + nf
-            if water[sq] or not water[nr * NFILES + nf]:
+            neighbours[sq, d] = nr * NFILES + nf  # Movement 1: one step up, down, left or right
+            if water[sq] or not water[nr * NFILES + nf]:  # Movement 6: from land beside a river
                 continue
             path = []
             while 0 <= nf < NFILES and 0 <= nr < NRANKS and water[nr * NFILES + nf]:
-                path.append(nr * NFILES + nf)
+                path.append(nr * NFILES + nf)  # Movement 7: the squares where a rat blocks
                 nf, nr = nf + df, nr + dr
             if 0 <= nf < NFILES and 0 <= nr < NRANKS:
-                jump_land[sq, d] = nr * NFILES + nf
+                jump_land[sq, d] = nr * NFILES + nf  # Movement 6: the first land square beyond
                 jump_path[sq, d, : len(path)] = path
     return water, trap_owner, dens, neighbours, jump_land, jump_path
 

@@ -4,18 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine import core
-from engine.board import (
-    ANIMAL_LETTERS,
-    DENS,
-    NFILES,
-    NRANKS,
-    RAT,
-    WATER,
-    piece_letter,
-    square_name,
-)
+from engine.board import DENS, NFILES, NRANKS, WATER, piece_letter, square_name
+from engine.codes import ANIMAL_LETTERS, CAPTURE_ALL, DRAWN, NO_CAPTURE, RAT, RED_WON
 from engine.errors import FenError
+from engine.rules import R_NO_CAPTURE
+from engine.state import P_SQ, S_CLOCK, S_COUNT, S_FULLMOVE, S_REASON, S_SIDE, S_STATUS, new_state
 
 START_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1"
 MAX_CLOCK = 10_000_000
@@ -26,7 +19,7 @@ def parse_fen(fen: str, rules_array: np.ndarray, capacity: int = 1024) -> np.nda
 
     The status of a finished position is set as RULES.md orders it: the side to move has
     no pieces (capture_all), then the no-capture clock; a side with no legal move is found
-    when its moves are generated (``core.settle``).
+    when its moves are generated (``engine.game.settle``, End 4).
     """
     text = str(fen).strip()
     if text == "start":
@@ -40,7 +33,7 @@ def parse_fen(fen: str, rules_array: np.ndarray, capacity: int = 1024) -> np.nda
     ranks = board_text.split("/")
     if len(ranks) != NRANKS:
         raise FenError(f"the FEN board needs {NRANKS} ranks separated by '/', got {len(ranks)}")
-    st = core.new_state(capacity)
+    st = new_state(capacity)
     seen: dict[int, str] = {}
     for i, rank_text in enumerate(ranks):
         rank = NRANKS - 1 - i
@@ -72,15 +65,15 @@ def parse_fen(fen: str, rules_array: np.ndarray, capacity: int = 1024) -> np.nda
                     f"two pieces {ch!r} (on {seen[code]} and {square_name(sq)}):"
                     " each side has one of each animal"
                 )
-            if WATER[sq] and animal != RAT:
+            if WATER[sq] and animal != RAT:  # Movement 3: only a rat enters water
                 raise FenError(f"piece {ch!r} in water on {square_name(sq)}: only a rat may")
-            if sq in (int(DENS[0]), int(DENS[1])):
+            if sq in (int(DENS[0]), int(DENS[1])):  # End 1: den (the game would be over)
                 raise FenError(
                     f"piece {ch!r} on the den {square_name(sq)}: that game would already be over"
                 )
             seen[code] = square_name(sq)
             st[sq] = code
-            st[core.P_SQ + code] = sq
+            st[P_SQ + code] = sq
             file += 1
         if file != NFILES:
             raise FenError(f"rank {rank + 1} of the FEN has {file} squares, not {NFILES}")
@@ -99,18 +92,18 @@ def parse_fen(fen: str, rules_array: np.ndarray, capacity: int = 1024) -> np.nda
     if not 1 <= fullmove <= MAX_CLOCK:
         raise FenError(f"the fullmove number must be 1 to {MAX_CLOCK}, not {fullmove}")
     side = 0 if side_text == "r" else 1
-    st[core.S_SIDE] = side
-    st[core.S_CLOCK] = clock
-    st[core.S_FULLMOVE] = fullmove
-    st[core.S_COUNT] = sum(1 for c in seen if c <= 8)
-    st[core.S_COUNT + 1] = sum(1 for c in seen if c > 8)
-    limit = int(rules_array[core.R_NO_CAPTURE])
-    if st[core.S_COUNT + side] == 0:
-        st[core.S_STATUS] = 2 - side
-        st[core.S_REASON] = core.CAPTURE_ALL
-    elif limit > 0 and clock >= limit:
-        st[core.S_STATUS] = core.DRAWN
-        st[core.S_REASON] = core.NO_CAPTURE
+    st[S_SIDE] = side
+    st[S_CLOCK] = clock
+    st[S_FULLMOVE] = fullmove
+    st[S_COUNT] = sum(1 for c in seen if c <= 8)
+    st[S_COUNT + 1] = sum(1 for c in seen if c > 8)
+    limit = int(rules_array[R_NO_CAPTURE])
+    if st[S_COUNT + side] == 0:  # End 2: capture_all (the side to move has no pieces)
+        st[S_STATUS] = RED_WON + (1 - side)
+        st[S_REASON] = CAPTURE_ALL
+    elif limit > 0 and clock >= limit:  # End 3: no_capture
+        st[S_STATUS] = DRAWN
+        st[S_REASON] = NO_CAPTURE
     return st
 
 
@@ -131,5 +124,5 @@ def format_fen(st: np.ndarray) -> str:
         if empty:
             row += str(empty)
         rows.append(row)
-    side = "r" if st[core.S_SIDE] == 0 else "b"
-    return f"{'/'.join(rows)} {side} {int(st[core.S_CLOCK])} {int(st[core.S_FULLMOVE])}"
+    side = "r" if st[S_SIDE] == 0 else "b"
+    return f"{'/'.join(rows)} {side} {int(st[S_CLOCK])} {int(st[S_FULLMOVE])}"

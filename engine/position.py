@@ -7,12 +7,13 @@ from typing import NamedTuple
 import numpy as np
 
 from engine import core
-from engine.board import SIDE_NAMES, piece_letter, square_index, square_name
+from engine.board import piece_letter, square_index, square_name
+from engine.codes import SIDE_NAMES, Reason, Status
 from engine.errors import DsqError, MoveError
 from engine.fen import format_fen, parse_fen
 from engine.rules import Ruleset, parse_rules
 
-WINNER_NAMES = ("", "red", "blue", "draw")
+WINNER_NAMES = tuple(s.winner for s in Status)  # by status code: "", red, blue, draw
 
 
 class Result(NamedTuple):
@@ -86,10 +87,10 @@ class Position:
     def result(self) -> Result | None:
         """The outcome, or None while the game goes on."""
         core.settle(self.st, self.rules_array, self._buf)
-        status = int(self.st[core.S_STATUS])
-        if status == core.ONGOING:
+        status = Status(int(self.st[core.S_STATUS]))
+        if status is Status.ONGOING:
             return None
-        return Result(WINNER_NAMES[status], core.REASON_NAMES[int(self.st[core.S_REASON])])
+        return Result(status.winner, Reason(int(self.st[core.S_REASON])).label)
 
     @property
     def side(self) -> str:

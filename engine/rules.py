@@ -13,15 +13,13 @@ from functools import cached_property
 
 import numpy as np
 
+from engine.codes import DOG, JUMP_BLOCK_VALUES, JUMP_VALUES, WOLF, Animal, Jump, JumpBlock
 from engine.errors import RulesError
-
-JUMP_BLOCK_VALUES = ("any", "enemy")
-JUMP_VALUES = ("none", "horizontal", "both")
 
 # Indices of the options in the int32 array the kernels read (see ``Ruleset.as_array``).
 R_DOG_OVER_WOLF = 0
-R_JUMP_BLOCK = 1  # 0 any rat blocks, 1 only an enemy rat blocks
-R_LION_JUMP = 2  # 0 none, 1 horizontal, 2 both
+R_JUMP_BLOCK = 1  # a JumpBlock code: BLOCK_ANY (any rat blocks) or BLOCK_ENEMY
+R_LION_JUMP = 2  # a Jump code: JUMP_NONE, JUMP_HORIZONTAL or JUMP_BOTH
 R_TIGER_JUMP = 3
 R_RAT_CROSS = 4
 R_RULE_7_3 = 5
@@ -75,17 +73,18 @@ class Ruleset:
         """The int32 array the compiled kernels read (indices ``R_*`` of this module)."""
         a = np.zeros(RULES_ARRAY_SIZE, dtype=np.int32)
         a[R_DOG_OVER_WOLF] = int(self.dog_over_wolf)
-        a[R_JUMP_BLOCK] = JUMP_BLOCK_VALUES.index(self.jump_block)
-        a[R_LION_JUMP] = JUMP_VALUES.index(self.lion_jump)
-        a[R_TIGER_JUMP] = JUMP_VALUES.index(self.tiger_jump)
+        a[R_JUMP_BLOCK] = JumpBlock[self.jump_block.upper()]
+        a[R_LION_JUMP] = Jump[self.lion_jump.upper()]
+        a[R_TIGER_JUMP] = Jump[self.tiger_jump.upper()]
         a[R_RAT_CROSS] = int(self.rat_cross_capture)
         a[R_RULE_7_3] = int(self.rule_7_3)
         a[R_RULE_17_5] = int(self.rule_17_5)
         a[R_NO_CAPTURE] = self.no_capture_plies
-        for animal in range(1, 9):
-            a[R_STRENGTH + animal] = animal
+        for animal in Animal:
+            a[R_STRENGTH + animal] = animal  # the default strength is the animal's code
         if self.dog_over_wolf:
-            a[R_STRENGTH + 3], a[R_STRENGTH + 4] = 4, 3
+            # the dog and the wolf exchange strengths: dog 4, wolf 3
+            a[R_STRENGTH + DOG], a[R_STRENGTH + WOLF] = a[R_STRENGTH + WOLF], a[R_STRENGTH + DOG]
         return a
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.codes import WINNERS
+
 StopCheck = Callable[[dict[str, Any]], bool]
 """``stop_check(counts) -> bool``: called between chunks with :meth:`Tally.counts`; true
 stops the batch early (see :func:`sim.stats.sprt.make_stop_check`)."""
@@ -27,7 +29,7 @@ class Tally:
     def add(self, game_index: int, winner: str) -> None:
         """Count game ``game_index`` won by ``winner`` (``red``, ``blue`` or ``draw``)."""
         self.c["games"] += 1
-        if winner in ("red", "blue", "draw"):
+        if winner in WINNERS:
             self.c[winner] += 1
         a_is_red = not (self.swap and game_index % 2 == 1)
         a_points = 1
@@ -44,7 +46,7 @@ class Tally:
 
     def colours(self) -> dict[str, int]:
         """``{"red", "blue", "draw"}``: the counts a batch record and the progress show."""
-        return {k: self.c[k] for k in ("red", "blue", "draw")}
+        return {k: self.c[k] for k in WINNERS}
 
     def counts(self) -> dict[str, Any]:
         """Every count, as passed to a :data:`StopCheck`."""

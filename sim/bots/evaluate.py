@@ -26,6 +26,7 @@ from numba import njit
 
 from engine import core
 from engine.board import DENS, NFILES, NSQ
+from engine.codes import ELEPHANT, RAT
 
 ADVANCE_BY_DISTANCE = np.array(
     [0, 150, 70, 40, 26, 17, 11, 7, 4, 2, 1, 0, 0, 0, 0, 0], dtype=np.int64
@@ -42,9 +43,9 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
         for sq in range(NSQ):
             d = abs(sq % NFILES - enemy_den % NFILES) + abs(sq // NFILES - enemy_den // NFILES)
             own = abs(sq % NFILES - own_den % NFILES) + abs(sq // NFILES - own_den // NFILES)
-            for animal in range(1, 9):
+            for animal in range(RAT, ELEPHANT + 1):
                 bonus = int(ADVANCE_BY_DISTANCE[d])
-                if animal == 8:
+                if animal == ELEPHANT:
                     bonus //= 2
                 adv[side, animal, sq] = bonus
             dfn[side, sq] = DEFEND if own <= 2 else 0
@@ -91,7 +92,7 @@ def evaluate(st, rules, params):
     total = 0
     for s in range(2):
         sub = 0
-        for animal in range(1, 9):
+        for animal in range(RAT, ELEPHANT + 1):
             code = s * 8 + animal
             sq = st[core.P_SQ + code]
             if sq >= 0:
@@ -103,7 +104,7 @@ def evaluate(st, rules, params):
     # Pieces of the side to move that an enemy could capture now.
     first = 0
     second = 0
-    for animal in range(1, 9):
+    for animal in range(RAT, ELEPHANT + 1):
         code = side * 8 + animal
         sq = st[core.P_SQ + code]
         if sq >= 0 and core.is_chased(st, rules, code, sq):

@@ -13,10 +13,13 @@ from numba import njit
 
 from engine import core
 from engine.board import DENS, NEIGHBOURS
+from engine.codes import ELEPHANT, H_CAPTURED, H_PIECE, H_TO, RAT, RED_WON
 from engine.rng import rng_below
+from sim.bots.registry import FAST_GREEDY, FAST_RANDOM
 
-RANDOM = 0
-GREEDY = 1
+# The kernel kinds, as registered with each bot kind in :mod:`sim.bots.registry`.
+RANDOM = FAST_RANDOM
+GREEDY = FAST_GREEDY
 WIN_SCORE = 1 << 30
 DEN_THREAT = 1 << 20
 
@@ -38,7 +41,7 @@ def den_threatened(st, side):
 def hanging_value(st, rules, side, values):
     """The largest value among ``side``'s pieces that an enemy piece could capture now."""
     worst = 0
-    for animal in range(1, 9):
+    for animal in range(RAT, ELEPHANT + 1):
         code = side * 8 + animal
         sq = st[core.P_SQ + code]
         if sq >= 0 and core.is_chased(st, rules, code, sq):
@@ -55,7 +58,7 @@ def greedy_score(st, rules, mv, values, scratch):
     captured = st[mv & 63]
     core.make_move(st, rules, mv)
     status = st[core.S_STATUS]
-    if status == 1 + side:
+    if status == RED_WON + side:
         score = WIN_SCORE
     else:
         score = 0
@@ -143,11 +146,11 @@ def write_captures(st, plies, out, k):
     ``(ply, capturer, captured, square)`` from row ``k`` on; return the next free row."""
     for i in range(plies):
         base = core.HEADER + i * core.HIST_SIZE
-        if st[base + 3] != 0:
+        if st[base + H_CAPTURED] != 0:
             out[k, 0] = i
-            out[k, 1] = st[base + 2]
-            out[k, 2] = st[base + 3]
-            out[k, 3] = st[base + 1]
+            out[k, 1] = st[base + H_PIECE]
+            out[k, 2] = st[base + H_CAPTURED]
+            out[k, 3] = st[base + H_TO]
             k += 1
     return k
 
@@ -158,7 +161,7 @@ def capture_table(st, plies):
     ``(ply, capturer, captured, square)``."""
     count = 0
     for i in range(plies):
-        if st[core.HEADER + i * core.HIST_SIZE + 3] != 0:
+        if st[core.HEADER + i * core.HIST_SIZE + H_CAPTURED] != 0:
             count += 1
     out = np.empty((count, 4), dtype=np.int32)
     write_captures(st, plies, out, 0)
@@ -175,7 +178,7 @@ def write_summary(st, plies, branch, out):
     out[3] = st[core.S_REASON]
     out[4] = st[core.S_COUNT]
     out[5] = st[core.S_COUNT + 1]
-    out[6] = st[core.HEADER + (plies - 1) * core.HIST_SIZE + 2] if plies > 0 else 0
+    out[6] = st[core.HEADER + (plies - 1) * core.HIST_SIZE + H_PIECE] if plies > 0 else 0
 
 
 SUMMARY_SIZE = 7

@@ -5,11 +5,15 @@ The tree lives in flat arrays indexed by node (node 0 is the root): ``tree_i[nod
 ``tree_f[node]`` = (visits, value sum). A node's value sum is from the point of view of
 the side that made the move leading to it, in [0, 1] per playout (1 win, 0.5 draw).
 
-A playout selects children by UCT (an unvisited child first, chosen at random), expands
-a leaf on its second visit, plays a rollout (``random`` or ``greedy``) of at most
-``rollout_plies`` plies, and backs the result up. A rollout that reaches the end scores
-1 / 0.5 / 0; a capped one scores ``1 / (1 + exp(-eval / 400))`` for the side to move.
-Positions where the game has ended are terminal nodes with their exact result.
+A playout (one round of :func:`mcts`) selects children by UCT (:func:`select`: an
+unvisited child first, chosen at random), expands a leaf on its second visit
+(:func:`expand`), plays a :func:`rollout` (``random`` or ``greedy``) of at most
+``rollout_plies`` plies (:func:`simulate`), and backs the result up (:func:`backup`). A
+rollout that reaches the end scores 1 / 0.5 / 0; a capped one scores
+``1 / (1 + exp(-eval / 400))`` for the side to move. Positions where the game has ended
+are terminal nodes with their exact result. The four steps are compiled into :func:`mcts`
+(``inline="always"``): calls between kernels pass every array as a wide struct, which
+cost about 10% of the tree's speed when they were separate calls.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from engine import core
+from engine.codes import RED_WON
 from engine.rng import rng_below
 from sim.bots.evaluate import evaluate
 from sim.bots.fast import greedy_choose
@@ -37,11 +42,11 @@ def _result_for(st, side):
     status = st[core.S_STATUS]
     if status == core.DRAWN:
         return 0.5
-    return 1.0 if status == 1 + side else 0.0
+    return 1.0 if status == RED_WON + side else 0.0
 
 
 @njit(cache=True)
-def _rollout(st, rules, params, values, rng, greedy, max_plies, buf, scratch):
+def rollout(st, rules, params, values, rng, greedy, max_plies, buf, scratch):
     """Play the rollout from ``st``; return the result for the side to move at its start."""
     side = st[core.S_SIDE]
     plies = 0
@@ -68,13 +73,126 @@ def immediate_win(st, rules, buf, n, scratch):
     side = st[core.S_SIDE]
     for i in range(n):
         core.make_move(st, rules, buf[i])
-        won = st[core.S_STATUS] == 1 + side
+        won = st[core.S_STATUS] == RED_WON + side
         if not won and st[core.S_STATUS] == core.ONGOING:
             won = core.legal_moves(st, rules, scratch) == 0
         core.unmake_move(st)
         if won:
             return buf[i]
     return -1
+
+
+@njit(cache=True, inline="always")
+def select_child(rng, tree_i, tree_f, node, c):
+    """The child of an expanded ``node`` to descend to: an unvisited one at random if there
+    are any, else the one of highest UCT value (the first among equals)."""
+    first = tree_i[node, T_FIRST]
+    count = tree_i[node, T_COUNT]
+    unvisited = 0
+    for k in range(count):
+        if tree_f[first + k, F_VISITS] == 0.0:
+            unvisited += 1
+    if unvisited > 0:
+        pick = rng_below(rng, unvisited)
+        child = first
+        for k in range(count):
+            if tree_f[first + k, F_VISITS] == 0.0:
+                if pick == 0:
+                    child = first + k
+                    break
+                pick -= 1
+    else:
+        log_n = math.log(tree_f[node, F_VISITS])
+        best = -1.0
+        child = first
+        for k in range(count):
+            ch = first + k
+            v = tree_f[ch, F_VISITS]
+            u = tree_f[ch, F_VALUE] / v + c * math.sqrt(log_n / v)
+            if u > best:
+                best = u
+                child = ch
+    return child
+
+
+@njit(cache=True, inline="always")
+def select(st, rules, rng, tree_i, tree_f, c, root_ply):
+    """Selection: descend from the root by :func:`select_child`, playing each move on
+    ``st``, until a leaf, a terminal node, a first visit or ``MAX_TREE_DEPTH``; returns
+    the node reached."""
+    node = 0
+    while (
+        tree_i[node, T_COUNT] > 0
+        and tree_i[node, T_TERMINAL] == 0
+        and st[core.S_NPLY] - root_ply < MAX_TREE_DEPTH
+    ):
+        child = select_child(rng, tree_i, tree_f, node, c)
+        core.make_move(st, rules, tree_i[child, T_MOVE])
+        node = child
+        if tree_f[node, F_VISITS] == 0.0:
+            break
+    return node
+
+
+@njit(cache=True, inline="always")
+def expand(st, rules, rng, tree_i, tree_f, node, buf, n, used):
+    """Expansion: give ``node`` one child per legal move ``buf[:n]`` (if the tree has room
+    for them) and play a random one on ``st``; returns ``(node reached, nodes used)``."""
+    if used + n > tree_i.shape[0]:
+        return node, used
+    tree_i[node, T_FIRST] = used
+    tree_i[node, T_COUNT] = n
+    for k in range(n):
+        ch = used + k
+        tree_i[ch, T_PARENT] = node
+        tree_i[ch, T_MOVE] = buf[k]
+        tree_i[ch, T_FIRST] = -1
+        tree_i[ch, T_COUNT] = -1
+        tree_i[ch, T_TERMINAL] = 0
+        tree_f[ch, F_VISITS] = 0.0
+        tree_f[ch, F_VALUE] = 0.0
+    used += n
+    child = used - n + rng_below(rng, n)
+    core.make_move(st, rules, tree_i[child, T_MOVE])
+    return child, used
+
+
+@njit(cache=True, inline="always")
+def simulate(
+    st, rules, params, values, rng, tree_i, tree_f, node, used, greedy, rollout_plies, buf, scratch
+):
+    """The value of the leaf ``node`` reached by selection (``st`` is its position) for the
+    side that moved into it: exact if the game has ended there, else after expanding a
+    node visited before (or the root) and playing a :func:`rollout`.
+
+    Returns ``(node, nodes used, result)``; ``node`` is the new child when it expanded.
+    """
+    mover = 1 - st[core.S_SIDE]  # the side that moved into ``node``
+    if tree_i[node, T_TERMINAL] != 0:
+        return node, used, _result_for(st, mover)
+    n = core.settle(st, rules, buf)
+    if n == 0:
+        tree_i[node, T_TERMINAL] = 1
+        return node, used, _result_for(st, mover)
+    if tree_f[node, F_VISITS] > 0.0 or node == 0:
+        node, used = expand(st, rules, rng, tree_i, tree_f, node, buf, n, used)
+        mover = 1 - st[core.S_SIDE]
+    if tree_i[node, T_COUNT] == -1 and st[core.S_STATUS] != core.ONGOING:
+        tree_i[node, T_TERMINAL] = 1
+        return node, used, _result_for(st, mover)
+    r = rollout(st, rules, params, values, rng, greedy, rollout_plies, buf, scratch)
+    return node, used, 1.0 - r  # r is for the side to move; mover is the other side
+
+
+@njit(cache=True, inline="always")
+def backup(tree_i, tree_f, node, result):
+    """Backpropagation: add the visit and ``result`` (for the side that moved into
+    ``node``) to ``node`` and its ancestors, flipping the point of view at each level."""
+    while node >= 0:
+        tree_f[node, F_VISITS] += 1.0
+        tree_f[node, F_VALUE] += result
+        result = 1.0 - result
+        node = tree_i[node, T_PARENT]
 
 
 @njit(cache=True)
@@ -84,7 +202,6 @@ def mcts(
     """Run up to ``playouts`` playouts from ``st`` (restored afterwards); returns
     ``(playouts done, nodes used)``. The tree must have been reset (root not expanded)."""
     root_ply = st[core.S_NPLY]
-    cap = tree_i.shape[0]
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
     scratch = np.empty(core.MAX_MOVES, dtype=np.int32)
     tree_i[0, T_PARENT] = -1
@@ -98,86 +215,24 @@ def mcts(
     while done < playouts:
         if deadline_us > 0 and (done & 63) == 0 and done > 0 and now_us() >= deadline_us:
             break
-        node = 0
-        # Selection.
-        while (
-            tree_i[node, T_COUNT] > 0
-            and tree_i[node, T_TERMINAL] == 0
-            and st[core.S_NPLY] - root_ply < MAX_TREE_DEPTH
-        ):
-            first = tree_i[node, T_FIRST]
-            count = tree_i[node, T_COUNT]
-            unvisited = 0
-            for k in range(count):
-                if tree_f[first + k, F_VISITS] == 0.0:
-                    unvisited += 1
-            if unvisited > 0:
-                pick = rng_below(rng, unvisited)
-                child = first
-                for k in range(count):
-                    if tree_f[first + k, F_VISITS] == 0.0:
-                        if pick == 0:
-                            child = first + k
-                            break
-                        pick -= 1
-            else:
-                log_n = math.log(tree_f[node, F_VISITS])
-                best = -1.0
-                child = first
-                for k in range(count):
-                    ch = first + k
-                    v = tree_f[ch, F_VISITS]
-                    u = tree_f[ch, F_VALUE] / v + c * math.sqrt(log_n / v)
-                    if u > best:
-                        best = u
-                        child = ch
-            core.make_move(st, rules, tree_i[child, T_MOVE])
-            node = child
-            if tree_f[node, F_VISITS] == 0.0:
-                break
-        # Evaluate the node: terminal, expand, or roll out.
-        mover = 1 - st[core.S_SIDE]  # the side that moved into ``node``
-        if tree_i[node, T_TERMINAL] != 0:
-            result = _result_for(st, mover)
-        else:
-            n = core.settle(st, rules, buf)
-            if n == 0:
-                tree_i[node, T_TERMINAL] = 1
-                result = _result_for(st, mover)
-            else:
-                if tree_f[node, F_VISITS] > 0.0 or node == 0:
-                    if used + n <= cap:
-                        tree_i[node, T_FIRST] = used
-                        tree_i[node, T_COUNT] = n
-                        for k in range(n):
-                            ch = used + k
-                            tree_i[ch, T_PARENT] = node
-                            tree_i[ch, T_MOVE] = buf[k]
-                            tree_i[ch, T_FIRST] = -1
-                            tree_i[ch, T_COUNT] = -1
-                            tree_i[ch, T_TERMINAL] = 0
-                            tree_f[ch, F_VISITS] = 0.0
-                            tree_f[ch, F_VALUE] = 0.0
-                        used += n
-                        child = used - n + rng_below(rng, n)
-                        core.make_move(st, rules, tree_i[child, T_MOVE])
-                        node = child
-                        mover = 1 - mover
-                if tree_i[node, T_COUNT] == -1 and st[core.S_STATUS] != core.ONGOING:
-                    tree_i[node, T_TERMINAL] = 1
-                    result = _result_for(st, mover)
-                else:
-                    r = _rollout(
-                        st, rules, params, values, rng, greedy, rollout_plies, buf, scratch
-                    )
-                    result = 1.0 - r  # r is for the side to move; mover is the other side
-        # Undo every move back to the root, then back the result up.
-        while st[core.S_NPLY] > root_ply:
+        node = select(st, rules, rng, tree_i, tree_f, c, root_ply)
+        node, used, result = simulate(
+            st,
+            rules,
+            params,
+            values,
+            rng,
+            tree_i,
+            tree_f,
+            node,
+            used,
+            greedy,
+            rollout_plies,
+            buf,
+            scratch,
+        )
+        while st[core.S_NPLY] > root_ply:  # back to the root
             core.unmake_move(st)
-        while node >= 0:
-            tree_f[node, F_VISITS] += 1.0
-            tree_f[node, F_VALUE] += result
-            result = 1.0 - result
-            node = tree_i[node, T_PARENT]
+        backup(tree_i, tree_f, node, result)
         done += 1
     return done, used

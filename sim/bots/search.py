@@ -29,6 +29,7 @@ from numba import njit, objmode
 
 from engine import core
 from engine.board import DENS
+from engine.codes import H_CAPTURED, H_FROM, H_PIECE, H_TO
 from engine.rules import R_NO_CAPTURE
 from sim.bots.evaluate import CLOCK_HORIZON, V_OFF, Z_CLOCK, Z_SIDE, ZOBRIST, evaluate
 from sim.bots.fast import den_threatened
@@ -89,10 +90,10 @@ def record_history_hashes(st, h, ws):
     k = nply - 1
     while k >= 0 and k > nply - REP_RING:
         base = core.HEADER + k * core.HIST_SIZE
-        frm = st[base]
-        to = st[base + 1]
-        code = st[base + 2]
-        cap = st[base + 3]
+        frm = st[base + H_FROM]
+        to = st[base + H_TO]
+        code = st[base + H_PIECE]
+        cap = st[base + H_CAPTURED]
         h ^= ZOBRIST[code * 63 + frm] ^ ZOBRIST[code * 63 + to] ^ ZOBRIST[Z_SIDE]
         if cap != 0:
             h ^= ZOBRIST[cap * 63 + to]

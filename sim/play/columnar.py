@@ -16,14 +16,16 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
-from engine import core
+from engine.codes import ANIMAL_NAMES, DEN, DRAWN, ONGOING, PLY_CAP, REASON_NAMES, Status
 from sim.bots import fast
 from sim.play.referee import _FAST_KINDS, _bot, _check_int, _rules, _seed_word, bot_seed
-from sim.storage.schema import ANIMALS, CAPTURE_TYPE, GAME_SCHEMA
+from sim.storage.schema import CAPTURE_TYPE, GAME_SCHEMA
 
-_WINNER_BY_STATUS = np.array(["draw", "red", "blue", "draw"], dtype=object)
-_REASON_BY_CODE = np.array(core.REASON_NAMES, dtype=object)
-_ANIMAL_BY_CODE = np.array([None, *ANIMALS, *ANIMALS], dtype=object)
+# Stored strings by kernel code (a capped game, still ongoing, is stored as a draw by
+# ply_cap, as :func:`sim.play.referee.outcome` does).
+_WINNER_BY_STATUS = np.array([s.winner for s in Status], dtype=object)
+_REASON_BY_CODE = np.array(REASON_NAMES, dtype=object)
+_ANIMAL_BY_CODE = np.array([None, *ANIMAL_NAMES], dtype=object)
 
 
 def fast_pair(red: str, blue: str) -> bool:
@@ -70,12 +72,13 @@ def play_fast_games(
         start, ra, kinds, values, rngs, opening_plies, ply_cap
     )
     plies = summary[:, 0]
-    status = summary[:, 2]
-    reason = np.where(status == core.ONGOING, core.PLY_CAP, summary[:, 3])
+    capped = summary[:, 2] == ONGOING
+    status = np.where(capped, DRAWN, summary[:, 2])
+    reason = np.where(capped, PLY_CAP, summary[:, 3])
     game_of_capture = np.repeat(np.arange(n), np.diff(cap_offsets))
     red_caps = np.bincount(game_of_capture[caps[:, 1] <= 8], minlength=n)
     blue_caps = np.diff(cap_offsets) - red_caps
-    den = np.where(reason == core.DEN, (summary[:, 6] - 1) % 8 + 1, 0)
+    den = np.where(reason == DEN, (summary[:, 6] - 1) % 8 + 1, 0)
     capture_structs = pa.StructArray.from_arrays(
         [
             pa.array(caps[:, 0].astype(np.uint16)),
@@ -91,6 +94,7 @@ def play_fast_games(
         branching = np.where(plies > 0, summary[:, 1] / np.maximum(plies, 1), 0.0)
 
     def col(name: str, values: object) -> pa.Array:
+        """``values`` as an Arrow array of the type of GAME_SCHEMA's column ``name``."""
         return pa.array(values, type=GAME_SCHEMA.field(name).type)
 
     return {

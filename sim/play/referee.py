@@ -23,20 +23,20 @@ from typing import Any
 import numpy as np
 
 from engine import core
+from engine.codes import ANIMAL_NAMES, H_PIECE, Reason, Status
 from engine.errors import DsqError, MoveError
 from engine.fen import parse_fen
 from engine.position import decode_move
 from engine.rng import rng_below
 from engine.rules import Ruleset, parse_rules
 from sim.bots import fast
+from sim.bots.registry import fast_kinds
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
 from sim.bots.values import values_array
-from sim.storage.schema import ANIMALS
 
 _MASK64 = (1 << 64) - 1
-_FAST_KINDS = {"random": fast.RANDOM, "greedy": fast.GREEDY}
+_FAST_KINDS = fast_kinds()
 _KINDS: dict[tuple[int, int], np.ndarray] = {}
-_WINNERS = ("", "red", "blue", "draw")
 
 
 def bot_seed(seed: int, side: int) -> int:
@@ -58,6 +58,15 @@ def _rules(rules: Ruleset | str) -> tuple[str, Ruleset, np.ndarray, np.ndarray, 
 @lru_cache(maxsize=256)
 def _bot(spec: str) -> BotSpec:
     return parse_bot(spec)
+
+
+def outcome(status: int, reason: int) -> tuple[str, str]:
+    """The stored ``(winner, reason)`` of a game that stopped with the kernel's ``status``
+    and ``reason`` codes; a game stopped while ongoing reached the ply cap: a draw by
+    ``ply_cap``."""
+    if status == Status.ONGOING:
+        return Status.DRAWN.winner, Reason.PLY_CAP.label
+    return Status(status).winner, Reason(reason).label
 
 
 def _check_int(name: str, value: object, low: int) -> int:
@@ -165,7 +174,7 @@ def _play_stepwise(
         plies += 1
     if plies == ply_cap:
         core.settle(st, ra, buf)
-    last = int(st[core.HEADER + (plies - 1) * core.HIST_SIZE + 2]) if plies else 0
+    last = int(st[core.HEADER + (plies - 1) * core.HIST_SIZE + H_PIECE]) if plies else 0
     summary = [
         plies,
         branch,
@@ -191,10 +200,7 @@ def _record(
     """The game record from the packed kernel output (see ``fast.fast_game``)."""
     data = packed.tolist()
     plies, branch, status, reason_code, red_left, blue_left, last = data[: fast.SUMMARY_SIZE]
-    if status == core.ONGOING:
-        winner, reason = "draw", "ply_cap"
-    else:
-        winner, reason = _WINNERS[status], core.REASON_NAMES[reason_code]
+    winner, reason = outcome(status, reason_code)
     k = fast.SUMMARY_SIZE + plies
     captures = [
         {"ply": i, "capturer": a, "captured": d, "square": q}
@@ -216,7 +222,7 @@ def _record(
         "blue_captures": len(captures) - red_caps,
         "red_pieces_left": red_left,
         "blue_pieces_left": blue_left,
-        "den_animal": ANIMALS[(last - 1) % 8] if reason == "den" else None,
+        "den_animal": ANIMAL_NAMES[(last - 1) % 8] if reason == Reason.DEN.label else None,
         "branching": branch / plies if plies else 0.0,
         "moves": data[fast.SUMMARY_SIZE : k],
         "captures": captures,

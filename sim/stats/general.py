@@ -14,6 +14,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from engine.codes import WINNERS
 from engine.errors import DsqError
 from sim.stats.intervals import (
     Proportion,
@@ -150,7 +151,7 @@ def _f(x: Any) -> float:
 
 def _general_from_row(row: dict[str, Any], confidence: float) -> GeneralStats:
     n = int(row["games"] or 0)
-    red, blue, draw = (int(row[k] or 0) for k in ("red", "blue", "draw"))
+    red, blue, draw = (int(row[k] or 0) for k in WINNERS)
     first = score_estimate(red, draw, blue, confidence)
     mean = _f(row["mean_plies"])
     sd = _f(row["sd_plies"])

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from engine import codes
+
 SCHEMA_VERSION = 1
 
-WINNERS = ("red", "blue", "draw")
-REASONS = ("den", "capture_all", "no_moves", "no_capture", "ply_cap")
-ANIMALS = ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
+# The values of the string columns, from the engine's vocabulary (engine.codes):
+WINNERS = codes.WINNERS  # winner: red, blue, draw
+REASONS = codes.REASONS  # reason: den, capture_all, no_moves, no_capture, ply_cap, ...
+ANIMALS = codes.ANIMAL_NAMES  # den_animal and the animal names of the statistics, rat..elephant
 
 CAPTURE_TYPE = pa.struct(
     [
