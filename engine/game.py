@@ -8,8 +8,6 @@ that needs the move generator: the side to move has no legal move (End 4).
 
 from __future__ import annotations
 
-from numba import njit
-
 from engine.board import DENS
 from engine.codes import (
     CAPTURE_ALL,
@@ -29,6 +27,7 @@ from engine.codes import (
     STATUS_BITS,
     STATUS_MASK,
 )
+from engine.jit import njit
 from engine.moves import pseudo_moves
 from engine.repetition import filter_7_3, filter_17_5
 from engine.rules import R_NO_CAPTURE, R_RULE_7_3, R_RULE_17_5

@@ -7,11 +7,18 @@ so ``grep -rn "Captures 2" engine/`` finds it.
 
 from __future__ import annotations
 
-from numba import njit
-
 from engine.board import DENS, JUMP_LAND, JUMP_PATH, LEFT, NEIGHBOURS, TRAP_OWNER, WATER
 from engine.codes import BLOCK_ANY, ELEPHANT, JUMP_BOTH, JUMP_HORIZONTAL, LION, RAT, TIGER
-from engine.rules import R_JUMP_BLOCK, R_LION_JUMP, R_RAT_CROSS, R_STRENGTH, R_TIGER_JUMP
+from engine.jit import njit
+from engine.rules import (
+    R_ELEPHANT_RAT,
+    R_JUMP_BLOCK,
+    R_LION_JUMP,
+    R_RAT_CROSS,
+    R_STRENGTH,
+    R_TIGER_JUMP,
+    R_TRAPPED_CAPTURE,
+)
 from engine.state import P_SQ, S_SIDE, animal_of, side_of
 
 
@@ -28,14 +35,16 @@ def can_capture(rules, acode, asq, dcode, dsq):
             return False
     aside = side_of(acode)
     dside = side_of(dcode)
-    if TRAP_OWNER[asq] == dside:  # Captures 2: attacker in a trap
+    # Captures 2: attacker in a trap (skipped with trapped_can_capture)
+    if TRAP_OWNER[asq] == dside and rules[R_TRAPPED_CAPTURE] == 0:
         return False
     if TRAP_OWNER[dsq] == aside:  # Captures 3: defender in a trap
         return True
     if a == RAT and d == ELEPHANT:  # Captures 4: rat and elephant (a rat takes an elephant)
         return True
-    if a == ELEPHANT and d == RAT:  # Captures 4: rat and elephant (an elephant may not)
-        return False
+    # Captures 4: rat and elephant (an elephant may not, unless elephant_captures_rat)
+    if a == ELEPHANT and d == RAT:
+        return rules[R_ELEPHANT_RAT] != 0
     return rules[R_STRENGTH + a] >= rules[R_STRENGTH + d]  # Captures 5: strength
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from engine.game import legal_moves, make_move, unmake_move
+from engine.jit import njit
 from engine.state import MAX_MOVES
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from engine.codes import BLUE_WON, DRAWN, RED_WON
 from engine.game import make_move, settle
+from engine.jit import njit
 from engine.rng import rng_below
 from engine.state import MAX_MOVES, S_STATUS
 

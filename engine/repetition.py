@@ -8,10 +8,10 @@ own recent moves from the history kept in the state (see :mod:`engine.state`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from engine.board import TRAP_OWNER
 from engine.codes import H_FROM, H_PIECE, H_TO, HIST_SIZE
+from engine.jit import njit
 from engine.moves import is_chased
 from engine.state import HEADER, S_NPLY, S_SIDE, side_of
 

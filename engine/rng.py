@@ -7,7 +7,8 @@ Only shifts and xors are used, so it behaves the same with ``NUMBA_DISABLE_JIT=1
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from engine.jit import njit
 
 _MASK64 = (1 << 64) - 1
 

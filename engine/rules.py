@@ -26,7 +26,9 @@ R_RULE_7_3 = 5
 R_RULE_17_5 = 6
 R_NO_CAPTURE = 7
 R_STRENGTH = 8  # R_STRENGTH + animal (1..8): strength of that animal
-RULES_ARRAY_SIZE = R_STRENGTH + 9
+R_ELEPHANT_RAT = R_STRENGTH + 9  # elephant_captures_rat (Captures 4)
+R_TRAPPED_CAPTURE = R_STRENGTH + 10  # trapped_can_capture (Captures 2)
+RULES_ARRAY_SIZE = R_STRENGTH + 11
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,8 @@ class Ruleset:
     lion_jump: str = "both"
     tiger_jump: str = "both"
     rat_cross_capture: bool = False
+    elephant_captures_rat: bool = False
+    trapped_can_capture: bool = False
     rule_7_3: bool = False
     rule_17_5: bool = False
     no_capture_plies: int = 200
@@ -77,6 +81,8 @@ class Ruleset:
         a[R_LION_JUMP] = Jump[self.lion_jump.upper()]
         a[R_TIGER_JUMP] = Jump[self.tiger_jump.upper()]
         a[R_RAT_CROSS] = int(self.rat_cross_capture)
+        a[R_ELEPHANT_RAT] = int(self.elephant_captures_rat)
+        a[R_TRAPPED_CAPTURE] = int(self.trapped_can_capture)
         a[R_RULE_7_3] = int(self.rule_7_3)
         a[R_RULE_17_5] = int(self.rule_17_5)
         a[R_NO_CAPTURE] = self.no_capture_plies
@@ -89,7 +95,14 @@ class Ruleset:
 
 
 OPTION_NAMES = tuple(f.name for f in fields(Ruleset))
-_BOOL_OPTIONS = {"dog_over_wolf", "rat_cross_capture", "rule_7_3", "rule_17_5"}
+_BOOL_OPTIONS = {
+    "dog_over_wolf",
+    "rat_cross_capture",
+    "elephant_captures_rat",
+    "trapped_can_capture",
+    "rule_7_3",
+    "rule_17_5",
+}
 _CHOICE_OPTIONS = {
     "jump_block": JUMP_BLOCK_VALUES,
     "lion_jump": JUMP_VALUES,

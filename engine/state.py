@@ -16,9 +16,9 @@ the rule set is the int32 array of ``Ruleset.as_array``. Layout of ``st``:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from engine.codes import HIST_SIZE
+from engine.jit import njit
 
 P_SQ = 63
 S_SIDE = 80

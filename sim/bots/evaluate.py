@@ -22,11 +22,11 @@ plain Python with ``NUMBA_DISABLE_JIT=1``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from engine import core
 from engine.board import DENS, NFILES, NSQ
 from engine.codes import ELEPHANT, RAT
+from engine.jit import njit
 
 ADVANCE_BY_DISTANCE = np.array(
     [0, 150, 70, 40, 26, 17, 11, 7, 4, 2, 1, 0, 0, 0, 0, 0], dtype=np.int64

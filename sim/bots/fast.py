@@ -9,11 +9,11 @@ leaves the state as it found it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from engine import core
 from engine.board import DENS, NEIGHBOURS
 from engine.codes import ELEPHANT, H_CAPTURED, H_PIECE, H_TO, RAT, RED_WON
+from engine.jit import njit
 from engine.rng import rng_below
 from sim.bots.registry import FAST_GREEDY, FAST_RANDOM
 

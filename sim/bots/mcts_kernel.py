@@ -21,10 +21,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from engine import core
 from engine.codes import RED_WON
+from engine.jit import njit
 from engine.rng import rng_below
 from sim.bots.evaluate import evaluate
 from sim.bots.fast import greedy_choose

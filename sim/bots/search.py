@@ -25,11 +25,12 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit, objmode
+from numba import objmode
 
 from engine import core
 from engine.board import DENS
 from engine.codes import H_CAPTURED, H_FROM, H_PIECE, H_TO
+from engine.jit import njit
 from engine.rules import R_NO_CAPTURE
 from sim.bots.evaluate import CLOCK_HORIZON, V_OFF, Z_CLOCK, Z_SIDE, ZOBRIST, evaluate
 from sim.bots.fast import den_threatened

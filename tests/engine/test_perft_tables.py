@@ -86,7 +86,7 @@ RESULTS = read_rows("results.tsv")
 def test_tables_are_well_formed() -> None:
     assert len(HAND) >= 70 and all(c.legal is not None and c.depth == 1 for c in HAND)
     assert len(DEEP) >= 300 and all(c.expect is not None for c in DEEP)
-    assert len(START) == 15 and len(START_SLOW) == 3
+    assert len(START) == 16 and len(START_SLOW) == 3
     assert len(BAD_FENS) >= 25 and len(RESULTS) >= 20
 
 

@@ -83,6 +83,8 @@ PRESETS: dict[str, dict[str, object]] = {
         "lion_jump": "both",
         "tiger_jump": "both",
         "rat_cross_capture": False,
+        "elephant_captures_rat": False,
+        "trapped_can_capture": False,
         "rule_7_3": False,
         "rule_17_5": False,
         "no_capture_plies": 200,
@@ -93,6 +95,8 @@ PRESETS: dict[str, dict[str, object]] = {
         "lion_jump": "both",
         "tiger_jump": "both",
         "rat_cross_capture": True,
+        "elephant_captures_rat": False,
+        "trapped_can_capture": False,
         "rule_7_3": True,
         "rule_17_5": True,
         "no_capture_plies": 200,
@@ -103,13 +107,22 @@ PRESETS: dict[str, dict[str, object]] = {
         "lion_jump": "both",
         "tiger_jump": "horizontal",
         "rat_cross_capture": False,
+        "elephant_captures_rat": False,
+        "trapped_can_capture": False,
         "rule_7_3": False,
         "rule_17_5": True,
         "no_capture_plies": 200,
     },
 }
 
-BOOL_OPTIONS = ("dog_over_wolf", "rat_cross_capture", "rule_7_3", "rule_17_5")
+BOOL_OPTIONS = (
+    "dog_over_wolf",
+    "rat_cross_capture",
+    "elephant_captures_rat",
+    "trapped_can_capture",
+    "rule_7_3",
+    "rule_17_5",
+)
 CHOICE_OPTIONS = {
     "jump_block": ("any", "enemy"),
     "lion_jump": ("both", "horizontal", "none"),
@@ -284,8 +297,9 @@ def can_capture(board: list[str], a_sq: int, d_sq: int, rules: dict[str, object]
             return False
     if a_sq in WATER and d_sq in WATER:
         return True  # only rats can be in water; two rats in water may always capture
-    # 2. Attacker in a trap of D's side: strength 0, may not capture at all.
-    if a_sq in TRAPS[d_side]:
+    # 2. Attacker in a trap of D's side: strength 0, may not capture at all
+    #    (with trapped_can_capture this clause is skipped: it keeps its strength).
+    if a_sq in TRAPS[d_side] and not rules["trapped_can_capture"]:
         return False
     # 3. Defender in a trap of A's side: strength 0, any A may capture it.
     if d_sq in TRAPS[a_side]:
@@ -294,7 +308,7 @@ def can_capture(board: list[str], a_sq: int, d_sq: int, rules: dict[str, object]
     if a_is_rat and animal_of(defender) == "E":
         return True
     if animal_of(attacker) == "E" and d_is_rat:
-        return False
+        return bool(rules["elephant_captures_rat"])
     # 5. Strength.
     return strength(attacker, rules) >= strength(defender, rules)
 

@@ -12,4 +12,8 @@ RULESETS = [
     "standard+rule_17_5+tiger_jump=horizontal+no_capture_plies=0",
     "datou+tiger_jump=both+lion_jump=horizontal+no_capture_plies=12",
     "yeshou+dog_over_wolf+tiger_jump=horizontal+no_capture_plies=9",
+    "standard+elephant_captures_rat+rat_cross_capture+no_capture_plies=0",
+    "standard+trapped_can_capture",
+    "yeshou+elephant_captures_rat+trapped_can_capture+jump_block=any",
+    "datou+trapped_can_capture+dog_over_wolf+no_capture_plies=15",
 ]
