@@ -1,8 +1,10 @@
-"""The README opens with the two commands, and CI runs exactly the test command."""
+"""The project as a whole: the README opens with the two commands, CI runs exactly the test
+command, the top-level layout, and the code's shape (module sizes, packages, no import cycle)."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from tests.support import ROOT
 
@@ -49,3 +51,68 @@ def test_top_level_layout_is_the_design_cards() -> None:
     else:
         names = {line.split("/")[0] for line in tracked.stdout.splitlines()}
     assert names <= allowed, f"unexpected top-level entries: {sorted(names - allowed)}"
+
+
+def _project_modules() -> dict[str, Path]:
+    """Every module of the packages (not the tests), by dotted name."""
+    out = {}
+    for pkg in ("engine", "sim", "dashboard"):
+        for path in (ROOT / pkg).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path
+    return out
+
+
+def test_no_module_over_400_lines() -> None:
+    long = {
+        name: n
+        for name, path in _project_modules().items()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 400
+    }
+    assert not long, long
+
+
+def test_sim_holds_only_packages_and_the_cli() -> None:
+    loose = {p.name for p in (ROOT / "sim").glob("*.py")}
+    assert loose <= {"__init__.py", "cli.py"}, loose
+
+
+def test_no_import_cycle_between_modules() -> None:
+    """Module-level imports (not those inside functions) form no cycle."""
+    import ast
+
+    modules = _project_modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        deps: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.If):  # `if TYPE_CHECKING:` blocks import nothing at run time
+                continue
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            deps |= {t for t in targets if t in modules and t != name}
+        # importing a package's submodule runs the package's __init__ first (unless the
+        # importer is inside that package, whose __init__ is then already running)
+        parents = {d.rsplit(".", 1)[0] for d in deps if "." in d}
+        graph[name] = deps | {p for p in parents if not name.startswith(p + ".")} - {name}
+    state: dict[str, int] = {}
+
+    def visit(node: str, stack: list[str]) -> None:
+        state[node] = 1
+        for dep in sorted(graph.get(node, ())):
+            if dep not in graph:
+                continue
+            if state.get(dep) == 1:
+                raise AssertionError("import cycle: " + " -> ".join(stack + [node, dep]))
+            if dep not in state:
+                visit(dep, stack + [node])
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [])
