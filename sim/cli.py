@@ -16,6 +16,7 @@ from engine.errors import DsqError
 
 # Order here is the order in ``dsq --help``.
 COMMAND_MODULES = [
+    "sim.commands.rules",
     "sim.commands.perft",
     "sim.commands.moves",
     "sim.commands.replay",
