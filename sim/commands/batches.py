@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from sim.commands._common import add_data_arg
 from sim.report.fmt import count, pct
 from sim.report.tables import aligned_table
 from sim.storage.paths import resolve_data_dir
@@ -22,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="List the batches of the data folder, oldest first. A batch whose driver "
         "died shows as 'interrupted'; finish it with dsq simulate --resume BATCH_ID.",
     )
-    p.add_argument("--data", help="data folder (default: $DSQ_DATA, else data/ in the project)")
+    add_data_arg(p)
     p.add_argument("--json", action="store_true", help="print a JSON list of batch records")
     p.set_defaults(func=run)
 

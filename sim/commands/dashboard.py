@@ -14,7 +14,7 @@ import webbrowser
 from pathlib import Path
 
 from engine.errors import DsqError
-from sim.commands._common import positive_int
+from sim.commands._common import add_data_arg, positive_int
 from sim.storage.paths import project_root, resolve_data_dir
 
 APP = project_root() / "dashboard" / "app.py"
@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "unless --host says otherwise; batches launched from the browser are bounded by the "
         "--max-* settings and write only inside the data folder.",
     )
-    p.add_argument("--data", help="data folder (default: $DSQ_DATA, else data/ in the project)")
+    add_data_arg(p)
     p.add_argument("--port", type=positive_int, default=8501, help="port (8501)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
