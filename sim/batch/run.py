@@ -41,7 +41,7 @@ from sim.batch.driver import BatchDriver, BatchFailed
 from sim.batch.progress import Progress
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
 from sim.batch.tally import StopCheck
-from sim.storage.locks import BatchLock
+from sim.storage.locks import LOCK_NAME, BatchBusy, BatchLock
 from sim.storage.paths import batch_path, check_batch_id, games_dir, resolve_data_dir
 from sim.storage.records import (
     create_batch_record,
@@ -122,9 +122,13 @@ def run_batches(
             check_resumable(d, ids[0])
         else:
             for bid, spec in zip(ids, specs, strict=True):
+                # Locked before its record exists: no reader ever sees it unowned.
+                try:
+                    locks[bid] = BatchLock(d, bid).acquire(wait=0)
+                except BatchBusy:
+                    raise DsqError(f"batch {bid!r} already exists in {d}") from None
                 create_batch(d, spec, label=label, group=group, batch_id=bid, sprt=sprt)
                 created.append(bid)
-                locks[bid] = BatchLock(d, bid).acquire()
         return _play_all(d, ids, backend, options, progress, stop_check, locks)
     except KeyboardInterrupt:
         interrupted = True
@@ -246,8 +250,11 @@ def prepare_data_dir(data_dir: str | os.PathLike[str] | None) -> Path:
 
 
 def check_new_batch(data_dir: Path, batch_id: str) -> None:
-    """``DsqError`` if ``batch_id`` already has a record or games in ``data_dir``."""
-    if batch_path(data_dir, batch_id).exists() or games_dir(data_dir, batch_id).exists():
+    """``DsqError`` if ``batch_id`` already has a record or games in ``data_dir`` (a games
+    folder holding nothing but the batch's lock file does not count)."""
+    folder = games_dir(data_dir, batch_id)
+    used = folder.is_dir() and any(p.name != LOCK_NAME for p in folder.iterdir())
+    if batch_path(data_dir, batch_id).exists() or used or folder.is_file():
         raise DsqError(f"batch {batch_id!r} already exists in {data_dir}")
 
 

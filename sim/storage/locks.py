@@ -86,7 +86,7 @@ class BatchLock:
                     if time.monotonic() >= deadline:
                         os.close(fd)
                         raise BatchBusy(
-                            f"batch {self.batch_id} is being run by another process"
+                            f"batch {self.batch_id} is still running in another process"
                             f"{_holder(self.path)}; wait for it or cancel it"
                         ) from None
                     time.sleep(0.01)
