@@ -82,7 +82,10 @@ def test_processes_creating_one_batch_id_at_once_create_it_once(tmp_path: Path) 
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", CREATE, str(data), go, f"p{k}"],
-            cwd=ROOT, env=env(), stdout=subprocess.PIPE, text=True,
+            cwd=ROOT,
+            env=env(),
+            stdout=subprocess.PIPE,
+            text=True,
         )  # fmt: skip
         for k in range(6)
     ]
