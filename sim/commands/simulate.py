@@ -179,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     options = _options(args)
     if args.quiet:
         # Dask's own warnings (a lost worker, a recomputed task) are progress chatter.
-        pass  # XXX
+        logging.getLogger("distributed").setLevel(logging.ERROR)
     if args.resume:
         given = [
             a for a in (*SPEC_ARGS, "swap", "batch_id", "sprt") if getattr(args, a) is not None
