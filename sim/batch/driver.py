@@ -300,7 +300,7 @@ class BatchDriver:
             self.backend.recover(generation)
             self.retry.appendleft(job.indices)
         else:
-            raise BatchFailed(f"{type(exc).__name__}: {exc}", self.batch_id) from exc
+            raise BatchFailed(describe(exc), self.batch_id, is_resource(exc)) from exc
 
     def _accept(self, res: ChunkResult) -> None:
         """Keep a chunk's new games and queue the indices it had no time for."""
