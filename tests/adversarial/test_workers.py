@@ -102,8 +102,12 @@ def readme_cluster() -> Iterator[tuple[str, list[subprocess.Popen]]]:
         cmd = re.sub(r"^PYTHONPATH=\S+ ", "", cmd)
         procs.append(
             subprocess.Popen(
-                cmd.split(), cwd=ROOT, env=env(), start_new_session=True,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                cmd.split(),
+                cwd=ROOT,
+                env=env(),
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )  # fmt: skip
         )
         time.sleep(0.5)
