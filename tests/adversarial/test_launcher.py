@@ -102,15 +102,15 @@ def test_every_launch_carries_its_time_limit_and_a_batch_stopped_by_it_resumes(
     wait_for(lambda: (tmp_path / "batches" / f"{bid}.json").exists(), "the record")
     wait_for(lambda: read_batch_record(tmp_path, bid)["status"] == "done", "the batch")
 
-    spec = make_spec("standard", "random", "random", 60_000, seed=2)
+    spec = make_spec("standard", "random", "random", 25_000, seed=2)
     [rec] = run_batches([spec], tmp_path, batch_id="capped", options=RunOptions(max_seconds=0.2))
     assert rec["status"] == "cancelled" and "time limit" in rec["error"]
     [rec] = run_batches(data_dir=tmp_path, resume="capped")
-    assert rec["status"] == "done" and rec["games_done"] == 60_000
+    assert rec["status"] == "done" and rec["games_done"] == 25_000
     with open_dataset(tmp_path) as ds:
         n = ds.con.execute("SELECT count(DISTINCT game_index), count(*) FROM games "
                            "WHERE batch_id = 'capped'").fetchone()  # fmt: skip
-    assert n == (60_000, 60_000)
+    assert n == (25_000, 25_000)
 
 
 def test_a_label_starting_with_a_dash_is_launched_and_recorded_as_given(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from sim.storage.records import read_batch_record, write_batch_record
 from tests.support import ROOT
 from tests.support.procs import dsq, env, one_line_error, popen_dsq
 
-SPEC = BatchSpec(rules="standard", red="random", blue="random", games=30_000, seed=5)
+SPEC = BatchSpec(rules="standard", red="random", blue="random", games=20_000, seed=5)
 
 
 def indices(data: Path, batch_id: str) -> list[int]:
@@ -78,7 +78,7 @@ except DsqError:
 
 def test_processes_creating_one_batch_id_at_once_create_it_once(tmp_path: Path) -> None:
     data = prepare_data_dir(tmp_path)
-    go = f"{time.time() + 3.0:.3f}"  # every process is spinning by then
+    go = f"{time.time() + 2.0:.3f}"  # every process is spinning by then
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", CREATE, str(data), go, f"p{k}"],
