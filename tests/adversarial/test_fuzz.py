@@ -108,4 +108,3 @@ def test_no_arguments_give_a_traceback(command: str, data_copy: Path, tmp_path: 
             assert re.match(rf"dsq( {command})?: error:", err.strip().splitlines()[-1]), err
 
     run()
-
