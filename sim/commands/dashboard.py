@@ -96,7 +96,7 @@ def command(args: argparse.Namespace, data_dir: Path) -> tuple[list[str], dict[s
     root = str(project_root())
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     for attr, var in LIMIT_FLAGS.items():
-        value = getattr(args, attr)
+        value = getattr(args, attr, None)
         if value is not None:
             env[var] = str(value)
     return cmd, env
