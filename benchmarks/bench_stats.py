@@ -108,9 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     for cache in data.rglob(".verified.json"):
         cache.unlink()
     wall, rss, cpu = run_once(data, [])
-    print(
-        f"{'dsq stats (cold: verifies every file)':45s} {wall:8.2f} {wall:9.2f} {cpu:7.2f} {rss:13.0f}"
-    )
+    cold = "dsq stats (cold: verifies every file)"
+    print(f"{cold:45s} {wall:8.2f} {wall:9.2f} {cpu:7.2f} {rss:13.0f}")
     for name, extra in VARIANTS[:1] if args.only_plain else VARIANTS:
         runs = [run_once(data, extra) for _ in range(args.repeat)]
         walls = sorted(r[0] for r in runs)
