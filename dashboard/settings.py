@@ -10,6 +10,9 @@ way:
 - ``DSQ_DASHBOARD_MAX_PLAYOUTS``: most MCTS playouts per move (default 20,000).
 - ``DSQ_DASHBOARD_MAX_WORKERS``: most worker processes per launch (default: CPU count).
 - ``DSQ_DASHBOARD_MAX_RUNNING``: most launched batches running at once (default 4).
+- ``DSQ_DASHBOARD_MAX_HOURS``: the work budget of one launched batch, in hours of wall time
+  (default 24): a request estimated to need more is refused, and a batch still running
+  after that long is stopped as if cancelled (resumable with ``dsq simulate --resume``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ DEFAULT_MAX_GAMES = 20_000
 DEFAULT_MAX_DEPTH = 6
 DEFAULT_MAX_PLAYOUTS = 20_000
 DEFAULT_MAX_RUNNING = 4
+DEFAULT_MAX_HOURS = 24
+MAX_HOURS = 24 * 365
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,12 @@ class Limits:
     max_playouts: int = DEFAULT_MAX_PLAYOUTS
     max_workers: int = 2
     max_running: int = DEFAULT_MAX_RUNNING
+    max_hours: int = DEFAULT_MAX_HOURS
+
+    @property
+    def max_seconds(self) -> int:
+        """The wall-time budget of one launched batch, in seconds."""
+        return self.max_hours * 3600
 
 
 @dataclass(frozen=True)
@@ -46,17 +57,16 @@ class Settings:
     problems: tuple[str, ...] = ()
 
 
-def _env_int(name: str, default: int, problems: list[str]) -> int:
+def _env_int(name: str, default: int, problems: list[str], high: int = 10**9) -> int:
     text = os.environ.get(name, "").strip()
     if not text:
         return default
-    try:
-        value = int(text)
-    except ValueError:
-        problems.append(f"{name}={text!r} is not a whole number; using {default}")
+    if not text.isascii() or not text.isdigit() or len(text) > 12:
+        problems.append(f"{name}={text[:20]!r} is not a whole number; using {default}")
         return default
-    if value < 1:
-        problems.append(f"{name}={value} must be at least 1; using {default}")
+    value = int(text)
+    if not 1 <= value <= high:
+        problems.append(f"{name}={value} must be between 1 and {high}; using {default}")
         return default
     return value
 
@@ -65,11 +75,12 @@ def load_settings() -> Settings:
     """Read the settings from the environment (bad values fall back to defaults, noted)."""
     problems: list[str] = []
     limits = Limits(
-        max_games=_env_int("DSQ_DASHBOARD_MAX_GAMES", DEFAULT_MAX_GAMES, problems),
-        max_depth=_env_int("DSQ_DASHBOARD_MAX_DEPTH", DEFAULT_MAX_DEPTH, problems),
-        max_playouts=_env_int("DSQ_DASHBOARD_MAX_PLAYOUTS", DEFAULT_MAX_PLAYOUTS, problems),
-        max_workers=_env_int("DSQ_DASHBOARD_MAX_WORKERS", os.cpu_count() or 1, problems),
+        max_games=_env_int("DSQ_DASHBOARD_MAX_GAMES", DEFAULT_MAX_GAMES, problems, 2**31 - 1),
+        max_depth=_env_int("DSQ_DASHBOARD_MAX_DEPTH", DEFAULT_MAX_DEPTH, problems, 60),
+        max_playouts=_env_int("DSQ_DASHBOARD_MAX_PLAYOUTS", DEFAULT_MAX_PLAYOUTS, problems, 10**8),
+        max_workers=_env_int("DSQ_DASHBOARD_MAX_WORKERS", os.cpu_count() or 1, problems, 1024),
         max_running=_env_int("DSQ_DASHBOARD_MAX_RUNNING", DEFAULT_MAX_RUNNING, problems),
+        max_hours=_env_int("DSQ_DASHBOARD_MAX_HOURS", DEFAULT_MAX_HOURS, problems, MAX_HOURS),
     )
     return Settings(
         data_dir=resolve_data_dir(None).resolve(), limits=limits, problems=tuple(problems)

@@ -23,7 +23,7 @@ STATUS_ICONS = {
     "starting": ":material/hourglass_top:", "queued": ":material/hourglass_top:",
     "running": ":material/directions_run:", "done": ":material/check_circle:",
     "failed": ":material/error:", "cancelled": ":material/cancel:",
-    "interrupted": ":material/warning:",
+    "interrupted": ":material/warning:", "unreadable": ":material/report:",
 }  # fmt: skip
 OPTION_LABELS = {
     "dog_over_wolf": "Dog stronger than wolf",
@@ -186,7 +186,7 @@ def show_job(job: JobView, data_dir: Path) -> None:
             f"{c.get('red', 0)} · blue {c.get('blue', 0)} · draws {c.get('draw', 0)}"
         )
         st.progress(job.fraction, text=text)
-        if job.error and job.status in ("failed", "cancelled", "interrupted"):
+        if job.error and job.status in ("failed", "cancelled", "interrupted", "unreadable"):
             st.caption(f"{job.error}")
 
 

@@ -12,7 +12,7 @@ from engine.errors import MoveError
 from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
-from sim.commands._common import positive_int
+from sim.commands._common import SEED_ARG, int_in
 from sim.play.referee import bot_seed
 
 HUMAN = "human"
@@ -62,11 +62,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--red", required=True, help="bot spec or 'human'")
     p.add_argument("--blue", required=True, help="bot spec or 'human'")
     p.add_argument("--rules", default="standard", help="rules spec, e.g. datou")
-    p.add_argument("--seed", type=int, default=0, help="game seed (bots' generators)")
+    p.add_argument("--seed", type=SEED_ARG, default=0, help="game seed (bots' generators)")
     p.add_argument("--fen", default=None, help="start position (default: the initial one)")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument(
-        "--ply-cap", type=positive_int, default=1000, help="draw by ply_cap after P plies"
+        "--ply-cap", type=int_in(1, 65535), default=1000, help="draw by ply_cap after P plies"
     )
     p.set_defaults(func=run)
 
