@@ -67,6 +67,8 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
                      max_seconds=numbers, quiet=None, json=None,
                      scheduler=st.sampled_from(["x", "", "tcp://", "udp://a:1"])),
     "batches": opts(json=None),
+    "rules": st.tuples(st.lists(rules, max_size=3), opts(json=None)).map(
+        lambda t: t[0] + t[1]),
     "stats": opts(rules=rules, bot=bots, batch=words, colour=words, between=None,
                   min_plies=numbers, by=words, compare=words, ratings=None, anchor=bots,
                   details=None, bins=numbers, confidence=numbers, json=None),
