@@ -29,6 +29,16 @@ ACTIVE = ("starting", "queued", "running")
 FIXED_CAPS = {"time_ms": 10_000, "nodes": 10_000_000, "tt_mb": 256, "rollout_plies": 1000}
 
 
+class LimitError(DsqError):
+    """A request the dashboard refuses in its own words: ``key`` names the text in the
+    catalogue (``errors.<key>``) and ``fields`` fill it; ``str()`` is the English sentence."""
+
+    def __init__(self, key: str, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
+
+
 @dataclass(frozen=True)
 class LaunchRequest:
     """What the Simulate form asks for (one batch per rules spec)."""
@@ -80,7 +90,8 @@ def jobs_dir(data_dir: Path) -> Path:
     return Path(data_dir) / JOBS_DIR
 
 
-def _bot_caps(limits: Limits) -> dict[str, float]:
+def bot_caps(limits: Limits) -> dict[str, float]:
+    """The most each bounded bot parameter may be on this dashboard (by parameter name)."""
     return {"depth": limits.max_depth, "playouts": limits.max_playouts, **FIXED_CAPS}
 
 
@@ -89,13 +100,18 @@ def check_bot_limits(spec: str, limits: Limits) -> str:
     from sim.bots.spec import parse_bot
 
     bot = parse_bot(spec)
-    caps = _bot_caps(limits)
+    caps = bot_caps(limits)
     for name, value in bot.params.items():
         cap = caps.get(name)
         if cap is not None and isinstance(value, int | float) and value > cap:
-            raise DsqError(
+            raise LimitError(
+                "bot_limit",
                 f"bot {bot.name}: {name}={value} is above this dashboard's limit of {int(cap)}"
-                " (launches from the browser are bounded; use `dsq simulate` for more)"
+                " (launches from the browser are bounded; use `dsq simulate` for more)",
+                bot=bot.name,
+                param=name,
+                value=value,
+                limit=int(cap),
             )
     return bot.canonical
 
@@ -103,14 +119,21 @@ def check_bot_limits(spec: str, limits: Limits) -> str:
 def validate(request: LaunchRequest, limits: Limits) -> list[BatchSpec]:
     """The batch specs of a launch request, or DsqError with a readable message."""
     if not request.rules:
-        raise DsqError("choose at least one rules spec")
+        raise LimitError("no_rules", "choose at least one rules spec")
     if request.games > limits.max_games:
-        raise DsqError(
+        raise LimitError(
+            "games_limit",
             f"{request.games} games is above this dashboard's limit of {limits.max_games} "
-            "per batch (use `dsq simulate` for more)"
+            "per batch (use `dsq simulate` for more)",
+            games=request.games,
+            limit=limits.max_games,
         )
     if not 1 <= request.workers <= limits.max_workers:
-        raise DsqError(f"workers must be between 1 and {limits.max_workers}")
+        raise LimitError(
+            "workers",
+            f"workers must be between 1 and {limits.max_workers}",
+            limit=limits.max_workers,
+        )
     red = check_bot_limits(request.red, limits)
     blue = check_bot_limits(request.blue, limits)
     specs = [
@@ -128,7 +151,11 @@ def validate(request: LaunchRequest, limits: Limits) -> list[BatchSpec]:
     ]
     canon = [s.rules for s in specs]
     if len(set(canon)) != len(canon):
-        raise DsqError(f"the same rules are chosen twice: {', '.join(canon)}")
+        raise LimitError(
+            "rules_twice",
+            f"the same rules are chosen twice: {', '.join(canon)}",
+            rules=", ".join(canon),
+        )
     return specs
 
 
@@ -145,27 +172,39 @@ def launch(data_dir: Path, request: LaunchRequest, limits: Limits) -> list[str]:
     """
     specs = validate(request, limits)
     if running_count(data_dir) >= limits.max_running:
-        raise DsqError(
+        raise LimitError(
+            "too_many_running",
             f"{limits.max_running} batches are already running; wait for one to finish or "
-            "cancel one"
+            "cancel one",
+            limit=limits.max_running,
         )
     data_dir = prepare_data_dir(data_dir)
     group = new_batch_id()
     ids = [group] if len(specs) == 1 else [f"{group}-{k + 1}" for k in range(len(specs))]
     seed = specs[0].seed
     argv = [
-        "--rules", ",".join(s.rules for s in specs),
-        "--red", specs[0].red,
-        "--blue", specs[0].blue,
-        "--games", str(request.games),
-        "--seed", str(seed),
-        "--opening-plies", str(request.opening_plies),
-        "--ply-cap", str(request.ply_cap),
-        "--workers", str(request.workers),
-        "--data", str(data_dir),
-        "--batch-id", group,
+        "--rules",
+        ",".join(s.rules for s in specs),
+        "--red",
+        specs[0].red,
+        "--blue",
+        specs[0].blue,
+        "--games",
+        str(request.games),
+        "--seed",
+        str(seed),
+        "--opening-plies",
+        str(request.opening_plies),
+        "--ply-cap",
+        str(request.ply_cap),
+        "--workers",
+        str(request.workers),
+        "--data",
+        str(data_dir),
+        "--batch-id",
+        group,
         "--quiet",
-    ]  # fmt: skip
+    ]
     if request.swap:
         argv.append("--swap")
     if request.label:

@@ -38,32 +38,48 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class Problem:
+    """A setting that could not be used: its variable, the value given, the default used
+    instead, and why (``not_whole``: not a whole number; ``too_small``: below 1)."""
+
+    variable: str
+    value: str
+    default: int
+    why: str
+
+    def __str__(self) -> str:
+        if self.why == "not_whole":
+            return f"{self.variable}={self.value!r} is not a whole number; using {self.default}"
+        return f"{self.variable}={self.value} must be at least 1; using {self.default}"
+
+
+@dataclass(frozen=True)
 class Settings:
     """What the running app needs to know about its environment."""
 
     data_dir: Path
     limits: Limits
-    problems: tuple[str, ...] = ()
+    problems: tuple[Problem, ...] = ()
 
 
-def _env_int(name: str, default: int, problems: list[str]) -> int:
+def _env_int(name: str, default: int, problems: list[Problem]) -> int:
     text = os.environ.get(name, "").strip()
     if not text:
         return default
     try:
         value = int(text)
     except ValueError:
-        problems.append(f"{name}={text!r} is not a whole number; using {default}")
+        problems.append(Problem(name, text, default, "not_whole"))
         return default
     if value < 1:
-        problems.append(f"{name}={value} must be at least 1; using {default}")
+        problems.append(Problem(name, str(value), default, "too_small"))
         return default
     return value
 
 
 def load_settings() -> Settings:
     """Read the settings from the environment (bad values fall back to defaults, noted)."""
-    problems: list[str] = []
+    problems: list[Problem] = []
     limits = Limits(
         max_games=_env_int("DSQ_DASHBOARD_MAX_GAMES", DEFAULT_MAX_GAMES, problems),
         max_depth=_env_int("DSQ_DASHBOARD_MAX_DEPTH", DEFAULT_MAX_DEPTH, problems),
