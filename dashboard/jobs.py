@@ -134,6 +134,20 @@ def validate(request: LaunchRequest, limits: Limits) -> list[BatchSpec]:
             f"workers must be between 1 and {limits.max_workers}",
             limit=limits.max_workers,
         )
+    if request.swap and request.games % 2:
+        raise LimitError(
+            "swap_odd",
+            f"--swap plays games in pairs: --games must be even, got {request.games}",
+            games=request.games,
+        )
+    if request.opening_plies >= request.ply_cap:
+        raise LimitError(
+            "opening_cap",
+            f"--opening-plies ({request.opening_plies}) must be below --ply-cap "
+            f"({request.ply_cap})",
+            opening=request.opening_plies,
+            cap=request.ply_cap,
+        )
     red = check_bot_limits(request.red, limits)
     blue = check_bot_limits(request.blue, limits)
     specs = [

@@ -133,14 +133,26 @@ def piece(letter: str | None) -> str:
 
 
 def error_text(exc: BaseException) -> str:
-    """A refusal in this language: the catalogue's sentence for one the dashboard words
-    itself (``LimitError``: ``errors.<key>``), else the engine's or simulator's message."""
+    """A refusal in this language. The dashboard's own refusals (``LimitError``) are the
+    catalogue's sentence (``errors.<key>``); a refusal of the engine or the simulator is
+    the catalogue's sentence for its kind (FEN, rules, bot, move, recording) followed by
+    the engine's own message as a detail."""
     key = getattr(exc, "key", None)
     fields = getattr(exc, "fields", None)
     if isinstance(key, str) and isinstance(fields, dict):
         return t(f"errors.{key}", **fields)
+    from engine.errors import FenError, MoveError, RulesError
+    from sim.bots.params import BotSpecError
+    from sim.play.human import RecordError
+
+    kinds = (
+        (FenError, "fen"), (RulesError, "rules"), (BotSpecError, "bot"), (MoveError, "move"),
+        (RecordError, "record"),
+    )  # fmt: skip
+    kind = next((name for cls, name in kinds if isinstance(exc, cls)), "other")
     message = str(exc).strip()
-    return message.splitlines()[0] if message else type(exc).__name__
+    detail = (message.splitlines()[0] if message else type(exc).__name__).replace("`", "'")
+    return t("errors.with_detail", sentence=t(f"errors.{kind}"), detail=detail)
 
 
 def labels(prefix: str) -> Callable[[Any], str]:
