@@ -11,8 +11,8 @@ import socket
 import pytest
 
 from dashboard.board import board_svg, piece_from_letter, strength
-from dashboard.jobs import LaunchRequest, check_bot_limits, list_jobs, validate
 from dashboard.i18n import result_text
+from dashboard.jobs import LaunchRequest, check_bot_limits, list_jobs, validate
 from dashboard.replay import replay_game
 from dashboard.settings import Limits, load_settings
 from engine import Position, encode_move
