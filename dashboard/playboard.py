@@ -35,7 +35,8 @@ class Cell:
     side: str | None = None  # the piece's colour
     letter: str = ""
     power: str = ""
-    marks: tuple[str, ...] = ()  # selected, target, capture, forbidden, last_from, last_to
+    # selected, target, capture, forbidden, last_from, last_to, took (the last move captured)
+    marks: tuple[str, ...] = ()
 
 
 def square_kind(square: int) -> str:
@@ -58,8 +59,10 @@ def board_cells(
     targets: frozenset[int] | set[int] = frozenset(),
     forbidden: frozenset[int] | set[int] = frozenset(),
     last_move: tuple[int, int] | None = None,
+    last_captured: bool = False,
 ) -> list[Cell]:
-    """The 63 cells of a position, by square index."""
+    """The 63 cells of a position, by square index (``last_captured``: the last move
+    captured, marked on its destination)."""
     cells = []
     for sq, letter in enumerate(board):
         kind = square_kind(sq)
@@ -75,6 +78,8 @@ def board_cells(
                 marks.append("last_from")
             if sq == last_move[1]:
                 marks.append("last_to")
+                if last_captured:
+                    marks.append("took")
         if letter:
             colour = "red" if letter.isupper() else "blue"
             power = strength("RCDWPTLE".index(letter.upper()) + 1, dog_over_wolf)
@@ -120,6 +125,9 @@ _AFTER = {
     f"background: rgba(30, 140, 60, 0.75); top: {(SIZE - 18) // 2}px; left: {(SIZE - 18) // 2}px;",
     "forbidden": 'content: "\\2715"; color: #b00020; font-size: 22px; font-weight: 700; '
     f"top: {(SIZE - 30) // 2}px; left: {(SIZE - 16) // 2}px;",
+    "took": 'content: "\\00D7"; width: 18px; height: 18px; line-height: 18px; top: 2px; '
+    "right: 2px; border-radius: 50%; background: #111; color: #fff; font-size: 14px; "
+    "font-weight: 700;",
 }
 
 

@@ -307,6 +307,16 @@ def _game_area(request: PlaySetup | None) -> None:
             st.caption(
                 t("play.bot_answered", move=last_bot.move, ms=nf().num(last_bot.think_ms, 0))
             )
+        for m in game.moves[-2:]:
+            if m.captured:
+                st.caption(
+                    t(
+                        "play.captured",
+                        side=side(m.side),
+                        piece=piece(m.captured),
+                        square=m.move[2:],
+                    )
+                )
         controls(game, request)
         save_panel(game)
         if game.moves:
@@ -322,6 +332,7 @@ def _game_area(request: PlaySetup | None) -> None:
             game.targets(selected) if selected is not None else set(),
             set(game.forbidden(selected)) if selected is not None else set(),
             game.last_move,
+            bool(game.moves and game.moves[-1].captured),
         )
         draw_board(cells, bool(st.session_state.get("play_flip")), on_square)
         if game.over:
