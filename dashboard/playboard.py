@@ -131,6 +131,13 @@ _AFTER = {
 }
 
 
+def _label_size(label: str) -> str:
+    """The font size of a piece's name: one character (象) larger, long names smaller."""
+    if len(label) == 1:
+        return "15px"
+    return "10px" if len(label) <= 6 else "9px"
+
+
 def board_css(cells: list[Cell]) -> str:
     """The style rules of a board's buttons (one block per square)."""
     out = [_BASE]
@@ -146,7 +153,7 @@ def board_css(cells: list[Cell]) -> str:
                 f"{sel} p {{ background: {COLOURS[c.side]}; color: #fff; border-radius: 50%; "
                 f"width: {DISC}px; height: {DISC}px; display: flex; flex-direction: column; "
                 "align-items: center; justify-content: center; font-size: "
-                f"{'15px' if len(c.label) == 1 else '10px'}; border: 2px solid #fff; }}"
+                f"{_label_size(c.label)}; border: 2px solid #fff; }}"
             )
             out.append(
                 f'{sel} p::before {{ content: "{c.letter}"; font-size: 9px; opacity: 0.8; }}'

@@ -113,11 +113,14 @@ def click_square(page: Any, square: int, want: str) -> float:
 
 
 def start_play_game(page: Any, fen: str = "") -> None:
-    """On the Play page: open the settings, set a starting FEN, start a new game."""
-    page.get_by_text("New game:").first.click()
+    """On the Play page: open the settings, set a starting FEN, start a new game, and
+    close the settings again."""
+    header = page.get_by_text("New game:").first
+    header.click()
     box = page.locator(".st-key-play_fen input")
     box.fill(fen)
     box.press("Enter")
     wait_idle(page)
     page.locator(".st-key-play_new button").click()
     wait_idle(page)
+    header.click()
