@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.lang import labels, t
+from dashboard.lang import labels, player_label, t
 from dashboard.loaders import filter_options
 from engine.errors import DsqError
-from sim.bots.spec import short_spec
 from sim.stats.query import Selection
 
 SELECTION_KEY = "dsq_selection"
@@ -44,7 +43,7 @@ def sidebar_filters() -> Selection:
         options["bots"],
         key="f_bots",
         placeholder=t("filters.all_bots"),
-        format_func=short_spec,
+        format_func=player_label(),
         help=t("filters.bots_help"),
     )
     between = False
@@ -97,7 +96,10 @@ def describe_selection(selection: Selection) -> str:
     everything = t("filters.all")
     parts = [
         t("filters.describe_rules", rules=", ".join(selection.rules) or everything),
-        t("filters.describe_bots", bots=", ".join(map(short_spec, selection.bots)) or everything),
+        t(
+            "filters.describe_bots",
+            bots=", ".join(map(player_label(), selection.bots)) or everything,
+        ),
     ]
     if selection.bots and selection.between:
         parts[-1] += " " + t("filters.describe_between")

@@ -166,3 +166,18 @@ def labels(prefix: str) -> Callable[[Any], str]:
         return text(chosen, key) if has_text(key) else str(value)
 
     return label
+
+
+def player_label() -> Callable[[str], str]:
+    """A ``format_func`` for player specs: the bot's short spec, or this language's word
+    for a person (a player recorded as ``human``)."""
+    from sim.bots.spec import short_spec
+    from sim.stats.query import HUMAN
+
+    person = t("common.person")
+    return lambda spec: person if spec == HUMAN else short_spec(spec)
+
+
+def player(spec: str) -> str:
+    """A player as shown: the bot's short spec, or a person."""
+    return player_label()(spec)

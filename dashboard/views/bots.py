@@ -9,9 +9,8 @@ import streamlit as st
 from dashboard.charts import layout
 from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
-from dashboard.lang import lang, nf, t
+from dashboard.lang import lang, nf, player, t
 from dashboard.loaders import stat
-from sim.bots.spec import short_spec
 from sim.report import fmt
 from sim.stats import bot_table, matchup_table, ratings
 
@@ -25,7 +24,7 @@ def ratings_display(table: pd.DataFrame) -> pd.DataFrame:
     n = nf()
     return pd.DataFrame(
         {
-            t("bots.col_bot"): [short_spec(b) for b in table["bot"]],
+            t("bots.col_bot"): [player(b) for b in table["bot"]],
             t("bots.col_rating"): [n.signed(v, 0) for v in table["rating"]],
             t("bots.col_error"): [n.num(v, 0) for v in table["error"]],
             t("bots.col_interval"): [
@@ -43,8 +42,8 @@ def cross_table(matchups: pd.DataFrame) -> pd.DataFrame:
     n = nf()
     cells = {
         (
-            short_spec(r["bot"]),
-            short_spec(r["opponent"]),
+            player(r["bot"]),
+            player(r["opponent"]),
         ): f"{n.pct(r['score'])} ({n.count(r['games'])})"
         for r in matchups.to_dict("records")
     }
@@ -61,8 +60,8 @@ def matchup_display(m: pd.DataFrame) -> pd.DataFrame:
     n = nf()
     return pd.DataFrame(
         {
-            t("bots.col_bot"): [short_spec(b) for b in m["bot"]],
-            t("bots.col_opponent"): [short_spec(b) for b in m["opponent"]],
+            t("bots.col_bot"): [player(b) for b in m["bot"]],
+            t("bots.col_opponent"): [player(b) for b in m["opponent"]],
             t("bots.col_games"): [n.count(v) for v in m["games"]],
             t("bots.col_wdl"): [
                 n.wdl(w, d, lo) for w, d, lo in _zip(m["wins"], m["draws"], m["losses"])
@@ -92,7 +91,7 @@ def colour_display(b: pd.DataFrame) -> pd.DataFrame:
     n = nf()
     return pd.DataFrame(
         {
-            t("bots.col_bot"): [short_spec(v) for v in b["bot"]],
+            t("bots.col_bot"): [player(v) for v in b["bot"]],
             t("bots.col_games"): [n.count(v) for v in b["games"]],
             t("bots.col_wdl"): [
                 n.wdl(w, d, lo) for w, d, lo in _zip(b["wins"], b["draws"], b["losses"])
@@ -114,7 +113,7 @@ def ratings_chart(table: pd.DataFrame) -> go.Figure:
     fig = go.Figure(
         go.Scatter(
             x=rev["rating"],
-            y=[short_spec(b) for b in rev["bot"]],
+            y=[player(b) for b in rev["bot"]],
             mode="markers",
             error_x={"type": "data", "array": rev["error"]},
             marker={"size": 10},

@@ -13,10 +13,21 @@ import streamlit as st
 
 from dashboard.board import board_svg
 from dashboard.common import page_start
-from dashboard.lang import fox, labels, lang, nf, piece, reason, result, side, t
+from dashboard.lang import (
+    fox,
+    labels,
+    lang,
+    nf,
+    piece,
+    player,
+    player_label,
+    reason,
+    result,
+    side,
+    t,
+)
 from dashboard.loaders import game_record, games_listing
 from dashboard.replay import Replay, replay_game
-from sim.bots.spec import short_spec
 from sim.storage.schema import REASONS, WINNERS
 
 PAGE_ROWS = 200
@@ -34,8 +45,8 @@ def _label(row: dict[str, Any]) -> str:
         batch=row["batch_id"],
         index=row["game_index"],
         rules=row["rules"],
-        red=short_spec(row["red"]),
-        blue=short_spec(row["blue"]),
+        red=player(row["red"]),
+        blue=player(row["blue"]),
         result=result(row["winner"], row["reason"]),
         plies=nf().count(row["plies"]),
     )
@@ -62,8 +73,8 @@ def move_list(rep: Replay) -> pd.DataFrame:
 def listing_table(listing: pd.DataFrame) -> pd.DataFrame:
     """A page of the games list as shown: headers, sides, end reasons in the user's language."""
     shown = listing.copy()
-    shown["red"] = shown["red"].map(short_spec)
-    shown["blue"] = shown["blue"].map(short_spec)
+    shown["red"] = shown["red"].map(player_label())
+    shown["blue"] = shown["blue"].map(player_label())
     shown["winner"] = shown["winner"].map(side)
     shown["reason"] = shown["reason"].map(reason)
     shown["seed"] = shown["seed"].map(str)  # 64-bit seeds exceed the browser's integers
@@ -107,8 +118,8 @@ def show_replay(game: dict[str, Any]) -> None:
     st.subheader(t("games.game_title", batch=game["batch_id"], index=game["game_index"]))
     info = st.columns(4)
     info[0].markdown(f"**{t('games.rules')}**  \n`{game['rules']}`")
-    info[1].markdown(f"**{t('games.red_player')}**  \n`{short_spec(game['red'])}`")
-    info[2].markdown(f"**{t('games.blue_player')}**  \n`{short_spec(game['blue'])}`")
+    info[1].markdown(f"**{t('games.red_player')}**  \n`{player(game['red'])}`")
+    info[2].markdown(f"**{t('games.blue_player')}**  \n`{player(game['blue'])}`")
     info[3].markdown(
         t("games.seed_line", seed=game["seed"], opening=game["opening_plies"], cap=game["ply_cap"])
     )

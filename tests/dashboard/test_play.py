@@ -110,9 +110,12 @@ def test_a_game_is_played_to_its_result_saved_and_replayed(monkeypatch, data_cop
     at.sidebar.checkbox(key="f_humans").check().run()
     assert metrics(at)["Games played"][0] == fmt.count(TOTAL_GAMES + 1)
     at.sidebar.checkbox(key="f_humans").uncheck().run()
-    # ... and the Games page lists it and replays it to the same result.
-    at.sidebar.multiselect(key="f_batches").set_value([batch_id]).run()
-    at.switch_page("views/games.py").run()
+    # ... and the Games page lists it and replays it to the same result: the Play page's
+    # button goes there with the sidebar's batch filter set to the saved game.
+    at.switch_page("views/play.py").run()
+    at.button(key="play_open_saved").click().run()
+    assert at.title[0].value == "Games"
+    assert at.sidebar.multiselect(key="f_batches").value == [batch_id]
     recorded = result_text("en", "red", "den")
     assert any(f"Recorded result: {recorded}" in s.value and "agree" in s.value for s in at.success)
     at.button(key=f"ply_{batch_id}_0_end").click().run()

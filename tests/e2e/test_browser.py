@@ -180,6 +180,17 @@ def test_the_dashboard_speaks_chinese_and_portuguese(server, page, data_dir, sho
     page.get_by_text("Partidas jogadas").first.wait_for()
 
 
+def test_the_browsers_language_is_the_default(server, browser):
+    context = browser.new_context(locale="zh-CN", viewport={"width": 1500, "height": 1200})
+    try:
+        tab = context.new_page()
+        tab.goto(server)  # no ?lang= in the URL
+        tab.get_by_text("对局数").first.wait_for(timeout=TIMEOUT)
+        assert tab.locator("h1").first.inner_text() == "总览"
+    finally:
+        context.close()
+
+
 def test_a_batch_launched_from_the_browser_grows_the_overview(server, page, data_dir, shots):
     before = games_in(data_dir)
     page.goto(server)
