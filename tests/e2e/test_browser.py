@@ -107,8 +107,9 @@ def test_a_game_replays_to_its_recorded_result(server, page, data_dir, shots):
             "SELECT winner, reason, plies FROM games ORDER BY batch_id, game_index LIMIT 1"
         ).fetchone()
     recorded = result_text("en", winner, reason)
-    assert page.get_by_text(f"Recorded result: {recorded}").count() >= 1
+    page.get_by_text(f"Recorded result: {recorded}").first.wait_for()
     board = page.locator("svg.dsq-board")
+    board.wait_for()
     assert board.count() == 1
     assert board.locator("g.piece").count() == 16  # the initial position
     for ply in (1, 2, 3):
