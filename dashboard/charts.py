@@ -123,3 +123,33 @@ def animal_heatmap(matrix: pd.DataFrame, lang: str = "en", fox: bool = False) ->
     shown.index = [animal_name(a, lang, fox) for a in matrix.index]
     shown.columns = [animal_name(a, lang, fox) for a in matrix.columns]
     return heatmap(shown, text(lang, "charts.captured"), text(lang, "charts.capturer"), lang)
+
+
+def _square_word(lang: str, square: int) -> str:
+    """What a square is, in ``lang``: den, trap, river or land."""
+    from engine.board import DENS, TRAP_OWNER, WATER
+
+    if square in (int(DENS[0]), int(DENS[1])):
+        kind = "den"
+    elif TRAP_OWNER[square] >= 0:
+        kind = "trap"
+    elif WATER[square]:
+        kind = "river"
+    else:
+        kind = "land"
+    return text(lang, f"charts.square_{kind}")
+
+
+def squares_heatmap(grid: pd.DataFrame, lang: str = "en") -> go.Figure:
+    """A board-shaped heat map (``sim.stats.square_grid``: ranks 9..1 by files a..g), each
+    square's hover naming what it is (den, trap, river, land)."""
+    fig = heatmap(grid, text(lang, "charts.file"), text(lang, "charts.rank"), lang)
+    files = [str(c) for c in grid.columns]
+    words = [
+        [_square_word(lang, (int(rank) - 1) * 7 + files.index(f)) for f in files]
+        for rank in grid.index
+    ]
+    fig.update_traces(
+        customdata=words, hovertemplate="%{x}%{y} · %{customdata}: %{z}<extra></extra>"
+    )
+    return fig

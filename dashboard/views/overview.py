@@ -10,8 +10,8 @@ from dashboard.charts import (
     animal_heatmap,
     den_chart,
     end_reasons_chart,
-    heatmap,
     length_histogram_chart,
+    squares_heatmap,
 )
 from dashboard.common import page_start
 from dashboard.lang import fox, lang, nf, t
@@ -132,7 +132,4 @@ if ctx is not None:
         with right:
             st.subheader(t("overview.where_captures"))
             squares = stat(capture_squares, ctx.selection)
-            st.plotly_chart(
-                heatmap(square_grid(squares), t("charts.file"), t("charts.rank"), lang()),
-                key="overview_squares",
-            )
+            st.plotly_chart(squares_heatmap(square_grid(squares), lang()), key="overview_squares")

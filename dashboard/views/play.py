@@ -283,7 +283,7 @@ def game_area(request: PlaySetup | None) -> None:
     """The board, the status and the controls (rerun alone on each click)."""
     try:
         _game_area(request)
-    except DsqError as exc:  # a fragment rerun does not pass through app.py's handler
+    except Exception as exc:  # noqa: BLE001 - a fragment rerun bypasses app.py's handler
         st.error(t("play.failed", detail=error_text(exc)))
 
 

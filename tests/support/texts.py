@@ -69,10 +69,12 @@ def _plotly_texts(spec: str) -> Iterator[str]:
     for trace in fig.get("data", []):
         yield str(trace.get("name", ""))
         yield _PLOTLY_FIELD.sub(" ", str(trace.get("hovertemplate", "")))
-        for axis in ("x", "y"):
+        for axis in ("x", "y", "customdata"):
             values = trace.get(axis)
             if isinstance(values, list):
-                yield from (v for v in values if isinstance(v, str))
+                rows = [v for v in values if isinstance(v, list)]
+                flat = [v for row in rows for v in row] + [v for v in values if v not in rows]
+                yield from (v for v in flat if isinstance(v, str))
 
 
 def _frame_texts(df: Any) -> Iterator[str]:
