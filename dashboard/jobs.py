@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dashboard.budget import duration_text, estimate_seconds
 from dashboard.settings import Limits
 from engine.errors import DsqError
 from sim.batch import BatchSpec, make_spec, new_batch_id, prepare_data_dir, spawn_detached
@@ -45,6 +46,16 @@ JOBS_DIR = Path(".dashboard") / "jobs"
 ACTIVE = ("starting", "queued", "running")
 # Parameters bounded by fixed caps (the search-size ones come from the settings).
 FIXED_CAPS = {"time_ms": 10_000, "nodes": 10_000_000, "tt_mb": 256, "rollout_plies": 1000}
+
+
+class LimitError(DsqError):
+    """A request the dashboard refuses in its own words: ``key`` names the text in the
+    catalogue (``errors.<key>``) and ``fields`` fill it; ``str()`` is the English sentence."""
+
+    def __init__(self, key: str, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
 
 
 @dataclass(frozen=True)
@@ -98,7 +109,8 @@ def jobs_dir(data_dir: Path) -> Path:
     return Path(data_dir) / JOBS_DIR
 
 
-def _bot_caps(limits: Limits) -> dict[str, float]:
+def bot_caps(limits: Limits) -> dict[str, float]:
+    """The most each bounded bot parameter may be on this dashboard (by parameter name)."""
     return {"depth": limits.max_depth, "playouts": limits.max_playouts, **FIXED_CAPS}
 
 
@@ -107,79 +119,59 @@ def check_bot_limits(spec: str, limits: Limits) -> str:
     from sim.bots.spec import parse_bot
 
     bot = parse_bot(spec)
-    caps = _bot_caps(limits)
+    caps = bot_caps(limits)
     for name, value in bot.params.items():
         cap = caps.get(name)
         if cap is not None and isinstance(value, int | float) and value > cap:
-            raise DsqError(
+            raise LimitError(
+                "bot_limit",
                 f"bot {bot.name}: {name}={value} is above this dashboard's limit of {int(cap)}"
-                " (launches from the browser are bounded; use `dsq simulate` for more)"
+                " (launches from the browser are bounded; use `dsq simulate` for more)",
+                bot=bot.name,
+                param=name,
+                value=value,
+                limit=int(cap),
             )
     return bot.canonical
-
-
-# Rough seconds per move on one core (measured with benchmarks/bench_bots.py and dsq bench).
-RANDOM_MOVE_S = 2.5e-7
-GREEDY_MOVE_S = 1e-6
-ALPHABETA_NODE_S = 1 / 3.0e6  # nodes/s; a depth-d search visits about 6**d nodes
-MCTS_PLY_S = 1 / 3.6e6  # rollout plies/s (179,000 playouts/s of 20 plies)
-TYPICAL_PLIES = 300  # plies in a game, when the ply cap allows as many
-
-
-def move_seconds(spec: str) -> float:
-    """A rough estimate of the seconds a bot spends on one move."""
-    from sim.bots.spec import parse_bot
-
-    bot = parse_bot(spec)
-    p = bot.params
-    if bot.name == "random":
-        return RANDOM_MOVE_S
-    if bot.name == "greedy":
-        return GREEDY_MOVE_S
-    if bot.name == "alphabeta":
-        nodes = min(6.0 ** p["depth"], p["nodes"] or float("inf"))
-        cost = nodes * ALPHABETA_NODE_S
-    else:
-        cost = p["playouts"] * (p["rollout_plies"] + 2) * MCTS_PLY_S
-    if p.get("time_ms"):
-        cost = min(cost, p["time_ms"] / 1000.0)
-    return cost
-
-
-def estimate_seconds(specs: list[BatchSpec], workers: int) -> float:
-    """Estimated wall time of the largest batch of a launch: games x plies per game x the
-    mean cost of a move of its two bots, shared among ``workers``."""
-    worst = 0.0
-    for s in specs:
-        per_move = (move_seconds(s.red) + move_seconds(s.blue)) / 2
-        plies = min(s.ply_cap, TYPICAL_PLIES)
-        worst = max(worst, s.games * plies * per_move / max(1, workers))
-    return worst
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 3600:
-        return f"{seconds / 60:.0f} minutes"
-    if seconds < 86400 * 3:
-        return f"{seconds / 3600:.0f} hours"
-    if seconds < 86400 * 365 * 3:
-        return f"{seconds / 86400:.0f} days"
-    return f"{seconds / (86400 * 365):,.0f} years"
 
 
 def validate(request: LaunchRequest, limits: Limits) -> list[BatchSpec]:
     """The batch specs of a launch request, or DsqError with a readable message."""
     if not request.rules:
-        raise DsqError("choose at least one rules spec")
+        raise LimitError("no_rules", "choose at least one rules spec")
     if request.label is not None:
-        check_label(request.label)
+        try:
+            check_label(request.label)
+        except DsqError as exc:
+            raise LimitError("label", str(exc), reason=str(exc)) from None
     if request.games > limits.max_games:
-        raise DsqError(
+        raise LimitError(
+            "games_limit",
             f"{request.games} games is above this dashboard's limit of {limits.max_games} "
-            "per batch (use `dsq simulate` for more)"
+            "per batch (use `dsq simulate` for more)",
+            games=request.games,
+            limit=limits.max_games,
         )
     if not 1 <= request.workers <= limits.max_workers:
-        raise DsqError(f"workers must be between 1 and {limits.max_workers}")
+        raise LimitError(
+            "workers",
+            f"workers must be between 1 and {limits.max_workers}",
+            limit=limits.max_workers,
+        )
+    if request.swap and request.games % 2:
+        raise LimitError(
+            "swap_odd",
+            f"--swap plays games in pairs: --games must be even, got {request.games}",
+            games=request.games,
+        )
+    if request.opening_plies >= request.ply_cap:
+        raise LimitError(
+            "opening_cap",
+            f"--opening-plies ({request.opening_plies}) must be below --ply-cap "
+            f"({request.ply_cap})",
+            opening=request.opening_plies,
+            cap=request.ply_cap,
+        )
     red = check_bot_limits(request.red, limits)
     blue = check_bot_limits(request.blue, limits)
     specs = [
@@ -197,13 +189,21 @@ def validate(request: LaunchRequest, limits: Limits) -> list[BatchSpec]:
     ]
     canon = [s.rules for s in specs]
     if len(set(canon)) != len(canon):
-        raise DsqError(f"the same rules are chosen twice: {', '.join(canon)}")
+        raise LimitError(
+            "rules_twice",
+            f"the same rules are chosen twice: {', '.join(canon)}",
+            rules=", ".join(canon),
+        )
     need = estimate_seconds(specs, request.workers)
     if need > limits.max_seconds:
-        raise DsqError(
-            f"this batch would take about {_duration(need)} on {request.workers} worker(s); "
+        raise LimitError(
+            "budget",
+            f"this batch would take about {duration_text(need)} on {request.workers} worker(s); "
             f"this dashboard allows {limits.max_hours} hours per batch (fewer games, weaker "
-            "bots, a lower ply cap or more workers; or `dsq simulate`)"
+            "bots, a lower ply cap or more workers; or `dsq simulate`)",
+            hours=max(1, round(need / 3600)),
+            workers=request.workers,
+            limit=limits.max_hours,
         )
     return specs
 
@@ -237,9 +237,11 @@ def launch(data_dir: Path, request: LaunchRequest, limits: Limits) -> list[str]:
     data_dir = prepare_data_dir(data_dir)
     with launch_lock(data_dir):
         if running_count(data_dir) >= limits.max_running:
-            raise DsqError(
+            raise LimitError(
+                "too_many_running",
                 f"{limits.max_running} batches are already running; wait for one to finish "
-                "or cancel one"
+                "or cancel one",
+                limit=limits.max_running,
             )
         return _start(data_dir, request, limits, specs)
 

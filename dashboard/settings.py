@@ -32,6 +32,26 @@ MAX_HOURS = 24 * 365
 
 
 @dataclass(frozen=True)
+class Problem:
+    """A setting that could not be used: its variable, the value given, the default used
+    instead, and why (``not_whole``: not a whole number; ``out_of_range``: below 1 or above
+    ``high``)."""
+
+    variable: str
+    value: str
+    default: int
+    why: str
+    high: int = 10**9
+
+    def __str__(self) -> str:
+        if self.why == "not_whole":
+            return f"{self.variable}={self.value!r} is not a whole number; using {self.default}"
+        return (
+            f"{self.variable}={self.value} must be between 1 and {self.high}; using {self.default}"
+        )
+
+
+@dataclass(frozen=True)
 class Limits:
     """Bounds on what a launch from the browser may ask for."""
 
@@ -54,26 +74,26 @@ class Settings:
 
     data_dir: Path
     limits: Limits
-    problems: tuple[str, ...] = ()
+    problems: tuple[Problem, ...] = ()
 
 
-def _env_int(name: str, default: int, problems: list[str], high: int = 10**9) -> int:
+def _env_int(name: str, default: int, problems: list[Problem], high: int = 10**9) -> int:
     text = os.environ.get(name, "").strip()
     if not text:
         return default
     if not text.isascii() or not text.isdigit() or len(text) > 12:
-        problems.append(f"{name}={text[:20]!r} is not a whole number; using {default}")
+        problems.append(Problem(name, text[:20], default, "not_whole"))
         return default
     value = int(text)
     if not 1 <= value <= high:
-        problems.append(f"{name}={value} must be between 1 and {high}; using {default}")
+        problems.append(Problem(name, str(value), default, "out_of_range", high))
         return default
     return value
 
 
 def load_settings() -> Settings:
     """Read the settings from the environment (bad values fall back to defaults, noted)."""
-    problems: list[str] = []
+    problems: list[Problem] = []
     limits = Limits(
         max_games=_env_int("DSQ_DASHBOARD_MAX_GAMES", DEFAULT_MAX_GAMES, problems, 2**31 - 1),
         max_depth=_env_int("DSQ_DASHBOARD_MAX_DEPTH", DEFAULT_MAX_DEPTH, problems, 60),
