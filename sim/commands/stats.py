@@ -68,6 +68,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="with several --bot: only games between the listed bots",
     )
     p.add_argument(
+        "--humans",
+        action="store_true",
+        help="include games against people (played on the dashboard's Play page); they are "
+        "left out unless asked, or unless --bot human is given",
+    )
+    p.add_argument(
         "--min-plies",
         default="0",
         metavar="N",
@@ -141,6 +147,7 @@ def build_selection(args: argparse.Namespace) -> Any:
         colour=args.colour,
         min_plies=_int_arg("--min-plies", args.min_plies, 0, MAX_MIN_PLIES),
         between=bool(args.between),
+        humans=bool(args.humans),
     )
     return canonical_selection(sel)
 
