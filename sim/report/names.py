@@ -3,7 +3,7 @@
 Some editions call the wolf a fox (狐). That is a matter of display only: the rules, FENs
 and recorded games keep the wolf and its letter ``W``; whatever draws a board or writes a
 piece for people (the dashboard, and the CLI if it wants) asks this module for the name
-and the letter to show. Pure functions, no third-party imports.
+and the letter to show. Pure functions over the engine's vocabulary (``engine.codes``).
 
 Languages: ``en`` (English), ``zh`` (简体中文, the Chinese page's one-character names) and
 ``pt`` (Português, the Portuguese page's names).
@@ -11,9 +11,9 @@ Languages: ``en`` (English), ``zh`` (简体中文, the Chinese page's one-charac
 
 from __future__ import annotations
 
-# Animals in engine order (code 1 rat .. 8 elephant), as stored in records (``den_animal``).
-ANIMALS = ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
-LETTERS = "RCDWPTLE"  # FEN letters (Red's, upper case) of ANIMALS
+from engine.codes import ANIMAL_LETTERS as LETTERS
+from engine.codes import ANIMAL_NAMES as ANIMALS
+
 FOX_LETTER = "F"
 LANGUAGES = ("en", "zh", "pt")
 
