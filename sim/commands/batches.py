@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim.commands._common import add_data_arg
+from sim.commands._common import add_data_arg, existing_data_dir
 from sim.report.fmt import count, pct
 from sim.report.tables import aligned_table
 from sim.storage.paths import resolve_data_dir
@@ -73,7 +73,7 @@ def _row(r: dict[str, Any]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq batches``."""
-    d = resolve_data_dir(args.data)
+    d = existing_data_dir(args.data)
     rows = batch_rows(d)
     bad = unreadable_rows(d)
     for r in bad:

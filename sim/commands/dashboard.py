@@ -14,8 +14,8 @@ import webbrowser
 from pathlib import Path
 
 from engine.errors import DsqError
-from sim.commands._common import add_data_arg, int_in, positive_int
-from sim.storage.paths import project_root, resolve_data_dir
+from sim.commands._common import add_data_arg, existing_data_dir, int_in, positive_int
+from sim.storage.paths import project_root
 
 APP = project_root() / "dashboard" / "app.py"
 LIMIT_FLAGS = {
@@ -104,9 +104,7 @@ def command(args: argparse.Namespace, data_dir: Path) -> tuple[list[str], dict[s
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq dashboard`` (blocks until the server stops)."""
-    data_dir = resolve_data_dir(args.data).resolve()
-    if data_dir.exists() and not data_dir.is_dir():
-        raise DsqError(f"--data {data_dir} is not a folder")
+    data_dir = existing_data_dir(args.data).resolve()
     _check_port(args.host, args.port)
     cmd, env = command(args, data_dir)
     url = f"http://{args.host}:{args.port}"

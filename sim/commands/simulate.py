@@ -34,6 +34,8 @@ from sim.storage.recordcheck import MAX_GAMES, MAX_OPENING_PLIES, MAX_PLY_CAP
 SPEC_ARGS = ("rules", "red", "blue", "games", "seed", "opening_plies", "ply_cap", "label")
 EXIT_FAILED = 1
 EXIT_CANCELLED = 3
+DEFAULT_RULES = "standard"
+DEFAULT_BOT = "random"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,10 +49,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         "the same command gives the same games for any --workers and on Dask. Exit codes: "
         "0 done, 1 failed, 2 bad arguments, 3 cancelled, 130 interrupted.",
     )
-    p.add_argument("--rules", help="rules spec(s), comma-separated: one batch each")
-    p.add_argument("--red", help="bot playing red (moves first), e.g. random, greedy")
-    p.add_argument("--blue", help="bot playing blue")
-    p.add_argument("--games", type=int_in(1, MAX_GAMES), help=f"games per batch (1..{MAX_GAMES})")
+    p.add_argument(
+        "--rules",
+        help=f"rules spec(s), comma-separated: one batch each (default: {DEFAULT_RULES})",
+    )
+    p.add_argument(
+        "--red",
+        help=f"bot playing red (moves first), e.g. greedy, alphabeta:depth=3 (default: "
+        f"{DEFAULT_BOT}; dsq bots lists them)",
+    )
+    p.add_argument("--blue", help=f"bot playing blue (default: {DEFAULT_BOT})")
+    p.add_argument(
+        "--games", type=int_in(1, MAX_GAMES), help=f"games per batch (1..{MAX_GAMES}; required)"
+    )
     p.add_argument(
         "--seed", type=int_in(0, MAX_SEED), help="batch seed (default: random, recorded)"
     )
@@ -75,7 +86,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"local worker processes (1..{max_workers()}; default 1)",
     )
     p.add_argument("--scheduler", help="run on a Dask cluster: tcp://HOST:PORT")
-    add_data_arg(p)
+    add_data_arg(p, creates=True)
     p.add_argument("--label", help="free text stored with the batch (one line)")
     p.add_argument("--batch-id", help="choose the batch id (several rules: ID-1, ID-2, ...)")
     p.add_argument("--resume", metavar="BATCH_ID", help="play exactly the missing games")
@@ -131,17 +142,18 @@ def _options(args: argparse.Namespace) -> RunOptions:
 
 def _specs(args: argparse.Namespace) -> list[BatchSpec]:
     """The specs of the new batches the flags ask for (one per rules spec, same seed)."""
-    if args.rules is None or args.games is None:
-        raise DsqError("--rules and --games are required (or --resume BATCH_ID)")
+    if args.games is None:
+        raise DsqError("--games is required (or --resume BATCH_ID)")
     seed = args.seed if args.seed is not None else new_batch_seed()
-    rules = [r.strip() for r in args.rules.split(",")]
+    text = DEFAULT_RULES if args.rules is None else args.rules
+    rules = [r.strip() for r in text.split(",")]
     if any(not r for r in rules):
         raise DsqError(f"empty rules spec in --rules {args.rules!r}")
     specs = [
         make_spec(
             r,
-            args.red or "random",
-            args.blue or "random",
+            DEFAULT_BOT if args.red is None else args.red,
+            DEFAULT_BOT if args.blue is None else args.blue,
             args.games,
             seed=seed,
             swap=bool(args.swap),
@@ -154,6 +166,18 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
     if len(set(canon)) != len(canon):
         raise DsqError(f"--rules names the same rules twice: {', '.join(canon)}")
     return specs
+
+
+def _note_default_bots(args: argparse.Namespace) -> None:
+    """Say on stderr which side's bot was left to its default (never silently)."""
+    missing = [f"--{side}" for side in ("red", "blue") if getattr(args, side) is None]
+    if missing:
+        sides = "both sides" if len(missing) == 2 else missing[0][2:]
+        print(
+            f"dsq simulate: note: {' and '.join(missing)} not given: {DEFAULT_BOT} plays "
+            f"{sides} (dsq bots lists the bots)",
+            file=sys.stderr,
+        )
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -190,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
         specs = []
     else:
         specs = _specs(args)
+        if not args.quiet:
+            _note_default_bots(args)
     code = 0
     t0 = time.monotonic()
     with _sigterm_as_interrupt():
