@@ -8,9 +8,10 @@ holds, and records the games through a :class:`~sim.batch.recorder.GameRecorder`
 counts as recorded, in memory and in the batch record, only once its file is in place.
 
 Between results it polls the batch's cancel request and, after each chunk, the stop check.
-``KeyboardInterrupt`` (also a SIGTERM the CLI turns into one) records what was played, sets
-``cancelled`` and propagates; any error records what was played, sets ``failed`` and raises
-:class:`BatchFailed`.
+A cancel request or the time limit sets ``cancelled``; ``KeyboardInterrupt`` (also a
+SIGTERM the CLI turns into one) records what was played, sets ``interrupted`` and
+propagates; any error records what was played, sets ``failed`` and raises
+:class:`BatchFailed`. Every one of them is resumable.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ class BatchDriver:
         """Play the batch to its end; return the final record (also written to disk).
 
         Raises :class:`BatchFailed` (record ``failed``) or ``KeyboardInterrupt`` (record
-        ``cancelled``), in both cases after recording the games played.
+        ``interrupted``), in both cases after recording the games played.
         """
         with BatchLock(self.data_dir, self.batch_id):
             self.record = read_batch_record(self.data_dir, self.batch_id)  # now it is ours
@@ -102,11 +103,11 @@ class BatchDriver:
             status = self._play()
             recorder.flush()
         except KeyboardInterrupt:
-            self._abort("cancelled", None)
+            self._abort("interrupted", None)
             raise
         except BaseException as exc:
             if interrupted(exc):
-                self._abort("cancelled", None)
+                self._abort("interrupted", None)
                 raise KeyboardInterrupt from exc
             msg = str(exc) if isinstance(exc, BatchFailed) else describe(exc)
             msg = self._abort("failed", msg)

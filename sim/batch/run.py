@@ -14,12 +14,12 @@ Python API::
 
 :func:`run_batches` owns everything around the driver: the backend (created and closed),
 the data folder, the batch records, the stop check each batch's record asks for, and the
-batches still queued when one fails or is cancelled or interrupted (marked ``cancelled``,
-``error = "not started"``). Scripts using ``workers > 1`` must guard the call with
+batches still queued when one fails or is cancelled (marked ``cancelled``) or interrupted
+(marked ``interrupted``), with ``error = "not started"``. Scripts using ``workers > 1`` must guard the call with
 ``if __name__ == "__main__":`` (worker processes are spawned).
 
 Ctrl-C (``KeyboardInterrupt``) is handled here: the running batch records what was played
-and says ``cancelled``, the rest are not started, the backend is closed without waiting,
+and says ``interrupted``, the rest are not started, the backend is closed without waiting,
 and the interrupt propagates. SIGTERM is not: ``dsq simulate`` turns it into a
 ``KeyboardInterrupt`` while it runs; other callers install such a handler if they want one.
 """
@@ -136,7 +136,7 @@ def run_batches(
     finally:
         try:
             if d is not None:
-                cancel_queued(d, created)
+                cancel_queued(d, created, "interrupted" if interrupted else "cancelled")
         finally:
             for lock in locks.values():
                 lock.release()
@@ -359,13 +359,14 @@ def build_stop_check(sprt: str | None) -> StopCheck | None:
     return make_stop_check(sprt)
 
 
-def cancel_queued(data_dir: Path, ids: Sequence[str]) -> None:
-    """Mark those of ``ids`` still ``queued`` as ``cancelled`` (``error = "not started"``)."""
+def cancel_queued(data_dir: Path, ids: Sequence[str], status: str = "cancelled") -> None:
+    """Mark those of ``ids`` still ``queued`` with ``status`` (``cancelled``, or
+    ``interrupted`` after Ctrl-C) and ``error = "not started"``."""
     for bid in ids:
         try:
             rec = read_batch_record(data_dir, bid)
         except DsqError:
             continue
         if rec.get("status") == "queued":
-            rec.update(status="cancelled", finished_at=now_iso(), error="not started")
+            rec.update(status=status, finished_at=now_iso(), error="not started")
             write_batch_record(data_dir, rec)

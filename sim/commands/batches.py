@@ -22,8 +22,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "batches",
         help="list recorded batches (status, progress, rules, bots, counts)",
-        description="List the batches of the data folder, oldest first. A batch whose driver "
-        "died shows as 'interrupted'; finish it with dsq simulate --resume BATCH_ID. A batch "
+        description="List the batches of the data folder, oldest first. Statuses: queued, "
+        "running, done, failed, cancelled (a cancel request, or its time limit), interrupted "
+        "(Ctrl-C, SIGTERM, or a driver that died); finish any of the last three with dsq "
+        "simulate --resume BATCH_ID. The bots' score is given from the --red bot's side, "
+        "with the SPRT's verdict when the batch runs one. A batch "
         "whose record is unreadable shows as 'unreadable' (named on stderr): its games are "
         "still counted, and --resume rebuilds the record when its spec is intact.",
     )

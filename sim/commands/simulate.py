@@ -4,7 +4,8 @@ A thin wrapper over :func:`sim.batch.run.run_batches`: it turns the flags into s
 options, prints the summary, and maps the outcome to an exit code. SIGTERM is handled here,
 not in ``run_batches`` (a library call should not install process-wide signal handlers):
 while the batches run, SIGTERM raises ``KeyboardInterrupt`` like Ctrl-C, so the batch
-records what was played, says ``cancelled``, and the command exits with 130.
+records what was played, says ``interrupted``, and the command exits with 130. A cancel
+request (the dashboard's Cancel) or ``--max-seconds`` ends a batch ``cancelled``: exit 3.
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "rules spec, all with the same seeds) and record every game as parquet in the data "
         "folder. Each game's seed derives from the batch seed and the game index only, so "
         "the same command gives the same games for any --workers and on Dask. Exit codes: "
-        "0 done, 1 failed, 2 bad arguments, 3 cancelled, 130 interrupted.",
+        "0 done; 1 failed; 2 bad arguments; 3 cancelled (a cancel request, or --max-seconds "
+        "reached); 130 interrupted (Ctrl-C or SIGTERM). The batch records say the same word, "
+        "and dsq simulate --resume BATCH_ID plays the rest of any of them.",
     )
     p.add_argument(
         "--rules",
@@ -168,16 +171,34 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
     return specs
 
 
-def _note_default_bots(args: argparse.Namespace) -> None:
-    """Say on stderr which side's bot was left to its default (never silently)."""
+def default_bots_note(args: argparse.Namespace) -> str | None:
+    """The note saying which side's bot was left to its default, or None."""
+    if args.resume:
+        return None
     missing = [f"--{side}" for side in ("red", "blue") if getattr(args, side) is None]
-    if missing:
-        sides = "both sides" if len(missing) == 2 else missing[0][2:]
-        print(
-            f"dsq simulate: note: {' and '.join(missing)} not given: {DEFAULT_BOT} plays "
-            f"{sides} (dsq bots lists the bots)",
-            file=sys.stderr,
-        )
+    if not missing:
+        return None
+    sides = "both sides" if len(missing) == 2 else missing[0][2:]
+    return (
+        f"dsq simulate: note: {' and '.join(missing)} not given: {DEFAULT_BOT} plays "
+        f"{sides} (dsq bots lists the bots)"
+    )
+
+
+class NotedProgress(Progress):
+    """Progress output that first prints a note, once the first batch really starts (so
+    bad arguments still give one error line and nothing else)."""
+
+    def __init__(self, note: str | None) -> None:
+        super().__init__()
+        self.note = note
+
+    def start(self, name: str, total: int, done: int, counts: dict[str, int]) -> None:
+        """Print the note (the first time), then start the batch's progress."""
+        if self.note:
+            print(self.note, file=self.stream, flush=True)
+            self.note = None
+        super().start(name, total, done, counts)
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -214,8 +235,6 @@ def run(args: argparse.Namespace) -> int:
         specs = []
     else:
         specs = _specs(args)
-        if not args.quiet:
-            _note_default_bots(args)
     code = 0
     t0 = time.monotonic()
     with _sigterm_as_interrupt():
@@ -230,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 scheduler=args.scheduler,
                 options=options,
-                progress=None if args.quiet else Progress(),
+                progress=None if args.quiet else NotedProgress(default_bots_note(args)),
             )
         except BatchFailed as exc:
             if exc.resource:

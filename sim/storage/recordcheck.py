@@ -18,7 +18,7 @@ from sim.storage.paths import BATCH_ID_RE
 MAX_GAMES = 2**31 - 1  # game_index is an int32
 MAX_OPENING_PLIES = 200
 MAX_PLY_CAP = 65535
-STATUSES = ("queued", "running", "done", "failed", "cancelled")
+STATUSES = ("queued", "running", "done", "failed", "cancelled", "interrupted")
 
 
 class RecordError(ValueError):
