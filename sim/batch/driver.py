@@ -127,8 +127,10 @@ class BatchDriver:
         remove_stale_temp_files(games_dir(d, bid))
         remove_stale_temp_files(batch_path(d, bid).parent)
         done_games = {gi: w for gi, w in recorded_games(d, bid).items() if 0 <= gi < spec.games}
+        recorded = Tally(spec.swap)
         for gi, w in done_games.items():
             self.tally.add(gi, w)
+            recorded.add(gi, w)
         self.missing = MissingIndices(spec.games, set(done_games))
         slots = self.backend.slots
         self.chunk_size = max(
@@ -143,7 +145,7 @@ class BatchDriver:
             started_at=rec.get("started_at") or now_iso(),
             finished_at=None,
             games_done=len(done_games),
-            counts=self.tally.colours(),
+            counts=recorded.record_counts(),
             error=None,
         )
         rec.pop("stopped_early", None)
@@ -156,16 +158,16 @@ class BatchDriver:
             d,
             bid,
             done_games,
-            self.tally.colours(),
+            recorded,
             self._record_progress,
             flush_games=self.options.flush_games,
             flush_seconds=self.options.flush_seconds,
         )
         return self.recorder
 
-    def _record_progress(self, games_done: int, colours: dict[str, int]) -> None:
-        """Write the recorded games' count to the batch record (after each file)."""
-        self.record.update(games_done=games_done, counts=colours)
+    def _record_progress(self, games_done: int, counts: dict[str, Any]) -> None:
+        """Write the recorded games' counts to the batch record (after each file)."""
+        self.record.update(games_done=games_done, counts=counts)
         write_batch_record(self.data_dir, self.record)
 
     def _finish(self, status: str) -> dict[str, Any]:

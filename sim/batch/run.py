@@ -15,8 +15,8 @@ Python API::
 :func:`run_batches` owns everything around the driver: the backend (created and closed),
 the data folder, the batch records, the stop check each batch's record asks for, and the
 batches still queued when one fails or is cancelled (marked ``cancelled``) or interrupted
-(marked ``interrupted``), with ``error = "not started"``. Scripts using ``workers > 1`` must guard the call with
-``if __name__ == "__main__":`` (worker processes are spawned).
+(marked ``interrupted``), with ``error = "not started"``. Scripts using ``workers > 1``
+must guard the call with ``if __name__ == "__main__":`` (worker processes are spawned).
 
 Ctrl-C (``KeyboardInterrupt``) is handled here: the running batch records what was played
 and says ``interrupted``, the rest are not started, the backend is closed without waiting,
@@ -40,7 +40,7 @@ from sim.batch.chunks import engine_version
 from sim.batch.driver import BatchDriver, BatchFailed
 from sim.batch.progress import Progress
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
-from sim.batch.tally import StopCheck
+from sim.batch.tally import StopCheck, Tally
 from sim.storage.locks import LOCK_NAME, BatchBusy, BatchLock
 from sim.storage.paths import batch_path, check_batch_id, games_dir, resolve_data_dir
 from sim.storage.records import (
@@ -298,7 +298,7 @@ def create_batch(
         "status": "queued",
         "games_planned": spec.games,
         "games_done": 0,
-        "counts": {"red": 0, "blue": 0, "draw": 0},
+        "counts": Tally(spec.swap).record_counts(),
         "created_at": now_iso(),
         "started_at": None,
         "finished_at": None,

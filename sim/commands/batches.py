@@ -9,12 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from sim.commands._common import add_data_arg, existing_data_dir
-from sim.report.fmt import count, pct
-from sim.report.tables import aligned_table
+from sim.report.batch_text import batches_table
 from sim.storage.paths import resolve_data_dir
 from sim.storage.records import effective_status, list_batches, unlisted_batches
-
-HEADER = ["ID", "STATUS", "PROGRESS", "RULES", "BOTS", "RED", "BLUE", "DRAW", "LABEL"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,27 +50,6 @@ def unreadable_rows(data_dir: Path) -> list[dict[str, Any]]:
     ]
 
 
-def _row(r: dict[str, Any]) -> list[str]:
-    """One batch as the cells of the table."""
-    spec = r.get("spec", {})
-    c = r.get("counts", {})
-    done, planned = r.get("games_done", 0), r.get("games_planned", 0)
-    bots = f"{spec.get('red', '?')} vs {spec.get('blue', '?')}"
-    if spec.get("swap"):
-        bots += " (swap)"
-    return [
-        str(r.get("batch_id")),
-        r["effective_status"],
-        f"{count(done)}/{count(planned)} {pct(done / planned if planned else None, 0)}",
-        str(spec.get("rules", "?")),
-        bots,
-        count(c.get("red", 0)),
-        count(c.get("blue", 0)),
-        count(c.get("draw", 0)),
-        str(r.get("label") or ""),
-    ]
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq batches``."""
     d = existing_data_dir(args.data)
@@ -87,5 +63,5 @@ def run(args: argparse.Namespace) -> int:
     if not rows and not bad:
         print(f"no batches in {d}")
         return 0
-    print(aligned_table(HEADER, [_row(r) for r in rows + bad], right=(), indent=""))
+    print(batches_table(rows + bad))
     return 0

@@ -19,7 +19,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
 
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
@@ -29,6 +28,7 @@ from sim.batch.run import run_batches
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
 from sim.commands._common import add_data_arg, float_in, int_in
 from sim.play.seeds import MAX_SEED, new_batch_seed
+from sim.report.batch_text import summary_text
 from sim.storage.paths import resolve_data_dir
 from sim.storage.recordcheck import MAX_GAMES, MAX_OPENING_PLIES, MAX_PLY_CAP
 
@@ -101,7 +101,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         " bounds are stored with the batch",
     )
     p.add_argument("--json", action="store_true", help="print a JSON summary at the end")
-    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress, and no summary unless a batch ends other than done",
+    )
     adv = p.add_argument_group("tuning (does not change the games)")
     adv.add_argument(
         "--chunk-games", type=int_in(1, 100_000), default=1000, help="max games per task (1000)"
@@ -270,18 +274,5 @@ def run(args: argparse.Namespace) -> int:
         data = str(resolve_data_dir(args.data))
         print(json.dumps({"data": data, "seconds": round(total, 3), "batches": records}))
     elif not args.quiet or code:
-        for rec in records:
-            print(_summary_line(rec))
+        print("\n".join(summary_text(rec) for rec in records))
     return code
-
-
-def _summary_line(rec: dict[str, Any]) -> str:
-    s = rec.get("spec") or {"rules": "?", "red": "?", "blue": "?", "swap": False}
-    c = rec.get("counts") or {"red": "?", "blue": "?", "draw": "?"}
-    secs = rec.get("seconds") or 0.0
-    done, planned = rec.get("games_done", "?"), rec.get("games_planned", "?")
-    return (
-        f"{rec['batch_id']}  {rec['status']:<9} {done}/{planned}  "
-        f"rules {s['rules']}  {s['red']} vs {s['blue']}{' (swap)' if s['swap'] else ''}  "
-        f"red {c['red']} blue {c['blue']} draw {c['draw']}  {secs:.1f} s"
-    )
