@@ -37,8 +37,10 @@ def test_a_swapped_match_tells_each_bots_score(tmp_path: Path) -> None:
     draws = sum(g["winner"] == "draw" for g in games)
     points: Counter[int] = Counter()
     for g in games:
-        points[g["pair_id"]] += 2 if g["winner"] != "draw" and g[g["winner"]] == AB else (
-            1 if g["winner"] == "draw" else 0
+        points[g["pair_id"]] += (
+            2
+            if g["winner"] != "draw" and g[g["winner"]] == AB
+            else (1 if g["winner"] == "draw" else 0)
         )
     penta = [sum(1 for p in points.values() if p == k) for k in range(5)]
     c = rec["counts"]
