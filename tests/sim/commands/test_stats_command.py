@@ -200,3 +200,10 @@ def test_stats_imports_neither_numba_nor_streamlit(data: Path) -> None:
     )
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_the_selection_names_bots_by_their_short_spec(data: Path) -> None:
+    r = dsq("--data", str(data), "--bot", "greedy", "--bot", "alphabeta:depth=2,noise=0")
+    first = r.stdout.splitlines()[0]
+    assert "bots: greedy, alphabeta:depth=2)" in first
+    assert "tt_mb" not in r.stdout
