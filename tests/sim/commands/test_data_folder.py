@@ -4,41 +4,39 @@ refuses it (one line naming it, exit 2), and only ``dsq simulate`` creates it.""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support import ROOT
-from tests.support.procs import dsq, one_line_error
+from tests.support.procs import in_process
 
-READERS = ["stats", "batches", "dashboard"]
+READERS = {"stats": [], "batches": [], "dashboard": ["--no-browser", "--port", "1"]}
+
+
+def _error_line(argv: list[str]) -> str:
+    """The one ``dsq COMMAND: error:`` line of a command that must exit 2."""
+    code, out, err = in_process(argv)
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "", (code, out, err)
+    assert len(lines) == 1 and lines[0].startswith(f"dsq {argv[0]}: error:"), err
+    return lines[0]
 
 
 @pytest.mark.parametrize("command", READERS)
 def test_a_reading_command_refuses_a_missing_folder(command: str, tmp_path: Path) -> None:
     missing = tmp_path / "nope"
-    extra = ["--no-browser", "--port", "1"] if command == "dashboard" else []
-    line = one_line_error(dsq(command, "--data", str(missing), *extra), command)
+    line = _error_line([command, "--data", str(missing), *READERS[command]])
     assert f"data folder {missing} does not exist" in line
     assert not missing.exists()
 
 
 @pytest.mark.parametrize("command", READERS)
-def test_a_missing_folder_from_the_environment_is_named_so(command: str, tmp_path: Path) -> None:
+def test_a_missing_folder_from_the_environment_is_named_so(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     missing = tmp_path / "env-nope"
-    extra = ["--no-browser", "--port", "1"] if command == "dashboard" else []
-    res = subprocess.run(
-        [sys.executable, "-m", "sim.cli", command, *extra],
-        cwd=ROOT,
-        env=dict(os.environ, PYTHONPATH=str(ROOT), DSQ_DATA=str(missing)),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    line = one_line_error(res, command)
+    monkeypatch.setenv("DSQ_DATA", str(missing))
+    line = _error_line([command, *READERS[command]])
     assert f"{missing} (from $DSQ_DATA) does not exist" in line
 
 
@@ -46,21 +44,19 @@ def test_a_missing_folder_from_the_environment_is_named_so(command: str, tmp_pat
 def test_a_file_is_not_a_data_folder(command: str, tmp_path: Path) -> None:
     file = tmp_path / "file"
     file.write_text("x")
-    extra = ["--no-browser", "--port", "1"] if command == "dashboard" else []
-    line = one_line_error(dsq(command, "--data", str(file), *extra), command)
-    assert "is not a folder" in line
+    assert "is not a folder" in _error_line([command, "--data", str(file), *READERS[command]])
 
 
 def test_simulate_creates_the_folder_and_the_readers_then_read_it(tmp_path: Path) -> None:
     data = tmp_path / "new" / "data"
-    res = dsq("simulate", "--games", "4", "--seed", "1", "--data", str(data), "--quiet")
-    assert res.returncode == 0, res.stderr
+    code, _, err = in_process(["simulate", "--games", "4", "--seed", "1", "--data", str(data)])
+    assert code == 0, err
     assert data.is_dir()
-    listed = dsq("batches", "--data", str(data), "--json")
-    assert listed.returncode == 0 and len(json.loads(listed.stdout)) == 1
-    assert dsq("stats", "--data", str(data)).returncode == 0
+    code, out, _ = in_process(["batches", "--data", str(data), "--json"])
+    assert code == 0 and len(json.loads(out)) == 1
+    assert in_process(["stats", "--data", str(data)])[0] == 0
 
 
 def test_an_empty_folder_has_no_batches(tmp_path: Path) -> None:
-    res = dsq("batches", "--data", str(tmp_path))
-    assert res.returncode == 0 and res.stdout.startswith("no batches in")
+    code, out, _ = in_process(["batches", "--data", str(tmp_path)])
+    assert code == 0 and out.startswith("no batches in")
