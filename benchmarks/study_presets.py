@@ -55,8 +55,7 @@ def play_round(data: Path, seed: int, games: int, workers: int) -> float:
         records = []
     if not records:
         specs = [
-            make_spec(r, BOT, BOT, games, seed=seed, opening_plies=OPENING_PLIES)
-            for r in PRESETS
+            make_spec(r, BOT, BOT, games, seed=seed, opening_plies=OPENING_PLIES) for r in PRESETS
         ]
         run_batches(
             specs, data, batch_id=group, label=f"presets study round {seed}", workers=workers
@@ -83,9 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"round {seed}: {seconds:.1f} s", file=sys.stderr, flush=True)
     games = args.rounds * args.games * len(PRESETS)
     print(f"{games:,} games in {total:.1f} s on {args.workers} workers", file=sys.stderr)
-    return dsq(
-        ["stats", "--data", str(args.data), "--by", "rules", "--compare", ",".join(PRESETS)]
-    )
+    return dsq(["stats", "--data", str(args.data), "--by", "rules", "--compare", ",".join(PRESETS)])
 
 
 if __name__ == "__main__":
