@@ -94,6 +94,11 @@ def test_launch_requests_are_bounded():
     with pytest.raises(DsqError, match="playouts=501"):
         check_bot_limits("mcts:playouts=501", limits)
     assert check_bot_limits("alphabeta:depth=3", limits).startswith("alphabeta:depth=3,")
+    # A time budget bounds the search instead of the depth or playouts (it is capped itself).
+    assert check_bot_limits("alphabeta:time_ms=300", limits).startswith("alphabeta:depth=60,")
+    assert check_bot_limits("mcts:time_ms=300", limits).startswith("mcts:playouts=100000000,")
+    with pytest.raises(DsqError, match="time_ms=20000"):
+        check_bot_limits("alphabeta:time_ms=20000", limits)
 
 
 def test_settings_come_from_the_environment(monkeypatch, tmp_path):
