@@ -164,5 +164,12 @@ def test_dashboard_command_refuses_bad_input(tmp_path, capsys):
     assert exc.value.code == 2
 
 
-def test_app_entry_point_exists():
-    assert (APP).is_file()
+def test_every_page_script_is_in_the_navigation_and_exists():
+    from dashboard.pages import PAGE_LIST, PAGES
+
+    scripts = [script for script, *_ in PAGE_LIST]
+    on_disk = sorted(p.name for p in PAGES.glob("*.py") if p.name != "__init__.py")
+    assert sorted(scripts) == on_disk  # no page unreachable, none missing
+    paths = [path for *_, path in PAGE_LIST]
+    assert len(set(paths)) == len(paths) and paths[0] == ""  # the first page is the default
+    assert APP.is_file() and APP.parent == PAGES.parent
