@@ -1,0 +1,157 @@
+"""A slow, plainly written endgame solver over the reference move generator.
+
+It shares nothing with ``sim.tablebase`` but the definition of a table (docs/tablebases.md):
+every placement of the animals of a material on squares a FEN may hold, each side to
+move; the game ends by End 1, 2 and 4 only; the value is win/loss/draw for the side to
+move with the number of plies to the end under best play.
+
+The method is the textbook one: list every position of the material and of every
+material reached by captures, with each position's moves (``reference.pseudo_targets``,
+the movement and capture clauses as RULES.md words them), turn the move lists around
+into lists of predecessors, then decide positions level by level: level 0 the positions
+without a move (lost), at odd levels the positions with a move into a position lost one
+level earlier (won), at even levels the positions whose every move leads to a won
+position, the last of them decided one level earlier (lost). What is never decided is a
+draw.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from tests.support import reference as R
+
+ORDER = "ELTPWDCR"
+
+Key = tuple[str, str]  # (63 characters, "." for an empty square; side "r" or "b")
+
+
+def _squares_for(letter: str) -> list[int]:
+    dens = (R.DEN["r"], R.DEN["b"])
+    return [
+        s
+        for s in range(R.N_SQUARES)
+        if s not in dens and (letter.upper() == "R" or s not in R.WATER)
+    ]
+
+
+def positions(red: str, blue: str) -> list[Key]:
+    """Every position of a material (``red`` upper case letters, ``blue`` lower case)."""
+    pieces = list(red.upper()) + list(blue.lower())
+    out: list[Key] = []
+    for squares in itertools.product(*(_squares_for(p) for p in pieces)):
+        if len(set(squares)) != len(squares):
+            continue
+        board = ["."] * R.N_SQUARES
+        for p, s in zip(pieces, squares, strict=True):
+            board[s] = p
+        text = "".join(board)
+        out.append((text, "r"))
+        out.append((text, "b"))
+    return out
+
+
+def moves_of(key: Key, rules: dict[str, object]) -> list[tuple[str, Key | None]]:
+    """The moves of a position as ``(move, child)``; ``child`` is None when the move ends
+    the game at once (End 1: den, End 2: the last enemy animal captured)."""
+    text, side = key
+    board = ["" if c == "." else c for c in text]
+    enemy = R.OTHER[side]
+    enemies = sum(1 for c in board if c and R.side_of(c) == enemy)
+    out: list[tuple[str, Key | None]] = []
+    for sq, piece in enumerate(board):
+        if not piece or R.side_of(piece) != side:
+            continue
+        for to in R.pseudo_targets(board, sq, rules):
+            move = R.square_name(sq) + R.square_name(to)
+            if to == R.DEN[enemy]:  # End 1: den
+                out.append((move, None))
+            elif board[to] and enemies == 1:  # End 2: capture_all
+                out.append((move, None))
+            else:
+                after = list(text)
+                after[to] = piece
+                after[sq] = "."
+                out.append((move, ("".join(after), enemy)))
+    return out
+
+
+def material_of(key: Key) -> tuple[str, str]:
+    """``("LR", "e")``: the animals of each side, strongest first."""
+    text, _ = key
+    red = "".join(sorted((c for c in text if c.isupper()), key=ORDER.index))
+    blue = "".join(sorted((c for c in text if c.islower()), key=lambda c: ORDER.index(c.upper())))
+    return red, blue
+
+
+def closure(red: str, blue: str) -> list[tuple[str, str]]:
+    """The material and every material reached from it by captures."""
+    seen = {(red.upper(), blue.lower())}
+    todo = list(seen)
+    while todo:
+        r, b = todo.pop()
+        for i in range(len(r)):
+            sub = (r[:i] + r[i + 1 :], b)
+            if sub[0] and sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+        for i in range(len(b)):
+            sub = (r, b[:i] + b[i + 1 :])
+            if sub[1] and sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+    return sorted(seen)
+
+
+def solve(rules_spec: str, red: str, blue: str) -> dict[Key, tuple[str, int | None]]:
+    """``{position: ("win"|"loss"|"draw", plies or None)}`` for the material and every
+    material it reaches by captures, under ``rules_spec`` (its anti-chasing rules and
+    no-capture clock play no part)."""
+    rules = R.parse_rules(rules_spec)
+    nodes: list[Key] = []
+    for r, b in closure(red, blue):
+        nodes.extend(positions(r, b))
+    children: dict[Key, list[Key]] = {}
+    wins_at_once: set[Key] = set()
+    parents: dict[Key, list[Key]] = {k: [] for k in nodes}
+    for key in nodes:
+        kids = []
+        for _, child in moves_of(key, rules):
+            if child is None:
+                wins_at_once.add(key)
+            else:
+                kids.append(child)
+                parents[child].append(key)
+        children[key] = kids
+    value: dict[Key, tuple[str, int]] = {}
+    undecided = {k: len(children[k]) for k in nodes}
+    level_list = [k for k in nodes if not children[k] and k not in wins_at_once]
+    for k in level_list:
+        value[k] = ("loss", 0)
+    level = 0
+    while True:
+        level += 1
+        new: list[Key] = []
+        if level % 2 == 1:
+            # won in `level`: a move into a position lost in level - 1 (or ending the game)
+            candidates = [p for q in level_list for p in parents[q]]
+            if level == 1:
+                candidates += list(wins_at_once)
+            for p in candidates:
+                if p not in value:
+                    value[p] = ("win", level)
+                    new.append(p)
+        else:
+            # lost in `level`: every move leads to a won position, the last one just decided
+            for q in level_list:
+                for p in parents[q]:
+                    if p in value:
+                        continue
+                    undecided[p] -= 1
+                    if undecided[p] == 0 and p not in wins_at_once:
+                        value[p] = ("loss", level)
+                        new.append(p)
+        if not new:
+            break
+        level_list = new
+    return {k: value.get(k, ("draw", None)) for k in nodes}
