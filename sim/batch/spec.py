@@ -15,6 +15,7 @@ from sim.batch.chunks import DEFAULT_PLAY_FN
 from sim.play.seeds import MAX_SEED, new_batch_seed
 
 MAX_GAMES = 2**31 - 1
+ADJUDICATE = ("none", "tablebase")  # sim.tablebase.adjudicate.MODES, without loading it
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class BatchSpec:
     swap: bool = False
     opening_plies: int = 0
     ply_cap: int = 1000
+    adjudicate: str = "none"  # or "tablebase": end games by the endgame tables
 
     def to_dict(self) -> dict[str, Any]:
         """The spec as stored in the batch record."""
@@ -83,10 +85,12 @@ def make_spec(
     swap: bool = False,
     opening_plies: int = 0,
     ply_cap: int = 1000,
+    adjudicate: str = "none",
 ) -> BatchSpec:
     """A validated :class:`BatchSpec` with canonical specs; ``DsqError`` on any bad value.
 
-    ``seed=None`` draws a fresh batch seed (recorded with the batch).
+    ``seed=None`` draws a fresh batch seed (recorded with the batch). ``adjudicate`` is
+    ``none`` or ``tablebase``.
     """
     if not isinstance(games, int) or games <= 0:
         raise DsqError(f"--games must be a positive integer, got {games}")
@@ -104,6 +108,8 @@ def make_spec(
         raise DsqError(f"--ply-cap must be between 1 and 65535, got {ply_cap}")
     if opening_plies >= ply_cap:
         raise DsqError(f"--opening-plies ({opening_plies}) must be below --ply-cap ({ply_cap})")
+    if adjudicate not in ADJUDICATE:
+        raise DsqError(f"--adjudicate takes one of {', '.join(ADJUDICATE)}, not {adjudicate!r}")
     return BatchSpec(
         rules=canonical_rules(rules),
         red=canonical_bot(red),
@@ -113,4 +119,5 @@ def make_spec(
         swap=swap,
         opening_plies=opening_plies,
         ply_cap=ply_cap,
+        adjudicate=adjudicate,
     )

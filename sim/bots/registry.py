@@ -15,6 +15,15 @@ from typing import Any
 
 from sim.bots.params import VALUES, Param
 
+TABLEBASE = Param(
+    "tablebase",
+    "choice",
+    "on",
+    "use the endgame tables on disk when they cover the position: play a clock-safe win "
+    "straight from them, keep a draw or the longest loss (off: search only)",
+    choices=("on", "off"),
+)
+
 # Kernel kinds of the bots the compiled game loop plays itself (``sim.bots.fast``).
 FAST_RANDOM = 0
 FAST_GREEDY = 1
@@ -97,6 +106,7 @@ KINDS: dict[str, BotKind] = {
                 ),
                 Param("tt_mb", "int", 16, "transposition table size in MiB", 1, 4096),
                 VALUES,
+                TABLEBASE,
             ),
             "sim.bots.alphabeta:AlphaBetaBot",
         ),
@@ -127,6 +137,7 @@ KINDS: dict[str, BotKind] = {
                     3_600_000,
                 ),
                 VALUES,
+                TABLEBASE,
             ),
             "sim.bots.mcts:MctsBot",
         ),

@@ -23,6 +23,9 @@ import os
 import threading
 import zlib
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -40,7 +43,6 @@ MAGIC = b"DSQTB"
 FORMAT_VERSION = 1
 SUFFIX = ".dsqtb"
 TABLES_DIR = "tablebases"
-ENV_VAR = "DSQ_TABLEBASES"  # a tables folder of its own, instead of DATA/tablebases
 CODEC = "zstd"
 CACHE_BYTES = 512 * 1024 * 1024  # tables kept in memory per process (least recently used go)
 
@@ -60,14 +62,32 @@ def rules_key(rules: Ruleset | str | None) -> str:
     return table_ruleset(rules).spec
 
 
+_ROOT: ContextVar[Path | None] = ContextVar("dsq_tables_root", default=None)
+
+
 def tables_root(data: str | os.PathLike[str] | None = None) -> Path:
-    """The folder holding every rule set's tables: ``$DSQ_TABLEBASES`` when set and no
-    ``data`` folder is given, else ``<data folder>/tablebases``."""
+    """The folder holding every rule set's tables: ``<data folder>/tablebases`` (the data
+    folder: ``data`` if given, else ``$DSQ_DATA``, else ``data/`` in the project); without
+    ``data`` inside :func:`use_root`, that folder."""
     if data is None or str(data) == "":
-        env = os.environ.get(ENV_VAR, "")
-        if env:
-            return Path(env).expanduser()
+        inside = _ROOT.get()
+        if inside is not None:
+            return inside
     return resolve_data_dir(data) / TABLES_DIR
+
+
+@contextmanager
+def use_root(root: str | os.PathLike[str] | None) -> Iterator[None]:
+    """Inside, :func:`tables_root` without a data folder is ``root`` (when given): how a
+    batch's games find the tables of the batch's data folder, on any worker."""
+    if root is None or str(root) == "":
+        yield
+        return
+    token = _ROOT.set(Path(root))
+    try:
+        yield
+    finally:
+        _ROOT.reset(token)
 
 
 def table_path(root: Path, rules: Ruleset | str, material: Material | str) -> Path:

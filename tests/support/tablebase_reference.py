@@ -23,7 +23,8 @@ from tests.support import reference as R
 
 ORDER = "ELTPWDCR"
 
-Key = tuple[str, str]  # (63 characters, "." for an empty square; side "r" or "b")
+Placement = tuple[tuple[str, int], ...]  # (letter, square) of each animal, in a fixed order
+Key = tuple[Placement, str]  # a placement and the side to move, "r" or "b"
 
 
 def _squares_for(letter: str) -> list[int]:
@@ -35,53 +36,48 @@ def _squares_for(letter: str) -> list[int]:
     ]
 
 
-def positions(red: str, blue: str) -> list[Key]:
-    """Every position of a material (``red`` upper case letters, ``blue`` lower case)."""
+def placements(red: str, blue: str) -> list[Placement]:
+    """Every placement of a material's animals (``red`` upper case, ``blue`` lower case) on
+    distinct squares a FEN may hold: no animal on a den, only rats in water."""
     pieces = list(red.upper()) + list(blue.lower())
-    out: list[Key] = []
+    out: list[Placement] = []
     for squares in itertools.product(*(_squares_for(p) for p in pieces)):
-        if len(set(squares)) != len(squares):
-            continue
-        board = ["."] * R.N_SQUARES
-        for p, s in zip(pieces, squares, strict=True):
-            board[s] = p
-        text = "".join(board)
-        out.append((text, "r"))
-        out.append((text, "b"))
+        if len(set(squares)) == len(squares):
+            out.append(tuple(zip(pieces, squares, strict=True)))
     return out
 
 
-def moves_of(key: Key, rules: dict[str, object]) -> list[tuple[str, Key | None]]:
-    """The moves of a position as ``(move, child)``; ``child`` is None when the move ends
-    the game at once (End 1: den, End 2: the last enemy animal captured)."""
-    text, side = key
-    board = ["" if c == "." else c for c in text]
+def board_of(placement: Placement) -> list[str]:
+    """The reference generator's board (63 entries, "" for an empty square)."""
+    board = [""] * R.N_SQUARES
+    for piece, sq in placement:
+        board[sq] = piece
+    return board
+
+
+def moves_of(
+    placement: Placement, board: list[str], side: str, rules: dict[str, object]
+) -> list[tuple[str, Key | None]]:
+    """The moves of ``side`` as ``((from, to), child)``; ``child`` is None when the move
+    ends the game at once (End 1: den, End 2: the last enemy animal captured)."""
     enemy = R.OTHER[side]
-    enemies = sum(1 for c in board if c and R.side_of(c) == enemy)
-    out: list[tuple[str, Key | None]] = []
-    for sq, piece in enumerate(board):
-        if not piece or R.side_of(piece) != side:
+    enemies = sum(1 for piece, _ in placement if R.side_of(piece) == enemy)
+    out: list[tuple[tuple[int, int], Key | None]] = []
+    for piece, sq in placement:
+        if R.side_of(piece) != side:
             continue
         for to in R.pseudo_targets(board, sq, rules):
-            move = R.square_name(sq) + R.square_name(to)
+            move = (sq, to)
             if to == R.DEN[enemy]:  # End 1: den
                 out.append((move, None))
             elif board[to] and enemies == 1:  # End 2: capture_all
                 out.append((move, None))
             else:
-                after = list(text)
-                after[to] = piece
-                after[sq] = "."
-                out.append((move, ("".join(after), enemy)))
+                child = tuple(
+                    (p, to if p == piece else s) for p, s in placement if p == piece or s != to
+                )
+                out.append((move, (child, enemy)))
     return out
-
-
-def material_of(key: Key) -> tuple[str, str]:
-    """``("LR", "e")``: the animals of each side, strongest first."""
-    text, _ = key
-    red = "".join(sorted((c for c in text if c.isupper()), key=ORDER.index))
-    blue = "".join(sorted((c for c in text if c.islower()), key=lambda c: ORDER.index(c.upper())))
-    return red, blue
 
 
 def closure(red: str, blue: str) -> list[tuple[str, str]]:
@@ -109,20 +105,24 @@ def solve(rules_spec: str, red: str, blue: str) -> dict[Key, tuple[str, int | No
     no-capture clock play no part)."""
     rules = R.parse_rules(rules_spec)
     nodes: list[Key] = []
-    for r, b in closure(red, blue):
-        nodes.extend(positions(r, b))
     children: dict[Key, list[Key]] = {}
     wins_at_once: set[Key] = set()
+    for r, b in closure(red, blue):
+        for placement in placements(r, b):
+            board = board_of(placement)
+            for side in "rb":
+                key = (placement, side)
+                nodes.append(key)
+                kids = children[key] = []
+                for _, child in moves_of(placement, board, side, rules):
+                    if child is None:
+                        wins_at_once.add(key)
+                    else:
+                        kids.append(child)
     parents: dict[Key, list[Key]] = {k: [] for k in nodes}
     for key in nodes:
-        kids = []
-        for _, child in moves_of(key, rules):
-            if child is None:
-                wins_at_once.add(key)
-            else:
-                kids.append(child)
-                parents[child].append(key)
-        children[key] = kids
+        for child in children[key]:
+            parents[child].append(key)
     value: dict[Key, tuple[str, int]] = {}
     undecided = {k: len(children[k]) for k in nodes}
     level_list = [k for k in nodes if not children[k] and k not in wins_at_once]

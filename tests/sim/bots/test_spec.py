@@ -34,7 +34,7 @@ def test_round_trip(spec: str) -> None:
 def test_canonical_lists_every_parameter_in_order() -> None:
     assert parse_bot("alphabeta:nodes=7,depth=3").canonical == (
         "alphabeta:depth=3,noise=0,time_ms=0,nodes=7,contempt=30,tt_mb=16,"
-        "values=450/200/300/350/500/800/900/1000"
+        "values=450/200/300/350/500/800/900/1000,tablebase=on"
     )
     assert parse_bot("mcts:c=2").canonical.startswith(
         "mcts:playouts=2000,c=2.0,rollout=random,rollout_plies=20,time_ms=0,"
