@@ -90,7 +90,8 @@ def move_codes(
     enemies = int(st[core.S_COUNT + 1 - side])
     for mv in moves:
         frm, to = int(mv) >> 6, int(mv) & 63
-        if to == enemy_den or (board[to] != 0 and enemies == 1):  # End 1 den, End 2
+        # End 1: den; End 2: capture_all (the last enemy animal, or none left already)
+        if to == enemy_den or enemies == 0 or (board[to] != 0 and enemies == 1):
             out.append(V.win_code(1))
             continue
         piece, victim = board[frm], board[to]

@@ -146,25 +146,24 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
         with open(path, "rb") as fh:
             first = fh.readline(64)
             parts = first.split()
-            if len(parts) != 3 or parts[0] != MAGIC:
-                raise _damaged(path, "no table header")
-            if parts[1] != str(FORMAT_VERSION).encode():
-                raise TableError(
-                    f"table file {path} has format {parts[1].decode(errors='replace')}, "
-                    f"this version reads format {FORMAT_VERSION}; rebuild it"
-                )
-            length = int(parts[2])
-            if not 0 < length < 1 << 20:
-                raise _damaged(path, "bad header length")
-            text = fh.read(length)
-            header = json.loads(text)
+            sized = len(parts) == 3 and parts[2].isdigit() and 0 < int(parts[2]) < 1 << 20
+            text = fh.read(int(parts[2])) if sized else b""
     except OSError as exc:
         raise TableError(f"cannot read table file {path}: {exc.strerror or exc}") from None
+    if len(parts) != 3 or parts[0] != MAGIC or not text:
+        raise _damaged(path, "no table header")
+    if parts[1] != str(FORMAT_VERSION).encode():
+        raise TableError(
+            f"table file {path} has format {parts[1].decode(errors='replace')}, "
+            f"this version reads format {FORMAT_VERSION}; dsq tablebase build replaces it"
+        )
+    try:
+        header = json.loads(text)
     except (ValueError, UnicodeDecodeError):
-        raise _damaged(path, "unreadable header") from None
+        header = None
     if not isinstance(header, dict):
         raise _damaged(path, "unreadable header")
-    return header, len(first) + length
+    return header, len(first) + len(text)
 
 
 def load_table(path: Path, key: str, material: Material) -> Table:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sim.tablebase.build import build_tables
-from sim.tablebase.material import all_materials
+from sim.tablebase.material import all_materials, parse_material
 from sim.tablebase.store import tables_root
 
 # van Rijn and Vis's rules (ICGA Journal, 2014)
@@ -24,13 +24,16 @@ THREE = ["LR v t", "T v lr", "LR v e", "E v cr", "WD v d"]
 @pytest.fixture(scope="session")
 def tb_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data folder whose tables folder holds every two-piece table of VAN_RIJN, MIXED
-    and STANDARD, and the THREE three-piece tables of MIXED and STANDARD."""
+    and STANDARD, and the THREE three-piece tables (and their colour-swapped twins) of
+    MIXED and STANDARD."""
     data = tmp_path_factory.mktemp("tb") / "data"
     root = tables_root(data)
     two = all_materials(2)
+    three = [parse_material(m) for m in THREE]
+    three += [m.swapped() for m in three]
     build_tables(VAN_RIJN, two, root)
-    build_tables(MIXED, two + THREE, root)
-    build_tables(STANDARD, two + THREE, root)
+    build_tables(MIXED, two + three, root)
+    build_tables(STANDARD, two + three, root)
     return data
 
 
