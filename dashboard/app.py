@@ -34,6 +34,8 @@ def main() -> None:
                 url_path="compare"),
         st.Page(PAGES / "bots.py", title="Bots", icon=":material/smart_toy:", url_path="bots"),
         st.Page(PAGES / "games.py", title="Games", icon=":material/replay:", url_path="games"),
+        st.Page(PAGES / "endgames.py", title="Endgames", icon=":material/flag:",
+                url_path="endgames"),
         st.Page(PAGES / "simulate.py", title="Simulate", icon=":material/play_circle:",
                 url_path="simulate"),
     ]  # fmt: skip

@@ -9,6 +9,7 @@ import streamlit as st
 
 from dashboard.board import board_svg
 from dashboard.common import page_start
+from dashboard.endgames_replay import tables_agree, tables_value
 from dashboard.loaders import game_record, games_listing
 from dashboard.replay import Replay, describe_result, replay_game
 from sim.bots.spec import short_spec
@@ -67,6 +68,8 @@ def show_replay(game: dict[str, Any]) -> None:
         st.error(f"This game's record cannot be replayed completely: {rep.error}")
     if rep.winner == game["winner"] and rep.reason == game["reason"]:
         st.success(f"Recorded result: {recorded}. Replayed result: {replayed} (they agree).")
+    elif game["reason"] == "tablebase" and rep.winner is None and not rep.error:
+        tables_agree(game, rep, recorded)  # ended by the endgame tables, not by a rule
     else:
         st.warning(f"Recorded result: {recorded}. Replayed result: {replayed}.")
     last = rep.plies
@@ -99,6 +102,9 @@ def show_replay(game: dict[str, Any]) -> None:
         status = f"Ply {ply} of {last}: {frame.mover} played {frame.move}"
     if frame.captured:
         status += f" · captured the {frame.captured}"
+    table_says = tables_value(game["rules"], frame.board, "red" if ply % 2 == 0 else "blue")
+    if table_says:
+        status += f" · {table_says}"
     left, right = st.columns([3, 2])
     with left:
         # st.markdown keeps inline SVG (st.html's sanitiser drops it).
