@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from sim.tablebase.material import all_materials, parse_material  # noqa: E402
 from sim.tablebase.store import rules_key  # noqa: E402
 
-FOUR = ["LR v er", "TR v pr", "EL v tw", "WD v cr", "LT v e", "ETC v r"]
+FOUR = ["LR v er", "TR v pr", "EL v tw", "WD v cr", "LT v ep", "ETC v r"]
 
 
 def _dsq(*args: str) -> tuple[float, int, dict[str, Any]]:
