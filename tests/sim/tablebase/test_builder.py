@@ -161,3 +161,16 @@ def test_heatmap_counts_every_position(tb_data: Path) -> None:
     assert np.array_equal(shares[:, 0], shares[:, 1:].sum(axis=1))
     assert shares[3, 0] == 0 and shares[59, 0] == 0  # never on a den
     assert shares[22, 0] == 0  # the lion never stands in the water
+
+
+def test_several_processes_build_the_same_tables(tmp_path: Path) -> None:
+    wanted = ["LR v e", "E v lr", "R v cr", "WD v d"]
+    build_tables(STANDARD, wanted, tmp_path / "one")
+    report = build_tables(STANDARD, wanted, tmp_path / "two", jobs=2)
+    assert {b.how for b in report} == {"solved", "swapped"}
+    key = rules_key(STANDARD)
+    for name in wanted:
+        m = parse_material(name)
+        one = cache_for(tmp_path / "one").get(key, m).values
+        two = cache_for(tmp_path / "two").get(key, m).values
+        assert np.array_equal(one, two), name
