@@ -29,26 +29,30 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from sim.tablebase.build import build_tables  # noqa: E402
 from sim.tablebase.material import all_materials, parse_material  # noqa: E402
-from sim.tablebase.store import rules_key  # noqa: E402
+from sim.tablebase.store import rules_key, tables_root  # noqa: E402
 
 FOUR = ["LR v er", "TR v pr", "EL v tw", "WD v cr", "LT v ep", "ETC v r"]
 
 
 def _dsq(*args: str) -> tuple[float, int, dict[str, Any]]:
     """Run ``dsq ARGS`` in a fresh process under GNU time: (wall seconds, the process's
-    peak resident memory in KiB, the JSON it printed)."""
+    peak resident memory in KiB, the JSON it printed with the CPU seconds of the process
+    and its children added as ``cpu_s``)."""
     t0 = time.perf_counter()
     r = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", sys.executable, "-m", "sim.cli", *args],
+        ["/usr/bin/time", "-f", "%M %U %S", sys.executable, "-m", "sim.cli", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
         check=True,
     )
     wall = time.perf_counter() - t0
-    peak = int(r.stderr.strip().splitlines()[-1])
-    return wall, peak, json.loads(r.stdout.strip().splitlines()[-1])
+    peak, user, system = r.stderr.strip().splitlines()[-1].split()
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    out["cpu_s"] = round(float(user) + float(system), 2)
+    return wall, int(peak), out
 
 
 def folder_bytes(folder: Path) -> int:
@@ -62,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--four", type=int, default=len(FOUR), help="four-animal materials to time")
     p.add_argument("--json", default=None, help="also write the results to this file")
     args = p.parse_args(argv)
+    print(f"load average before: {Path('/proc/loadavg').read_text().split()[:3]}")
     key = rules_key(args.rules)
     out: dict[str, Any] = {"rules": key}
     work = Path(tempfile.mkdtemp(prefix="dsq-bench-tb-"))
@@ -98,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             out[f"three_jobs_{jobs}"] = {
                 "wall_s": round(wall, 2),
                 "build_s": s["seconds"],
+                "cpu_s": s["cpu_s"],
                 "tables": s["built"],
                 "solved": s["solved"],
                 "positions": s["positions"],
@@ -131,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                 "positions": s["positions"],
                 "wall_s": round(wall, 2),
                 "build_s": s["seconds"],
+                "cpu_s": s["cpu_s"],
                 "positions_per_s": round(s["positions"] / s["seconds"]),
                 "peak_mib": round(peak / 1024),
                 "disk_bytes": size,
@@ -140,18 +147,31 @@ def main(argv: list[str] | None = None) -> int:
             print(f"four animals: {json.dumps(row)}")
             shutil.rmtree(data)
         out["four"] = four
-        if four:
+        if four:  # a table derived from its colour-swapped twin: time in this process
+            m = parse_material(FOUR[0])
+            data = work / "twin"
+            shutil.copytree(base, data)
+            report = build_tables(args.rules, [m, m.swapped()], tables_root(data))
+            twin = next(b for b in report if b.how == "swapped")
+            out["twin"] = {
+                "material": twin.material.name,
+                "seconds": round(twin.seconds, 2),
+                "positions_per_s": round(twin.positions / twin.seconds),
+            }
+            print(f"derived from its twin: {json.dumps(out['twin'])}")
             rate = sum(r["positions"] for r in four) / sum(r["build_s"] for r in four)
             per_pos = sum(r["disk_bytes"] for r in four) / sum(r["positions"] for r in four)
             materials = all_materials(4)
             positions = sum(2 * m.positions_per_side for m in materials)
             twins = sum(1 for m in materials if m.swapped() != m) // 2
             solved_share = (len(materials) - twins) / len(materials)
+            twin_rate = out["twin"]["positions_per_s"]
+            hours = positions * (solved_share / rate + (1 - solved_share) / twin_rate) / 3600
             out["estimate_all_four"] = {
                 "materials": len(materials),
                 "solved": len(materials) - twins,
                 "positions": positions,
-                "one_process_h": round(positions * solved_share / rate / 3600, 2),
+                "one_process_h": round(hours, 2),
                 "disk_gb": round(positions * per_pos / 1e9, 2),
             }
             print(f"estimate, every four-animal material: {json.dumps(out['estimate_all_four'])}")

@@ -104,15 +104,17 @@ def _common(p: argparse.ArgumentParser, rules_required: bool = True) -> None:
 
 
 class BuildBar:
-    """Progress of a build on standard error: a redrawn bar on a terminal, a line per
-    table otherwise."""
+    """Progress of a build on standard error: a redrawn bar on a terminal, else a line at
+    most every ``interval`` seconds (and for the last table)."""
 
-    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+    def __init__(self, total: int, stream: TextIO | None = None, interval: float = 5.0) -> None:
         self.stream = stream or sys.stderr
         self.total = total
         self.done = 0
         self.positions = 0
         self.t0 = time.monotonic()
+        self.last = -interval
+        self.interval = interval
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
 
     def __call__(self, built: Any) -> None:
@@ -133,7 +135,8 @@ class BuildBar:
             self.stream.write(f"\r[{'#' * fill}{'.' * (24 - fill)}] {text}\x1b[K")
             if self.done == self.total:
                 self.stream.write("\n")
-        else:
+        elif self.done >= self.total or elapsed - self.last >= self.interval:
+            self.last = elapsed
             self.stream.write(text + "\n")
         self.stream.flush()
 
