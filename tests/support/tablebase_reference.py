@@ -155,3 +155,55 @@ def solve(rules_spec: str, red: str, blue: str) -> dict[Key, tuple[str, int | No
             break
         level_list = new
     return {k: value.get(k, ("draw", None)) for k in nodes}
+
+
+class BoundedSearch:
+    """Exhaustive search with the reference generator, to a given number of plies: can the
+    side to move force a win (or must it lose) within ``plies``? Memoized per position and
+    depth; a check of single positions where solving the whole material is too slow."""
+
+    def __init__(self, rules_spec: str) -> None:
+        self.rules = R.parse_rules(rules_spec)
+        self.moves: dict[Key, list[Key | None]] = {}
+        self.memo: dict[tuple[Key, int, bool], bool] = {}
+
+    def children(self, key: Key) -> list[Key | None]:
+        """The positions after each move (None: the move ends the game at once)."""
+        if key not in self.moves:
+            placement, side = key
+            found = moves_of(placement, board_of(placement), side, self.rules)
+            self.moves[key] = [child for _, child in found]
+        return self.moves[key]
+
+    def wins_within(self, key: Key, plies: int) -> bool:
+        """Whether the side to move can force the end, as the winner, within ``plies``."""
+        if plies < 1:
+            return False
+        memo = (key, plies, True)
+        if memo not in self.memo:
+            self.memo[memo] = any(
+                child is None or self.loses_within(child, plies - 1) for child in self.children(key)
+            )
+        return self.memo[memo]
+
+    def loses_within(self, key: Key, plies: int) -> bool:
+        """Whether the side to move loses within ``plies`` whatever it does."""
+        if plies < 0:
+            return False
+        memo = (key, plies, False)
+        if memo not in self.memo:
+            kids = self.children(key)
+            self.memo[memo] = all(
+                child is not None and self.wins_within(child, plies - 1) for child in kids
+            )
+        return self.memo[memo]
+
+    def value_within(self, key: Key, plies: int) -> tuple[str, int | None]:
+        """The value as far as ``plies`` plies show it: a win or loss with its exact
+        distance when it ends within ``plies``, else ("draw", None) (undecided)."""
+        for d in range(plies + 1):
+            if d % 2 == 1 and self.wins_within(key, d):
+                return "win", d
+            if d % 2 == 0 and self.loses_within(key, d):
+                return "loss", d
+        return "draw", None

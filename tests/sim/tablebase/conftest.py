@@ -18,7 +18,8 @@ VAN_RIJN = "standard+elephant_captures_rat+rat_cross_capture+no_capture_plies=0"
 # ranks only, the dog beats the wolf, a trapped animal keeps its strength
 MIXED = "datou+jump_block=enemy+dog_over_wolf+trapped_can_capture+lion_jump=horizontal"
 STANDARD = "standard"
-THREE = ["LR v t", "T v lr", "LR v e", "E v cr", "WD v d"]
+# three-piece tables (with their colour-swapped twins) built for each rule set
+THREE = {STANDARD: ["LR v t", "LR v e", "E v cr"], MIXED: ["LR v t", "WD v d"]}
 
 
 @pytest.fixture(scope="session")
@@ -29,11 +30,10 @@ def tb_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     data = tmp_path_factory.mktemp("tb") / "data"
     root = tables_root(data)
     two = all_materials(2)
-    three = [parse_material(m) for m in THREE]
-    three += [m.swapped() for m in three]
     build_tables(VAN_RIJN, two, root)
-    build_tables(MIXED, two + three, root)
-    build_tables(STANDARD, two + three, root)
+    for rules, names in THREE.items():
+        three = [parse_material(m) for m in names]
+        build_tables(rules, two + three + [m.swapped() for m in three], root)
     return data
 
 

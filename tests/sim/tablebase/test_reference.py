@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engine.board import piece_letter
 from sim.tablebase import values as V
-from sim.tablebase.analysis import table_stats
-from sim.tablebase.material import PLACE, Material, all_materials, parse_material
+from sim.tablebase.analysis import fen_of, table_stats
+from sim.tablebase.material import PLACE, Material, all_materials, parse_material, squares_of
 from sim.tablebase.store import cache_for, rules_key, tables_root
 from tests.sim.tablebase.conftest import MIXED, STANDARD, VAN_RIJN
 from tests.support import tablebase_reference as REF
@@ -85,7 +86,39 @@ def test_every_two_piece_position_agrees_standard(tb_data: Path) -> None:
     assert sum(compare(tb_data, STANDARD, m) for m in all_materials(2)) > 0
 
 
-@pytest.mark.slow
-def test_three_piece_rat_and_jumpers_agree(tb_data: Path) -> None:
-    # a rat in the river blocks both jumpers, its own side's lion too (jump_block=any)
-    assert compare(tb_data, STANDARD, parse_material("LR v t")) > 200_000
+@pytest.mark.parametrize(
+    "rules, material",
+    [(STANDARD, "LR v t"), (MIXED, "LR v t"), (STANDARD, "E v cr"), (MIXED, "WD v d")],
+)
+def test_three_piece_positions_agree_with_exhaustive_search(
+    tb_data: Path, rules: str, material: str
+) -> None:
+    # a rat in the river blocks both jumpers, under standard its own side's lion too
+    m = parse_material(material)
+    values = cache_for(tables_root(tb_data)).get(rules_key(rules), m).values
+    search = REF.BoundedSearch(rules)
+    rng = np.random.default_rng(7)
+    horizon = 7
+    checked = {"win": 0, "loss": 0, "draw": 0}
+    for idx in rng.permutation(m.size)[:20000]:
+        code = int(values[idx])
+        if code == V.INVALID:
+            continue
+        value, plies = V.decode(code)
+        short = plies is not None and plies <= horizon
+        kind = value if short else "draw"
+        if checked[kind] >= 40:
+            continue
+        key = _reference_key(m, int(idx))
+        expected = (value, plies) if short else ("draw", None)  # longer: not within reach
+        assert search.value_within(key, horizon) == expected, (material, fen_of(m, int(idx)))
+        checked[kind] += 1
+    assert checked["win"] >= 20 and checked["loss"] >= 5, checked
+
+
+def _reference_key(m: Material, idx: int) -> REF.Key:
+    squares, side = squares_of(m, idx)
+    placement = tuple(
+        (piece_letter(int(c)), int(sq)) for c, sq in zip(m.codes, squares, strict=True)
+    )
+    return placement, "rb"[side]
