@@ -129,9 +129,13 @@ def encode_table(key: str, material: Material, values: np.ndarray, counts: dict[
 def write_table(
     path: Path, key: str, material: Material, values: np.ndarray, counts: dict[str, Any]
 ) -> None:
-    """Write a table file atomically (temporary name, fsync, rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(path, encode_table(key, material, values, counts))
+    """Write a table file atomically (temporary name, fsync, rename); TableError when the
+    folder cannot be written (not a folder, no permission, disk full)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, encode_table(key, material, values, counts))
+    except OSError as exc:
+        raise TableError(f"cannot write table file {path}: {exc.strerror or exc}") from None
 
 
 def _damaged(path: Path, why: str) -> TableError:
