@@ -13,6 +13,7 @@ import streamlit as st
 
 from dashboard.board import board_svg
 from dashboard.common import page_start
+from dashboard.endgames_replay import tables_agree, tables_value
 from dashboard.lang import (
     fox,
     labels,
@@ -82,7 +83,7 @@ def listing_table(listing: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
-def _status(rep: Replay, ply: int) -> str:
+def _status(rep: Replay, ply: int, rules: str) -> str:
     last = rep.plies
     frame = rep.frames[ply]
     n = nf()
@@ -107,6 +108,9 @@ def _status(rep: Replay, ply: int) -> str:
         )
     if frame.captured:
         status += t("games.status_captured", piece=piece(frame.captured))
+    table_says = tables_value(rules, frame.board, "red" if ply % 2 == 0 else "blue")
+    if table_says:
+        status += f" · {table_says}"
     return status
 
 
@@ -132,6 +136,8 @@ def show_replay(game: dict[str, Any]) -> None:
             )
     if rep.winner == game["winner"] and rep.reason == game["reason"]:
         st.success(t("games.results_agree", recorded=recorded, replayed=replayed))
+    elif game["reason"] == "tablebase" and rep.winner is None and not rep.error:
+        tables_agree(game, rep, recorded)  # ended by the endgame tables, not by a rule
     else:
         st.warning(t("games.results_differ", recorded=recorded, replayed=replayed))
     last = rep.plies
@@ -173,7 +179,7 @@ def show_replay(game: dict[str, Any]) -> None:
                 fox=fox(),
             )
             st.markdown(svg, unsafe_allow_html=True)
-            st.markdown(f"**{_status(rep, ply)}**")
+            st.markdown(f"**{_status(rep, ply, game['rules'])}**")
     with right:
         moves = move_list(rep)
         capture_col = t("games.col_capture")

@@ -45,8 +45,9 @@ class BotSpec:
 
     @property
     def canonical(self) -> str:
-        """``name`` or ``name:key=value,...`` with every parameter in the fixed order."""
-        params = BOTS[self.name][1]
+        """``name`` or ``name:key=value,...`` with every parameter in the fixed order (those
+        not ``listed`` only when they differ from their default)."""
+        params = [p for p in BOTS[self.name][1] if p.listed or self.params[p.name] != p.default]
         if not params:
             return self.name
         body = ",".join(f"{p.name}={p.format(self.params[p.name])}" for p in params)
