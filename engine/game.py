@@ -28,8 +28,8 @@ from engine.codes import (
     STATUS_MASK,
 )
 from engine.jit import njit
-from engine.moves import pseudo_moves
-from engine.repetition import filter_7_3, filter_17_5
+from engine.moves import count_pseudo_moves, pseudo_moves
+from engine.repetition import filter_7_3, filter_17_5, rule_7_3_keys, rule_17_5_squares
 from engine.rules import R_NO_CAPTURE, R_RULE_7_3, R_RULE_17_5
 from engine.state import (
     HEADER,
@@ -60,6 +60,19 @@ def legal_moves(st, rules, out):
     if rules[R_RULE_17_5] != 0:  # 17-5 rule
         n = filter_17_5(st, rules, out, n)
     return n
+
+
+@njit(cache=True)
+def count_legal(st, rules, buf):
+    """The number of legal moves (what :func:`legal_moves` returns), counted without listing
+    them unless a repetition rule may forbid one; ``buf`` is scratch room for that case."""
+    if st[S_STATUS] != ONGOING:
+        return 0
+    if rules[R_RULE_7_3] != 0 and rule_7_3_keys(st)[0] >= 0:  # 7-3 rule
+        return legal_moves(st, rules, buf)
+    if rules[R_RULE_17_5] != 0 and rule_17_5_squares(st)[0] >= 0:  # 17-5 rule
+        return legal_moves(st, rules, buf)
+    return count_pseudo_moves(st, rules)
 
 
 @njit(cache=True)

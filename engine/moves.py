@@ -1,12 +1,31 @@
 """Compiled kernels of what a piece may do: captures (RULES.md Captures 1-5), steps and
 river jumps (Movement 1-9), and whether an enemy threatens a piece (the 7-3 exemption).
 
+Moves are found with bitboards (:mod:`engine.bitboards`): a piece's targets are the
+squares its movement mode reaches from its square, less its own pieces, jumps a rat
+blocks and enemies it may not capture. They are listed by animal (rat first), then by
+direction (up, down, left, right): the order bots and games depend on.
+
 Each line that implements a clause of RULES.md says so in a comment (``# Captures 2: ...``),
 so ``grep -rn "Captures 2" engine/`` finds it.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
+from engine.bitboards import (
+    JUMP_FROM,
+    JUMP_PATH_BB,
+    MODE_JUMP_BOTH,
+    MODE_JUMP_H,
+    MODE_LAND,
+    MODE_RAT,
+    REACH,
+    STEPS,
+    TARGET,
+)
+from engine.bitops import lowest_bit, popcount
 from engine.board import DENS, JUMP_LAND, JUMP_PATH, LEFT, NEIGHBOURS, TRAP_OWNER, WATER
 from engine.codes import BLOCK_ANY, ELEPHANT, JUMP_BOTH, JUMP_HORIZONTAL, LION, RAT, TIGER
 from engine.jit import njit
@@ -79,56 +98,120 @@ def jump_blocked(st, rules, side, sq, direction):
     return False
 
 
+@njit(cache=True, inline="always")
+def move_mode(rules, animal):
+    """How ``animal`` moves (a mode of :mod:`engine.bitboards`) under the rule set."""
+    if animal == RAT:  # Movement 3: only a rat enters water
+        return MODE_RAT
+    if animal == LION:  # Movement 6: a lion or tiger jumps across a river
+        jump = rules[R_LION_JUMP]  # Movement 9: lion_jump
+    elif animal == TIGER:
+        jump = rules[R_TIGER_JUMP]  # Movement 9: tiger_jump
+    else:
+        return MODE_LAND
+    if jump == JUMP_BOTH:  # Movement 9: both directions
+        return MODE_JUMP_BOTH
+    if jump == JUMP_HORIZONTAL:  # Movement 9: horizontal jumps only
+        return MODE_JUMP_H
+    return MODE_LAND  # Movement 9: no jumps
+
+
+@njit(cache=True, inline="always")
+def side_bits(st, side):
+    """The squares of ``side``'s pieces as a bitboard."""
+    bb = np.int64(0)
+    base = P_SQ + side * 8
+    for animal in range(RAT, ELEPHANT + 1):
+        sq = st[base + animal]
+        bb |= np.int64(sq >= 0) << (sq & 63)
+    return bb
+
+
+@njit(cache=True, inline="always")
+def jump_blockers(st, rules, side):
+    """The rats that block a jump of ``side`` (Movement 7), as a bitboard."""
+    sq = st[P_SQ + (1 - side) * 8 + RAT]
+    bb = np.int64(sq >= 0) << (sq & 63)
+    if rules[R_JUMP_BLOCK] == BLOCK_ANY:  # Movement 7: with jump_block=enemy only an enemy rat
+        sq = st[P_SQ + side * 8 + RAT]
+        bb |= np.int64(sq >= 0) << (sq & 63)
+    return bb
+
+
+@njit(cache=True, inline="always")
+def piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers):
+    """The squares piece ``code`` on ``sq`` may move to, as a bitboard."""
+    # The squares of Movement 1-3, 6 and 9 (engine.bitboards), then:
+    tg = REACH[mode, side, sq] & ~own  # Movement 4: not onto its own piece
+    if mode >= MODE_JUMP_H:
+        for d in range(4):
+            # Movement 7: a rat on the path blocks the jump
+            if (JUMP_PATH_BB[mode, sq, d] & blockers) != 0:
+                tg &= ~(np.int64(1) << TARGET[mode, side, sq, d])
+    prey = tg & enemy
+    while prey != 0:
+        t = lowest_bit(prey)
+        # Movement 5: a capture by the rules; Movement 8: also where a jump lands
+        if not can_capture(rules, code, sq, st[t], t):
+            tg ^= np.int64(1) << t
+        prey &= prey - 1
+    return tg
+
+
 @njit(cache=True)
 def pseudo_moves(st, rules, out):
-    """Moves of the side to move by movement and capture rules only; returns their count."""
+    """Moves of the side to move by movement and capture rules only; returns their count.
+
+    ``out`` needs room for 33 entries (it is written one entry past the last move)."""
     side = st[S_SIDE]
-    own_den = DENS[side]
+    own = side_bits(st, side)
+    enemy = side_bits(st, 1 - side)
+    blockers = jump_blockers(st, rules, side)
     n = 0
     for animal in range(RAT, ELEPHANT + 1):
         code = side * 8 + animal
         sq = st[P_SQ + code]
         if sq < 0:
             continue
-        for direction in range(4):
-            t = NEIGHBOURS[sq, direction]  # Movement 1: one step up, down, left or right
-            if t < 0 or t == own_den:  # Movement 2: no piece enters its own den
-                continue
-            if WATER[t]:
-                if animal == RAT:  # Movement 3: only a rat enters water
-                    occ = st[t]
-                    # Movement 4: not onto its own piece; Movement 5: a capture by the rules
-                    if occ == 0 or (side_of(occ) != side and can_capture(rules, code, sq, occ, t)):
-                        out[n] = sq * 64 + t
-                        n += 1
-                elif jump_allowed(rules, animal, direction):  # Movement 6: jump across a river
-                    land = JUMP_LAND[sq, direction]  # Movement 6: the first land square beyond
-                    # Movement 7: a rat on the path blocks the jump
-                    if land >= 0 and not jump_blocked(st, rules, side, sq, direction):
-                        occ = st[land]
-                        # Movement 8: the landing square is empty or a capturable enemy
-                        if occ == 0 or (
-                            side_of(occ) != side and can_capture(rules, code, sq, occ, land)
-                        ):
-                            out[n] = sq * 64 + land
-                            n += 1
-                continue  # Movement 3: only a rat enters water
-            occ = st[t]
-            # Movement 4: not onto its own piece; Movement 5: a capture by the rules
-            if occ == 0 or (side_of(occ) != side and can_capture(rules, code, sq, occ, t)):
-                out[n] = sq * 64 + t
-                n += 1
+        mode = move_mode(rules, animal)
+        tg = piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers)
+        for d in range(4):
+            t = TARGET[mode, side, sq, d]
+            out[n] = sq * 64 + t
+            n += (tg >> t) & 1
     return n
 
 
 @njit(cache=True)
-def is_chased(st, rules, code, sq):
-    """Whether some enemy piece could capture ``code`` on ``sq`` by a step or a river jump.
+def count_pseudo_moves(st, rules):
+    """How many moves :func:`pseudo_moves` would list, without listing them."""
+    side = st[S_SIDE]
+    own = side_bits(st, side)
+    enemy = side_bits(st, 1 - side)
+    blockers = jump_blockers(st, rules, side)
+    n = 0
+    for animal in range(RAT, ELEPHANT + 1):
+        code = side * 8 + animal
+        sq = st[P_SQ + code]
+        if sq >= 0:
+            mode = move_mode(rules, animal)
+            n += popcount(piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers))
+    return n
 
-    This is the 7-3 rule's exemption: whose turn it is and the repetition rules are ignored.
-    """
-    # 7-3 rule: P is chased when an enemy could capture it by a step or a river jump
+
+@njit(cache=True)
+def threatened(st, rules, code, sq, enemy_bits):
+    """:func:`is_chased` given the enemy's squares as a bitboard (``enemy_bits``)."""
     enemy = 1 - side_of(code)
+    # No enemy one step away and no enemy lion or tiger across a river: not chased.
+    jumpers = st[P_SQ + enemy * 8 + LION], st[P_SQ + enemy * 8 + TIGER]
+    across = JUMP_FROM[sq] & (
+        (np.int64(jumpers[0] >= 0) << (jumpers[0] & 63))
+        | (np.int64(jumpers[1] >= 0) << (jumpers[1] & 63))
+    )
+    if (STEPS[sq] & enemy_bits) == 0 and across == 0:
+        return False
+    # 7-3 rule: P is chased when an enemy could capture it by a step or a river jump
     for direction in range(4):
         nb = NEIGHBOURS[sq, direction]  # Movement 1: an enemy one step away
         if nb >= 0:
@@ -139,7 +222,7 @@ def is_chased(st, rules, code, sq):
                     if can_capture(rules, occ, nb, code, sq):  # Movement 5: a capture by the rules
                         return True
         land = JUMP_LAND[sq, direction]  # Movement 6: an enemy across a river
-        if land >= 0:
+        if land >= 0 and across != 0:
             occ = st[land]
             if occ != 0 and side_of(occ) == enemy:
                 back = direction ^ 1  # up<->down, left<->right
@@ -149,3 +232,12 @@ def is_chased(st, rules, code, sq):
                         if can_capture(rules, occ, land, code, sq):
                             return True
     return False
+
+
+@njit(cache=True)
+def is_chased(st, rules, code, sq):
+    """Whether some enemy piece could capture ``code`` on ``sq`` by a step or a river jump.
+
+    This is the 7-3 rule's exemption: whose turn it is and the repetition rules are ignored.
+    """
+    return threatened(st, rules, code, sq, side_bits(st, 1 - side_of(code)))

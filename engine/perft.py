@@ -1,10 +1,14 @@
-"""Compiled perft (RULES.md 'Perft'): leaf counts of the legal-move tree, and divide."""
+"""Compiled perft (RULES.md 'Perft'): leaf counts of the legal-move tree, and divide.
+
+The last ply is counted, not played: :func:`engine.game.count_legal` counts the moves of
+each position one ply above the leaves with bitboards.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine.game import legal_moves, make_move, unmake_move
+from engine.game import count_legal, legal_moves, make_move, unmake_move
 from engine.jit import njit
 from engine.state import MAX_MOVES
 
@@ -13,10 +17,10 @@ from engine.state import MAX_MOVES
 def _perft(st, rules, depth, bufs):
     if depth == 0:
         return 1
+    if depth == 1:
+        return count_legal(st, rules, bufs[1])
     buf = bufs[depth]
     n = legal_moves(st, rules, buf)
-    if depth == 1:
-        return n
     total = 0
     for i in range(n):
         make_move(st, rules, buf[i])

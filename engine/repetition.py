@@ -2,18 +2,22 @@
 
 Each filter takes the moves ``out[:n]`` of the side to move, removes those its rule
 forbids (keeping the others in order) and returns the new count. Both read the mover's
-own recent moves from the history kept in the state (see :mod:`engine.state`).
+own recent moves from the history kept in the state (see :mod:`engine.state`): sides
+alternate, so the mover's moves are the plies ``nply - 2``, ``nply - 4``, ... Each rule
+first looks for what it could forbid (:func:`rule_7_3_keys`, :func:`rule_17_5_squares`),
+which is usually nothing, so most positions never look at their moves.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from engine.bitops import popcount
 from engine.board import TRAP_OWNER
 from engine.codes import H_FROM, H_PIECE, H_TO, HIST_SIZE
 from engine.jit import njit
 from engine.moves import is_chased
-from engine.state import HEADER, S_NPLY, S_SIDE, side_of
+from engine.state import HEADER, S_NPLY
 
 WINDOW_7_3 = 7  # the mover's last 7 moves ...
 VISITS_7_3 = 3  # ... of which 3 to the same square forbid a 4th
@@ -22,101 +26,96 @@ SQUARES_17_5 = 5  # ... over at most 5 squares forbid those squares
 
 
 @njit(cache=True)
-def filter_7_3(st, rules, out, n):
-    """Remove the moves the 7-3 rule forbids from ``out[:n]``; returns the new count."""
-    side = st[S_SIDE]
+def rule_7_3_keys(st):
+    """The (piece, square) visits the 7-3 rule may forbid, as two keys ``code * 64 + sq``
+    (-1 for none): those made 3 times among the mover's last 7 moves, when none of those
+    moves entered a trap. Whether the piece is chased is left to the caller."""
     nply = st[S_NPLY]
     # 7-3 rule: the mover's last 7 moves (all of them if it has made fewer).
-    window = np.empty(WINDOW_7_3, dtype=np.int32)
-    count = 0
-    trap = False
-    h = nply - 1
-    while h >= 0 and count < WINDOW_7_3:
-        base = HEADER + h * HIST_SIZE
-        if side_of(st[base + H_PIECE]) == side:
-            window[count] = h
-            count += 1
-            if TRAP_OWNER[st[base + H_TO]] >= 0:  # 7-3 rule: not when one of them entered a trap
-                trap = True
-        h -= 1
-    if count >= VISITS_7_3 and not trap:
-        k = 0
-        for i in range(n):
-            mv = out[i]
-            frm = mv >> 6
-            to = mv & 63
-            code = st[frm]
-            visits = 0
-            for j in range(count):
-                base = HEADER + window[j] * HIST_SIZE
-                if st[base + H_PIECE] == code and st[base + H_TO] == to:
-                    visits += 1
-            # 7-3 rule: a 4th visit is forbidden, unless the piece is being chased
-            if visits >= VISITS_7_3 and not is_chased(st, rules, code, frm):
-                continue
-            out[k] = mv
-            k += 1
-        n = k
-    return n
+    count = min(WINDOW_7_3, nply // 2)
+    first = -1
+    second = -1
+    if count < VISITS_7_3:
+        return first, second
+    for i in range(count):
+        to = st[HEADER + (nply - 2 - 2 * i) * HIST_SIZE + H_TO]
+        if TRAP_OWNER[to] >= 0:  # 7-3 rule: not when one of them entered a trap
+            return -1, -1
+    for i in range(count - VISITS_7_3 + 1):
+        base = HEADER + (nply - 2 - 2 * i) * HIST_SIZE
+        key = st[base + H_PIECE] * 64 + st[base + H_TO]
+        if key == first:
+            continue
+        visits = 1
+        for j in range(i + 1, count):
+            other = HEADER + (nply - 2 - 2 * j) * HIST_SIZE
+            if st[other + H_PIECE] * 64 + st[other + H_TO] == key:
+                visits += 1
+        if visits >= VISITS_7_3:  # 7-3 rule: P moved to S at least 3 times
+            if first < 0:
+                first = key
+            else:
+                second = key
+    return first, second
+
+
+@njit(cache=True)
+def filter_7_3(st, rules, out, n):
+    """Remove the moves the 7-3 rule forbids from ``out[:n]``; returns the new count."""
+    first, second = rule_7_3_keys(st)
+    if first < 0:
+        return n
+    k = 0
+    for i in range(n):
+        mv = out[i]
+        frm = mv >> 6
+        code = st[frm]
+        key = code * 64 + (mv & 63)
+        # 7-3 rule: a 4th visit is forbidden, unless the piece is being chased
+        if (key == first or key == second) and not is_chased(st, rules, code, frm):
+            continue
+        out[k] = mv
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def rule_17_5_squares(st):
+    """``(piece, squares)``: the piece the 17-5 rule stops from returning and the squares
+    it may not move to (a bitboard), or ``(-1, 0)`` when the rule forbids nothing."""
+    nply = st[S_NPLY]
+    if nply < 2 * WINDOW_17_5:
+        return -1, np.int64(0)
+    # 17-5 rule: the mover's last 17 moves, all by the same piece P ...
+    piece = st[HEADER + (nply - 2) * HIST_SIZE + H_PIECE]
+    squares = np.int64(0)
+    for i in range(WINDOW_17_5):
+        base = HEADER + (nply - 2 - 2 * i) * HIST_SIZE
+        if st[base + H_PIECE] != piece:
+            return -1, np.int64(0)
+        to = st[base + H_TO]
+        if TRAP_OWNER[to] >= 0:  # 17-5 rule: none of them entered a trap
+            return -1, np.int64(0)
+        squares |= np.int64(1) << to  # 17-5 rule: the destination of each move ...
+        if i == WINDOW_17_5 - 1:
+            squares |= np.int64(1) << st[base + H_FROM]  # 17-5 rule: ... and the first's start
+    if popcount(squares) > SQUARES_17_5:  # 17-5 rule: at most 5 squares
+        return -1, np.int64(0)
+    return piece, squares
 
 
 @njit(cache=True)
 def filter_17_5(st, rules, out, n):
     """Remove the moves the 17-5 rule forbids from ``out[:n]``; returns the new count."""
-    side = st[S_SIDE]
-    nply = st[S_NPLY]
-    # 17-5 rule: the mover's last 17 moves, all by the same piece P ...
-    count = 0
-    piece = -1
-    same = True
-    trap = False
-    squares = np.empty(WINDOW_17_5 + 1, dtype=np.int32)
-    nsq = 0
-    h = nply - 1
-    while h >= 0 and count < WINDOW_17_5:
-        base = HEADER + h * HIST_SIZE
-        code = st[base + H_PIECE]
-        if side_of(code) == side:
-            if piece < 0:
-                piece = code
-            elif code != piece:
-                same = False
-                break
-            if TRAP_OWNER[st[base + H_TO]] >= 0:  # 17-5 rule: none of them entered a trap
-                trap = True
-            squares[nsq] = st[base + H_TO]  # 17-5 rule: the destination of each move ...
-            nsq += 1
-            count += 1
-            if count == WINDOW_17_5:
-                squares[nsq] = st[base + H_FROM]  # 17-5 rule: ... and the first one's start
-                nsq += 1
-        h -= 1
-    if same and count == WINDOW_17_5 and not trap:
-        distinct = np.empty(WINDOW_17_5 + 1, dtype=np.int32)
-        nd = 0
-        for i in range(nsq):
-            seen = False
-            for j in range(nd):
-                if distinct[j] == squares[i]:
-                    seen = True
-                    break
-            if not seen:
-                distinct[nd] = squares[i]
-                nd += 1
-        if nd <= SQUARES_17_5:  # 17-5 rule: at most 5 squares, so P may not move to any of them
-            k = 0
-            for i in range(n):
-                mv = out[i]
-                if st[mv >> 6] == piece:
-                    to = mv & 63
-                    banned = False
-                    for j in range(nd):
-                        if distinct[j] == to:
-                            banned = True
-                            break
-                    if banned:
-                        continue
-                out[k] = mv
-                k += 1
-            n = k
-    return n
+    piece, squares = rule_17_5_squares(st)
+    if piece < 0:
+        return n
+    k = 0
+    for i in range(n):
+        mv = out[i]
+        # 17-5 rule: P may not move to any of those squares
+        if st[mv >> 6] == piece and (squares >> (mv & 63)) & 1 != 0:
+            continue
+        out[k] = mv
+        k += 1
+    return k
