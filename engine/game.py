@@ -27,7 +27,7 @@ from engine.codes import (
     STATUS_BITS,
     STATUS_MASK,
 )
-from engine.jit import njit
+from engine.jit import kernel
 from engine.moves import count_pseudo_moves, pseudo_moves
 from engine.repetition import filter_7_3, filter_17_5, rule_7_3_keys, rule_17_5_squares
 from engine.rules import R_NO_CAPTURE, R_RULE_7_3, R_RULE_17_5
@@ -45,7 +45,7 @@ from engine.state import (
 )
 
 
-@njit(cache=True)
+@kernel
 def legal_moves(st, rules, out):
     """Fill ``out`` with the legal moves (``from * 64 + to``) and return their count.
 
@@ -62,7 +62,7 @@ def legal_moves(st, rules, out):
     return n
 
 
-@njit(cache=True)
+@kernel
 def count_legal(st, rules, buf):
     """The number of legal moves (what :func:`legal_moves` returns), counted without listing
     them unless a repetition rule may forbid one; ``buf`` is scratch room for that case."""
@@ -75,7 +75,7 @@ def count_legal(st, rules, buf):
     return count_pseudo_moves(st, rules)
 
 
-@njit(cache=True)
+@kernel
 def make_move(st, rules, mv):
     """Play move ``mv`` (assumed legal), push it on the history and update the status."""
     frm = mv >> 6
@@ -115,7 +115,7 @@ def make_move(st, rules, mv):
         st[S_REASON] = NO_CAPTURE
 
 
-@njit(cache=True)
+@kernel
 def unmake_move(st):
     """Take back the last move of the history."""
     st[S_NPLY] -= 1
@@ -139,7 +139,7 @@ def unmake_move(st):
         st[S_COUNT + 1 - mover] += 1
 
 
-@njit(cache=True)
+@kernel
 def settle(st, rules, buf):
     """Return the number of legal moves; if none in an unfinished game, record the
     ``no_moves`` loss of the side to move in the status."""

@@ -7,6 +7,9 @@ lives in a folder named by a hash of all those sources (every module of ``engine
 every module of ``sim`` that compiles kernels), so any change to any of them starts a
 fresh cache instead of silently running old code.
 
+Kernels that create no array are compiled with :func:`kernel` instead: ``njit(cache=True)``
+without numba's reference counting (see there).
+
 The folder is ``$NUMBA_CACHE_DIR/dsq-<hash>`` when that variable is set, else
 ``$XDG_CACHE_HOME/dsq/numba/<hash>`` (``~/.cache`` by default), else a folder in the
 system's temporary directory when neither can be written.
@@ -18,11 +21,12 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numba
 from numba import njit
 
-__all__ = ["cache_dir", "njit", "source_hash"]
+__all__ = ["cache_dir", "kernel", "njit", "source_hash"]
 
 _ROOT = Path(__file__).resolve().parent.parent
 _MARK = b"from engine.jit import"
@@ -74,6 +78,23 @@ def cache_dir() -> Path:
         if _writable(folder):
             return folder
     return candidates[-1]
+
+
+def kernel(fn: Any = None, /, **options: Any) -> Any:
+    """``njit(cache=True, **options)`` for a kernel that creates no array and returns none.
+
+    numba's runtime counts the references to every array a compiled function receives
+    (atomic updates around each call); in the engine's small kernels, called millions of
+    times a second, that costs as much as the work itself. A kernel that only reads and
+    writes the arrays it is given needs no counting, so it is compiled without it
+    (numba's ``_nrt=False``). Use as ``@kernel`` or ``@kernel(inline="always")``; a
+    function that allocates an array (``np.empty``, ``copy``) keeps ``@njit(cache=True)``.
+    """
+    options.setdefault("cache", True)
+    options["_nrt"] = False
+    if fn is None:
+        return njit(**options)
+    return njit(**options)(fn)
 
 
 # Set before any kernel module is decorated: numba reads it when ``cache=True`` is applied.

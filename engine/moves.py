@@ -28,7 +28,7 @@ from engine.bitboards import (
 from engine.bitops import lowest_bit, popcount
 from engine.board import DENS, JUMP_LAND, JUMP_PATH, LEFT, NEIGHBOURS, TRAP_OWNER, WATER
 from engine.codes import BLOCK_ANY, ELEPHANT, JUMP_BOTH, JUMP_HORIZONTAL, LION, RAT, TIGER
-from engine.jit import njit
+from engine.jit import kernel
 from engine.rules import (
     R_ELEPHANT_RAT,
     R_JUMP_BLOCK,
@@ -41,7 +41,7 @@ from engine.rules import (
 from engine.state import P_SQ, S_SIDE, animal_of, side_of
 
 
-@njit(cache=True)
+@kernel
 def can_capture(rules, acode, asq, dcode, dsq):
     """Whether ``acode`` on ``asq`` may capture enemy ``dcode`` on ``dsq`` (captures only)."""
     a = animal_of(acode)
@@ -67,7 +67,7 @@ def can_capture(rules, acode, asq, dcode, dsq):
     return rules[R_STRENGTH + a] >= rules[R_STRENGTH + d]  # Captures 5: strength
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def jump_allowed(rules, animal, direction):
     """Whether ``animal`` may jump a river in ``direction`` under ``lion_jump``/``tiger_jump``."""
     if animal == LION:  # Movement 6: a lion or tiger jumps across a river
@@ -83,7 +83,7 @@ def jump_allowed(rules, animal, direction):
     return False  # Movement 9: no jumps
 
 
-@njit(cache=True)
+@kernel
 def jump_blocked(st, rules, side, sq, direction):
     """Whether a rat on the river path blocks a jump of ``side`` from ``sq`` in ``direction``."""
     for k in range(3):
@@ -98,7 +98,7 @@ def jump_blocked(st, rules, side, sq, direction):
     return False
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def move_mode(rules, animal):
     """How ``animal`` moves (a mode of :mod:`engine.bitboards`) under the rule set."""
     if animal == RAT:  # Movement 3: only a rat enters water
@@ -116,7 +116,7 @@ def move_mode(rules, animal):
     return MODE_LAND  # Movement 9: no jumps
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def side_bits(st, side):
     """The squares of ``side``'s pieces as a bitboard."""
     bb = np.int64(0)
@@ -127,7 +127,7 @@ def side_bits(st, side):
     return bb
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def jump_blockers(st, rules, side):
     """The rats that block a jump of ``side`` (Movement 7), as a bitboard."""
     sq = st[P_SQ + (1 - side) * 8 + RAT]
@@ -138,7 +138,7 @@ def jump_blockers(st, rules, side):
     return bb
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers):
     """The squares piece ``code`` on ``sq`` may move to, as a bitboard."""
     # The squares of Movement 1-3, 6 and 9 (engine.bitboards), then:
@@ -158,7 +158,7 @@ def piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers):
     return tg
 
 
-@njit(cache=True)
+@kernel
 def pseudo_moves(st, rules, out):
     """Moves of the side to move by movement and capture rules only; returns their count.
 
@@ -182,7 +182,7 @@ def pseudo_moves(st, rules, out):
     return n
 
 
-@njit(cache=True)
+@kernel
 def count_pseudo_moves(st, rules):
     """How many moves :func:`pseudo_moves` would list, without listing them."""
     side = st[S_SIDE]
@@ -199,7 +199,7 @@ def count_pseudo_moves(st, rules):
     return n
 
 
-@njit(cache=True)
+@kernel
 def threatened(st, rules, code, sq, enemy_bits):
     """:func:`is_chased` given the enemy's squares as a bitboard (``enemy_bits``)."""
     enemy = 1 - side_of(code)
@@ -234,7 +234,7 @@ def threatened(st, rules, code, sq, enemy_bits):
     return False
 
 
-@njit(cache=True)
+@kernel
 def is_chased(st, rules, code, sq):
     """Whether some enemy piece could capture ``code`` on ``sq`` by a step or a river jump.
 

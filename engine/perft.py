@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from engine.game import count_legal, legal_moves, make_move, unmake_move
-from engine.jit import njit
+from engine.jit import kernel, njit
 from engine.state import MAX_MOVES
 
 
-@njit(cache=True)
+@kernel
 def _perft(st, rules, depth, bufs):
     if depth == 0:
         return 1

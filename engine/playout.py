@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.codes import BLUE_WON, DRAWN, RED_WON
+from engine.codes import BLUE_WON, DRAWN, HIST_SIZE, RED_WON
 from engine.game import make_move, settle
-from engine.jit import njit
+from engine.jit import kernel, njit
 from engine.rng import rng_below
-from engine.state import MAX_MOVES, S_STATUS
+from engine.state import HEADER, MAX_MOVES, S_NPLY, S_STATUS
 
 
-@njit(cache=True)
+@kernel
 def random_playout(st, rules, rng, max_plies, buf):
     """Play uniformly random legal moves until the game ends or ``max_plies`` are played.
 
@@ -36,8 +36,9 @@ def random_games(start, rules, rng, games, ply_cap, out):
     capped, total plies]."""
     buf = np.empty(MAX_MOVES, dtype=np.int32)
     st = start.copy()
+    used = HEADER + HIST_SIZE * start[S_NPLY]  # the position and its history
     for _ in range(games):
-        st[:] = start
+        st[:used] = start[:used]
         plies = random_playout(st, rules, rng, ply_cap, buf)
         status = st[S_STATUS]
         if status == RED_WON:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.bitboards import TRAP_BB
 from engine.bitops import popcount
-from engine.board import TRAP_OWNER
 from engine.codes import H_FROM, H_PIECE, H_TO, HIST_SIZE
-from engine.jit import njit
+from engine.jit import kernel
 from engine.moves import is_chased
 from engine.state import HEADER, S_NPLY
 
@@ -23,9 +23,10 @@ WINDOW_7_3 = 7  # the mover's last 7 moves ...
 VISITS_7_3 = 3  # ... of which 3 to the same square forbid a 4th
 WINDOW_17_5 = 17  # the mover's last 17 moves, all by one piece ...
 SQUARES_17_5 = 5  # ... over at most 5 squares forbid those squares
+TRAPS = int(TRAP_BB[0] | TRAP_BB[1])  # a move "enters a trap": any of the six
 
 
-@njit(cache=True)
+@kernel
 def rule_7_3_keys(st):
     """The (piece, square) visits the 7-3 rule may forbid, as two keys ``code * 64 + sq``
     (-1 for none): those made 3 times among the mover's last 7 moves, when none of those
@@ -33,18 +34,27 @@ def rule_7_3_keys(st):
     nply = st[S_NPLY]
     # 7-3 rule: the mover's last 7 moves (all of them if it has made fewer).
     count = min(WINDOW_7_3, nply // 2)
+    if count < VISITS_7_3:
+        return -1, -1
+    # The squares reached once, twice and three times (by any piece) as bitboards.
+    once = np.int64(0)
+    twice = np.int64(0)
+    thrice = np.int64(0)
+    last = HEADER + (nply - 2) * HIST_SIZE + H_TO
+    for i in range(count):
+        bit = np.int64(1) << st[last - 2 * HIST_SIZE * i]
+        thrice |= twice & bit
+        twice |= once & bit
+        once |= bit
+    if thrice == 0 or (once & TRAPS) != 0:  # 7-3 rule: not when one of them entered a trap
+        return -1, -1
     first = -1
     second = -1
-    if count < VISITS_7_3:
-        return first, second
-    for i in range(count):
-        to = st[HEADER + (nply - 2 - 2 * i) * HIST_SIZE + H_TO]
-        if TRAP_OWNER[to] >= 0:  # 7-3 rule: not when one of them entered a trap
-            return -1, -1
     for i in range(count - VISITS_7_3 + 1):
         base = HEADER + (nply - 2 - 2 * i) * HIST_SIZE
-        key = st[base + H_PIECE] * 64 + st[base + H_TO]
-        if key == first:
+        to = st[base + H_TO]
+        key = st[base + H_PIECE] * 64 + to
+        if (thrice >> to) & 1 == 0 or key == first:
             continue
         visits = 1
         for j in range(i + 1, count):
@@ -59,7 +69,7 @@ def rule_7_3_keys(st):
     return first, second
 
 
-@njit(cache=True)
+@kernel
 def filter_7_3(st, rules, out, n):
     """Remove the moves the 7-3 rule forbids from ``out[:n]``; returns the new count."""
     first, second = rule_7_3_keys(st)
@@ -79,7 +89,7 @@ def filter_7_3(st, rules, out, n):
     return k
 
 
-@njit(cache=True)
+@kernel
 def rule_17_5_squares(st):
     """``(piece, squares)``: the piece the 17-5 rule stops from returning and the squares
     it may not move to (a bitboard), or ``(-1, 0)`` when the rule forbids nothing."""
@@ -87,24 +97,26 @@ def rule_17_5_squares(st):
     if nply < 2 * WINDOW_17_5:
         return -1, np.int64(0)
     # 17-5 rule: the mover's last 17 moves, all by the same piece P ...
-    piece = st[HEADER + (nply - 2) * HIST_SIZE + H_PIECE]
+    last = HEADER + (nply - 2) * HIST_SIZE
+    piece = st[last + H_PIECE]
+    if st[last - 2 * HIST_SIZE + H_PIECE] != piece:
+        return -1, np.int64(0)
     squares = np.int64(0)
     for i in range(WINDOW_17_5):
-        base = HEADER + (nply - 2 - 2 * i) * HIST_SIZE
+        base = last - 2 * HIST_SIZE * i
         if st[base + H_PIECE] != piece:
             return -1, np.int64(0)
-        to = st[base + H_TO]
-        if TRAP_OWNER[to] >= 0:  # 17-5 rule: none of them entered a trap
-            return -1, np.int64(0)
-        squares |= np.int64(1) << to  # 17-5 rule: the destination of each move ...
-        if i == WINDOW_17_5 - 1:
-            squares |= np.int64(1) << st[base + H_FROM]  # 17-5 rule: ... and the first's start
+        squares |= np.int64(1) << st[base + H_TO]  # 17-5 rule: the destination of each move
+    if (squares & TRAPS) != 0:  # 17-5 rule: none of them entered a trap
+        return -1, np.int64(0)
+    # 17-5 rule: ... and the start of the first one
+    squares |= np.int64(1) << st[last - 2 * HIST_SIZE * (WINDOW_17_5 - 1) + H_FROM]
     if popcount(squares) > SQUARES_17_5:  # 17-5 rule: at most 5 squares
         return -1, np.int64(0)
     return piece, squares
 
 
-@njit(cache=True)
+@kernel
 def filter_17_5(st, rules, out, n):
     """Remove the moves the 17-5 rule forbids from ``out[:n]``; returns the new count."""
     piece, squares = rule_17_5_squares(st)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.jit import njit
+from engine.jit import kernel
 
 _MASK64 = (1 << 64) - 1
 
@@ -22,7 +22,7 @@ def seed_state(seed: int) -> np.ndarray:
     return np.array([z or 0x2545F4914F6CDD1D], dtype=np.uint64)
 
 
-@njit(cache=True)
+@kernel
 def rng_next(s):
     """The next 64 random bits."""
     x = s[0]
@@ -33,13 +33,13 @@ def rng_next(s):
     return x
 
 
-@njit(cache=True)
+@kernel
 def rng_below(s, n):
     """A uniform integer in ``[0, n)`` for ``1 <= n < 2**31``."""
     return np.int64(((rng_next(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@kernel
 def rng_float(s):
     """A uniform float in ``[0, 1)``."""
     return np.float64(rng_next(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

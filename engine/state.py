@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.codes import HIST_SIZE
-from engine.jit import njit
+from engine.jit import kernel
 
 P_SQ = 63
 S_SIDE = 80
@@ -45,13 +45,13 @@ def history_capacity(st: np.ndarray) -> int:
     return (st.shape[0] - HEADER) // HIST_SIZE
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def side_of(code):
     """The side (0 Red, 1 Blue) of a piece code 1..16."""
     return (code - 1) >> 3
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def animal_of(code):
     """The animal (1 rat .. 8 elephant) of a piece code 1..16."""
     return ((code - 1) & 7) + 1
