@@ -26,7 +26,7 @@ import numpy as np
 from engine import core
 from engine.board import DENS, NFILES, NSQ
 from engine.codes import ELEPHANT, RAT
-from engine.jit import njit
+from engine.jit import kernel
 
 ADVANCE_BY_DISTANCE = np.array(
     [0, 150, 70, 40, 26, 17, 11, 7, 4, 2, 1, 0, 0, 0, 0, 0], dtype=np.int64
@@ -68,7 +68,7 @@ Z_CLOCK = 17 * 63 + 1
 CLOCK_HORIZON = 78
 
 
-@njit(cache=True)
+@kernel
 def full_hash(st, zob):
     """The Zobrist key of the board and the side to move (the clock is mixed in at probe)."""
     h = np.int64(0)
@@ -84,7 +84,7 @@ def full_hash(st, zob):
 V_OFF = 8  # the animal values sit at ``params[V_OFF + animal - 1]``
 
 
-@njit(cache=True)
+@kernel
 def evaluate(st, rules, params):
     """The static score of ``st`` for the side to move (see the module docstring);
     ``params[V_OFF:V_OFF + 8]`` holds the animal values rat..elephant."""

@@ -13,7 +13,7 @@ import numpy as np
 from engine import core
 from engine.board import DENS, NEIGHBOURS
 from engine.codes import ELEPHANT, H_CAPTURED, H_PIECE, H_TO, RAT, RED_WON
-from engine.jit import njit
+from engine.jit import kernel, njit
 from engine.rng import rng_below
 from sim.bots.registry import FAST_GREEDY, FAST_RANDOM
 
@@ -24,7 +24,7 @@ WIN_SCORE = 1 << 30
 DEN_THREAT = 1 << 20
 
 
-@njit(cache=True)
+@kernel
 def den_threatened(st, side):
     """Whether an enemy of ``side`` stands beside ``side``'s den (it can enter next ply)."""
     den = DENS[side]
@@ -37,7 +37,7 @@ def den_threatened(st, side):
     return False
 
 
-@njit(cache=True)
+@kernel
 def hanging_value(st, rules, side, values):
     """The largest value among ``side``'s pieces that an enemy piece could capture now."""
     worst = 0
@@ -51,7 +51,7 @@ def hanging_value(st, rules, side, values):
     return worst
 
 
-@njit(cache=True)
+@kernel
 def greedy_score(st, rules, mv, values, scratch):
     """The greedy bot's score of move ``mv`` for the side to move (state left unchanged)."""
     side = st[core.S_SIDE]
@@ -76,7 +76,7 @@ def greedy_score(st, rules, mv, values, scratch):
     return score
 
 
-@njit(cache=True)
+@kernel
 def greedy_choose(st, rules, rng, buf, n, values, scratch):
     """The greedy bot's move among ``buf[:n]``: best score, uniform among equals."""
     best = -(1 << 62)
@@ -95,7 +95,7 @@ def greedy_choose(st, rules, rng, buf, n, values, scratch):
     return choice
 
 
-@njit(cache=True)
+@kernel
 def fast_choose(kind, st, rules, rng, buf, n, values, scratch):
     """Dispatch to the ``random`` or ``greedy`` kernel."""
     if kind == GREEDY:
@@ -103,19 +103,29 @@ def fast_choose(kind, st, rules, rng, buf, n, values, scratch):
     return buf[rng_below(rng, n)]
 
 
-@njit(cache=True)
+@kernel
 def play_fast(
-    st, rules, kinds, values, rng_open, rng_red, rng_blue, opening_plies, ply_cap, out_moves
+    st,
+    rules,
+    kinds,
+    values,
+    rng_open,
+    rng_red,
+    rng_blue,
+    opening_plies,
+    ply_cap,
+    out_moves,
+    buf,
+    scratch,
 ):
     """Play a whole game from ``st`` between two fast bots (``kinds[side]``).
 
     The first ``opening_plies`` plies are uniform draws from ``rng_open``. ``out_moves``
-    gets the moves; returns ``(plies, sum of legal-move counts where a move was chosen)``.
-    A game stopped by ``ply_cap`` leaves the status ongoing (unless the last position is
-    finished, which ``settle`` records).
+    gets the moves; ``buf`` and ``scratch`` are move lists of ``core.MAX_MOVES`` entries.
+    Returns ``(plies, sum of legal-move counts where a move was chosen)``. A game stopped
+    by ``ply_cap`` leaves the status ongoing (unless the last position is finished, which
+    ``settle`` records).
     """
-    buf = np.empty(core.MAX_MOVES, dtype=np.int32)
-    scratch = np.empty(core.MAX_MOVES, dtype=np.int32)
     plies = 0
     branch = 0
     while plies < ply_cap:
@@ -140,7 +150,7 @@ def play_fast(
     return plies, branch
 
 
-@njit(cache=True)
+@kernel
 def write_captures(st, plies, out, k):
     """Write the captures of the first ``plies`` plies of the history into ``out`` as rows
     ``(ply, capturer, captured, square)`` from row ``k`` on; return the next free row."""
@@ -168,7 +178,7 @@ def capture_table(st, plies):
     return out
 
 
-@njit(cache=True)
+@kernel
 def write_summary(st, plies, branch, out):
     """``out[:SUMMARY_SIZE]`` = ``[plies, legal-move sum, status, reason, Red pieces, Blue
     pieces, code of the last mover]`` of a game just played in ``st``."""
@@ -197,8 +207,21 @@ def fast_game(start, rules, kinds, values, rngs, opening_plies, ply_cap):
     st = np.zeros(max(size, start.shape[0]), dtype=np.int32)
     st[: start.shape[0]] = start
     moves = np.empty(ply_cap, dtype=np.int32)
+    buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+    scratch = np.empty(core.MAX_MOVES, dtype=np.int32)
     plies, branch = play_fast(
-        st, rules, kinds, values, rngs[0:1], rngs[1:2], rngs[2:3], opening_plies, ply_cap, moves
+        st,
+        rules,
+        kinds,
+        values,
+        rngs[0:1],
+        rngs[1:2],
+        rngs[2:3],
+        opening_plies,
+        ply_cap,
+        moves,
+        buf,
+        scratch,
     )
     caps = capture_table(st, plies)
     out = np.empty(SUMMARY_SIZE + plies + 4 * caps.shape[0], dtype=np.int64)
@@ -234,9 +257,11 @@ def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap):
     move_offsets = np.zeros(n + 1, dtype=np.int32)
     captures = np.empty((n * MAX_CAPTURES, 4), dtype=np.int32)
     capture_offsets = np.zeros(n + 1, dtype=np.int32)
+    buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+    scratch = np.empty(core.MAX_MOVES, dtype=np.int32)
+    used = core.HEADER + core.HIST_SIZE * start[core.S_NPLY]  # the position and its history
     for g in range(n):
-        st[:] = 0
-        st[: start.shape[0]] = start
+        st[:used] = start[:used]
         rng = rngs[g]
         plies, branch = play_fast(
             st,
@@ -249,6 +274,8 @@ def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap):
             opening_plies,
             ply_cap,
             game_moves,
+            buf,
+            scratch,
         )
         write_summary(st, plies, branch, summary[g])
         m0 = move_offsets[g]

@@ -90,6 +90,8 @@ class MctsBot:
             self.greedy,
             self.rollout_plies,
             deadline,
+            buf,
+            scratch,
         )
         mv, line, score = self._best_line()
         if advice is not None:  # keep the draw, or the longest loss

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from engine import core
 from engine.codes import RED_WON
-from engine.jit import njit
+from engine.jit import kernel
 from engine.rng import rng_below
 from sim.bots.evaluate import evaluate
 from sim.bots.fast import greedy_choose
@@ -36,7 +34,7 @@ EVAL_SCALE = 400.0
 MAX_TREE_DEPTH = 256
 
 
-@njit(cache=True)
+@kernel
 def _result_for(st, side):
     """The result in [0, 1] of a finished game for ``side`` (status must be set)."""
     status = st[core.S_STATUS]
@@ -45,7 +43,7 @@ def _result_for(st, side):
     return 1.0 if status == RED_WON + side else 0.0
 
 
-@njit(cache=True)
+@kernel
 def rollout(st, rules, params, values, rng, greedy, max_plies, buf, scratch):
     """Play the rollout from ``st``; return the result for the side to move at its start."""
     side = st[core.S_SIDE]
@@ -66,7 +64,7 @@ def rollout(st, rules, params, values, rng, greedy, max_plies, buf, scratch):
     return p if st[core.S_SIDE] == side else 1.0 - p
 
 
-@njit(cache=True)
+@kernel
 def immediate_win(st, rules, buf, n, scratch):
     """A move of ``buf[:n]`` that wins at once (den, last capture, opponent left without
     moves), or -1."""
@@ -82,7 +80,7 @@ def immediate_win(st, rules, buf, n, scratch):
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def select_child(rng, tree_i, tree_f, node, c):
     """The child of an expanded ``node`` to descend to: an unvisited one at random if there
     are any, else the one of highest UCT value (the first among equals)."""
@@ -115,7 +113,7 @@ def select_child(rng, tree_i, tree_f, node, c):
     return child
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def select(st, rules, rng, tree_i, tree_f, c, root_ply):
     """Selection: descend from the root by :func:`select_child`, playing each move on
     ``st``, until a leaf, a terminal node, a first visit or ``MAX_TREE_DEPTH``; returns
@@ -134,7 +132,7 @@ def select(st, rules, rng, tree_i, tree_f, c, root_ply):
     return node
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def expand(st, rules, rng, tree_i, tree_f, node, buf, n, used):
     """Expansion: give ``node`` one child per legal move ``buf[:n]`` (if the tree has room
     for them) and play a random one on ``st``; returns ``(node reached, nodes used)``."""
@@ -157,7 +155,7 @@ def expand(st, rules, rng, tree_i, tree_f, node, buf, n, used):
     return child, used
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def simulate(
     st, rules, params, values, rng, tree_i, tree_f, node, used, greedy, rollout_plies, buf, scratch
 ):
@@ -184,7 +182,7 @@ def simulate(
     return node, used, 1.0 - r  # r is for the side to move; mover is the other side
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def backup(tree_i, tree_f, node, result):
     """Backpropagation: add the visit and ``result`` (for the side that moved into
     ``node``) to ``node`` and its ancestors, flipping the point of view at each level."""
@@ -195,15 +193,27 @@ def backup(tree_i, tree_f, node, result):
         node = tree_i[node, T_PARENT]
 
 
-@njit(cache=True)
+@kernel
 def mcts(
-    st, rules, params, values, rng, tree_i, tree_f, playouts, c, greedy, rollout_plies, deadline_us
+    st,
+    rules,
+    params,
+    values,
+    rng,
+    tree_i,
+    tree_f,
+    playouts,
+    c,
+    greedy,
+    rollout_plies,
+    deadline_us,
+    buf,
+    scratch,
 ):
     """Run up to ``playouts`` playouts from ``st`` (restored afterwards); returns
-    ``(playouts done, nodes used)``. The tree must have been reset (root not expanded)."""
+    ``(playouts done, nodes used)``. The tree must have been reset (root not expanded);
+    ``buf`` and ``scratch`` are move lists of ``core.MAX_MOVES`` entries."""
     root_ply = st[core.S_NPLY]
-    buf = np.empty(core.MAX_MOVES, dtype=np.int32)
-    scratch = np.empty(core.MAX_MOVES, dtype=np.int32)
     tree_i[0, T_PARENT] = -1
     tree_i[0, T_MOVE] = -1
     tree_i[0, T_COUNT] = -1

@@ -30,7 +30,7 @@ from numba import objmode
 from engine import core
 from engine.board import DENS
 from engine.codes import H_CAPTURED, H_FROM, H_PIECE, H_TO
-from engine.jit import njit
+from engine.jit import kernel, njit
 from engine.rules import R_NO_CAPTURE
 from sim.bots.evaluate import CLOCK_HORIZON, V_OFF, Z_CLOCK, Z_SIDE, ZOBRIST, evaluate
 from sim.bots.fast import den_threatened
@@ -75,7 +75,7 @@ def now_us():
     return t
 
 
-@njit(cache=True)
+@kernel
 def draw_value(st, ws):
     """A draw for the side to move: ``-contempt`` for the side to move at the root."""
     if st[core.S_SIDE] == ws[X_ROOT_SIDE]:
@@ -83,7 +83,7 @@ def draw_value(st, ws):
     return ws[X_CONTEMPT]
 
 
-@njit(cache=True)
+@kernel
 def record_history_hashes(st, h, ws):
     """Fill the ring of position hashes for the game so far (``h``: the current one)."""
     nply = st[core.S_NPLY]
@@ -102,7 +102,7 @@ def record_history_hashes(st, h, ws):
         k -= 1
 
 
-@njit(cache=True)
+@kernel
 def repeated(st, ws, h):
     """Record ``h`` for this ply; whether the position occurred before since the last
     capture (same side to move; looked back at most REP_LOOKBACK plies)."""
@@ -117,7 +117,7 @@ def repeated(st, ws, h):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _tick(ws):
     """Count a node; return True when a budget has run out (and record it)."""
     ws[C_NODES] += 1
@@ -130,7 +130,7 @@ def _tick(ws):
     return ws[C_ABORT] != 0
 
 
-@njit(cache=True)
+@kernel
 def tt_key_of(st, rules, h):
     """The table key: the board hash, plus the no-capture clock when a draw is near."""
     nc = rules[R_NO_CAPTURE]
@@ -143,7 +143,7 @@ def tt_key_of(st, rules, h):
     return h
 
 
-@njit(cache=True)
+@kernel
 def make_hashed(st, rules, mv, h):
     """Play ``mv`` and return the new board hash."""
     frm = mv >> 6
@@ -157,7 +157,7 @@ def make_hashed(st, rules, mv, h):
     return h
 
 
-@njit(cache=True)
+@kernel
 def noisy_eval(st, rules, ws, h):
     """The evaluation plus the seeded noise term in ``[-noise, noise]`` (a function of the
     position's hash and the per-search salt, so a position always gets the same noise)."""
@@ -173,13 +173,13 @@ def noisy_eval(st, rules, ws, h):
     return score
 
 
-@njit(cache=True)
+@kernel
 def _gen(st, rules, ml, ply):
     """Generate the legal moves into ``ml[ply, :n]``; returns n."""
     return core.legal_moves(st, rules, ml[ply])
 
 
-@njit(cache=True)
+@kernel
 def _order(st, ml, n, ply, tt_move, ws, tactical_only):
     """Give each move of ``ml[ply]`` an ordering score (keeping only captures and den
     entries if ``tactical_only``); returns the number of moves kept."""
@@ -212,7 +212,7 @@ def _order(st, ml, n, ply, tt_move, ws, tactical_only):
     return k
 
 
-@njit(cache=True)
+@kernel
 def _pick(ml, ply, i, n):
     """Move the best-scored of ``ml[ply, i:n]`` to index ``i`` and return it."""
     best = i
@@ -229,7 +229,7 @@ def _pick(ml, ply, i, n):
     return mv
 
 
-@njit(cache=True)
+@kernel
 def qsearch(st, rules, ml, ws, h, ply, alpha, beta):
     """Quiescence: stand pat, then captures and den entries only."""
     if _tick(ws):
@@ -270,7 +270,7 @@ def qsearch(st, rules, ml, ws, h, ply, alpha, beta):
     return best
 
 
-@njit(cache=True)
+@kernel
 def _store(tt, slot, key, best, ply, depth, flag, best_move):
     stored = best
     if stored > MATE_BOUND:
@@ -281,7 +281,7 @@ def _store(tt, slot, key, best, ply, depth, flag, best_move):
     tt[slot, 1] = (stored + SCORE_OFFSET) | (depth << 20) | (flag << 28) | (best_move << 30)
 
 
-@njit(cache=True)
+@kernel
 def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
     """Negamax alpha-beta to ``depth`` plies from ``ply``; the score for the side to move."""
     pv[ply, 0] = 0

@@ -12,12 +12,12 @@ import numpy as np
 
 from engine import core
 from engine.codes import RAT
-from engine.jit import njit
+from engine.jit import kernel, njit
 from sim.tablebase.kernels import RADIXES
 from sim.tablebase.material import PLACE
 
 
-@njit(cache=True)
+@kernel
 def position_index(st, max_pieces):
     """``(mask, index)`` of the position of ``st`` in its table, or ``(-1, -1)`` when it
     has more than ``max_pieces`` animals or a side has none."""

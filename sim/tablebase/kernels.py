@@ -21,7 +21,7 @@ import numpy as np
 
 from engine.board import DENS, JUMP_LAND, NEIGHBOURS, WATER
 from engine.codes import RAT
-from engine.jit import njit
+from engine.jit import kernel, njit
 from engine.moves import jump_allowed, jump_blocked, pseudo_moves
 from engine.state import HEADER, MAX_MOVES, P_SQ, S_SIDE, animal_of
 from sim.tablebase.material import PLACE, SQUARE_OF
@@ -40,7 +40,7 @@ def new_board():
     return st
 
 
-@njit(cache=True)
+@kernel
 def decode(idx, kinds, strides, half, squares):
     """Fill ``squares`` with the pieces' squares of index ``idx``; return the side to move,
     or -1 when two pieces share a square (not a position)."""
@@ -57,7 +57,7 @@ def decode(idx, kinds, strides, half, squares):
     return side
 
 
-@njit(cache=True)
+@kernel
 def place(st, codes, squares, side):
     """Put the pieces on the state array, ``side`` to move."""
     for k in range(codes.size):
@@ -66,7 +66,7 @@ def place(st, codes, squares, side):
     st[S_SIDE] = side
 
 
-@njit(cache=True)
+@kernel
 def lift(st, codes, squares):
     """Take the pieces off the state array again."""
     for k in range(codes.size):
@@ -83,7 +83,7 @@ def piece_index(codes):
     return out
 
 
-@njit(cache=True)
+@kernel
 def sub_index(kinds, squares, j, moved, to, side, sub_half, sub_strides):
     """The index, in the table without piece ``j``, of the position where piece ``moved``
     went to ``to`` and captured piece ``j``; ``side`` is to move there."""
@@ -95,7 +95,7 @@ def sub_index(kinds, squares, j, moved, to, side, sub_half, sub_strides):
     return idx
 
 
-@njit(cache=True)
+@kernel
 def child_code(
     st, kinds, strides, half, squares, idx, side, mv, kidx, sub, sub_off, sub_half, sub_strides, val
 ):
