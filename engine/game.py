@@ -28,7 +28,7 @@ from engine.codes import (
     STATUS_MASK,
 )
 from engine.jit import kernel
-from engine.moves import count_pseudo_moves, pseudo_moves
+from engine.moves import count_pseudo_moves, pseudo_captures, pseudo_moves
 from engine.repetition import filter_7_3, filter_17_5, rule_7_3_keys, rule_17_5_squares
 from engine.rules import R_NO_CAPTURE, R_RULE_7_3, R_RULE_17_5
 from engine.state import (
@@ -55,6 +55,20 @@ def legal_moves(st, rules, out):
     if st[S_STATUS] != ONGOING:
         return 0
     n = pseudo_moves(st, rules, out)
+    if rules[R_RULE_7_3] != 0:  # 7-3 rule
+        n = filter_7_3(st, rules, out, n)
+    if rules[R_RULE_17_5] != 0:  # 17-5 rule
+        n = filter_17_5(st, rules, out, n)
+    return n
+
+
+@kernel
+def legal_captures(st, rules, out):
+    """The captures and den entries among the legal moves, in :func:`legal_moves`' order;
+    returns their count."""
+    if st[S_STATUS] != ONGOING:
+        return 0
+    n = pseudo_captures(st, rules, out)
     if rules[R_RULE_7_3] != 0:  # 7-3 rule
         n = filter_7_3(st, rules, out, n)
     if rules[R_RULE_17_5] != 0:  # 17-5 rule

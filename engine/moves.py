@@ -183,6 +183,32 @@ def pseudo_moves(st, rules, out):
 
 
 @kernel
+def pseudo_captures(st, rules, out):
+    """The captures and den entries among :func:`pseudo_moves`, in the same order; returns
+    their count (``out`` as there)."""
+    side = st[S_SIDE]
+    own = side_bits(st, side)
+    enemy = side_bits(st, 1 - side)
+    wanted = enemy | (np.int64(1) << DENS[1 - side])
+    blockers = jump_blockers(st, rules, side)
+    n = 0
+    for animal in range(RAT, ELEPHANT + 1):
+        code = side * 8 + animal
+        sq = st[P_SQ + code]
+        if sq < 0:
+            continue
+        mode = move_mode(rules, animal)
+        if (REACH[mode, side, sq] & wanted) == 0:
+            continue
+        tg = piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers) & wanted
+        for d in range(4):
+            t = TARGET[mode, side, sq, d]
+            out[n] = sq * 64 + t
+            n += (tg >> t) & 1
+    return n
+
+
+@kernel
 def count_pseudo_moves(st, rules):
     """How many moves :func:`pseudo_moves` would list, without listing them."""
     side = st[S_SIDE]
@@ -241,3 +267,34 @@ def is_chased(st, rules, code, sq):
     This is the 7-3 rule's exemption: whose turn it is and the repetition rules are ignored.
     """
     return threatened(st, rules, code, sq, side_bits(st, 1 - side_of(code)))
+
+
+@kernel
+def chased_bits(st, rules, side):
+    """The squares of ``side``'s pieces that some enemy piece could capture by a step or a
+    river jump, as a bitboard: :func:`is_chased` of every piece of ``side`` at once."""
+    enemy = 1 - side
+    prey = side_bits(st, side)
+    blockers = jump_blockers(st, rules, enemy)
+    chased = np.int64(0)
+    for animal in range(RAT, ELEPHANT + 1):
+        code = enemy * 8 + animal
+        sq = st[P_SQ + code]
+        if sq < 0:
+            continue
+        mode = move_mode(rules, animal)
+        # Movement 1-3, 6, 9: the squares the enemy piece reaches (engine.bitboards)
+        hits = REACH[mode, enemy, sq] & prey & ~chased
+        if hits == 0:
+            continue
+        if mode >= MODE_JUMP_H:
+            for d in range(4):
+                # Movement 7: a rat on the path blocks the jump
+                if (JUMP_PATH_BB[mode, sq, d] & blockers) != 0:
+                    hits &= ~(np.int64(1) << TARGET[mode, enemy, sq, d])
+        while hits != 0:
+            t = lowest_bit(hits)
+            if can_capture(rules, code, sq, st[t], t):  # Movement 5, 8: a capture by the rules
+                chased |= np.int64(1) << t
+            hits &= hits - 1
+    return chased

@@ -54,7 +54,7 @@ def rule_7_3_keys(st):
         base = HEADER + (nply - 2 - 2 * i) * HIST_SIZE
         to = st[base + H_TO]
         key = st[base + H_PIECE] * 64 + to
-        if (thrice >> to) & 1 == 0 or key == first:
+        if ((thrice >> to) & 1) == 0 or key == first:
             continue
         visits = 1
         for j in range(i + 1, count):
@@ -126,7 +126,7 @@ def filter_17_5(st, rules, out, n):
     for i in range(n):
         mv = out[i]
         # 17-5 rule: P may not move to any of those squares
-        if st[mv >> 6] == piece and (squares >> (mv & 63)) & 1 != 0:
+        if st[mv >> 6] == piece and ((squares >> (mv & 63)) & 1) != 0:
             continue
         out[k] = mv
         k += 1

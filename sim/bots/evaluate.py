@@ -27,6 +27,7 @@ from engine import core
 from engine.board import DENS, NFILES, NSQ
 from engine.codes import ELEPHANT, RAT
 from engine.jit import kernel
+from engine.moves import chased_bits
 
 ADVANCE_BY_DISTANCE = np.array(
     [0, 150, 70, 40, 26, 17, 11, 7, 4, 2, 1, 0, 0, 0, 0, 0], dtype=np.int64
@@ -104,10 +105,11 @@ def evaluate(st, rules, params):
     # Pieces of the side to move that an enemy could capture now.
     first = 0
     second = 0
+    chased = chased_bits(st, rules, side)  # the pieces core.is_chased finds chased
     for animal in range(RAT, ELEPHANT + 1):
         code = side * 8 + animal
         sq = st[core.P_SQ + code]
-        if sq >= 0 and core.is_chased(st, rules, code, sq):
+        if sq >= 0 and ((chased >> sq) & 1) != 0:
             v = params[V_OFF + animal - 1]
             if v > first:
                 second = first

@@ -14,6 +14,7 @@ from engine import core
 from engine.board import DENS, NEIGHBOURS
 from engine.codes import ELEPHANT, H_CAPTURED, H_PIECE, H_TO, RAT, RED_WON
 from engine.jit import kernel, njit
+from engine.moves import chased_bits
 from engine.rng import rng_below
 from sim.bots.registry import FAST_GREEDY, FAST_RANDOM
 
@@ -41,10 +42,11 @@ def den_threatened(st, side):
 def hanging_value(st, rules, side, values):
     """The largest value among ``side``'s pieces that an enemy piece could capture now."""
     worst = 0
+    chased = chased_bits(st, rules, side)  # the pieces core.is_chased finds chased
     for animal in range(RAT, ELEPHANT + 1):
         code = side * 8 + animal
         sq = st[core.P_SQ + code]
-        if sq >= 0 and core.is_chased(st, rules, code, sq):
+        if sq >= 0 and ((chased >> sq) & 1) != 0:
             v = values[animal - 1]
             if v > worst:
                 worst = v

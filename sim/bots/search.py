@@ -30,6 +30,7 @@ from numba import objmode
 from engine import core
 from engine.board import DENS
 from engine.codes import H_CAPTURED, H_FROM, H_PIECE, H_TO
+from engine.game import count_legal, legal_captures
 from engine.jit import kernel, njit
 from engine.rules import R_NO_CAPTURE
 from sim.bots.evaluate import CLOCK_HORIZON, V_OFF, Z_CLOCK, Z_SIDE, ZOBRIST, evaluate
@@ -248,12 +249,13 @@ def qsearch(st, rules, ml, ws, h, ply, alpha, beta):
         best = noisy_eval(st, rules, ws, h)
         if best >= beta or ply >= MAX_PLY - 1:
             return best
-    n = _gen(st, rules, ml, ply)
-    if n == 0:
+    # The captures and den entries; with none, whether there is any legal move at all.
+    k = legal_captures(st, rules, ml[ply])
+    if k == 0 and count_legal(st, rules, ml[ply]) == 0:
         return -(MATE - ply)
     if best > alpha:
         alpha = best
-    k = _order(st, ml, n, ply, -1, ws, True)
+    k = _order(st, ml, k, ply, -1, ws, True)
     for i in range(k):
         mv = _pick(ml, ply, i, k)
         h2 = make_hashed(st, rules, mv, h)
