@@ -11,6 +11,7 @@ import os
 import re
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from typing import Any
 
 from engine.errors import DsqError
@@ -33,17 +34,30 @@ class InlineExecutor(Executor):
 
 
 class Backend:
-    """Runs :class:`ChunkJob` s; subclasses choose where."""
+    """Runs :class:`ChunkJob` s; subclasses choose where.
+
+    Workers of a backend that ``spools`` run on the driver's machine: they write each
+    chunk's games file themselves into the folder the driver names with
+    :meth:`spool_to` (the driver then only commits it, see :mod:`sim.storage.spool`).
+    """
 
     name = "inline"
     slots = 1
     generation = 0
+    spools = True
+    spool = ""
 
     def __init__(self) -> None:
         self.executor: Executor = InlineExecutor()
 
+    def spool_to(self, folder: str) -> None:
+        """Have the workers write their games files into ``folder`` (if they can)."""
+        self.spool = folder if self.spools else ""
+
     def submit(self, job: ChunkJob) -> Future:
         """Start a chunk; the future's result is a :class:`sim.batch.chunks.ChunkResult`."""
+        if self.spool and not job.spool:
+            job = replace(job, spool=self.spool)
         return self.executor.submit(play_chunk, job)
 
     def lost_worker(self, exc: BaseException) -> bool:
@@ -88,9 +102,12 @@ class PoolBackend(Backend):
 
 
 class DaskBackend(Backend):
-    """An existing Dask cluster; Dask itself recomputes chunks of a worker that died."""
+    """An existing Dask cluster; Dask itself recomputes chunks of a worker that died. Its
+    workers may run on other machines: they return their games to the driver, which
+    writes them."""
 
     name = "dask"
+    spools = False
 
     def __init__(self, address: str, timeout: float = 5.0) -> None:
         if not SCHEDULER_RE.match(address):

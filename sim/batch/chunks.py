@@ -2,7 +2,12 @@
 
 :func:`play_chunk` runs in the driver (one worker), in a pool process, or on a Dask
 worker; it is a pure function of its :class:`ChunkJob` apart from the timing column and
-how many of the job's games fit in its time budget. It never touches the file system.
+how many of the job's games fit in its time budget.
+
+A job with a ``spool`` folder (the batch's games folder, given to workers on the driver's
+machine) has its worker encode and verify the games file itself under a hidden temporary
+name (:mod:`sim.storage.spool`), so the driver only commits it; other jobs return their
+games as a table and never touch the file system.
 """
 
 from __future__ import annotations
@@ -15,10 +20,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
-from sim.play.seeds import plan_game
+from sim.play.seeds import plan_game, plan_games
 from sim.storage.schema import SCHEMA_VERSION
+from sim.storage.spool import SpooledFile, spool_games
 
 DEFAULT_PLAY_FN = "sim.play.referee:play_game"
 
@@ -29,7 +36,8 @@ class ChunkJob:
 
     ``bot_a`` is the ``--red`` bot (red on even indices with ``swap``, always without);
     ``play_fn`` names the game function as ``"module:function"``; ``tables`` is the batch's
-    folder of endgame tables (read by ``adjudicate="tablebase"`` and by bots that probe).
+    folder of endgame tables (read by ``adjudicate="tablebase"`` and by bots that probe);
+    ``spool`` the folder where the worker writes its games file itself ("": return a table).
     """
 
     batch_id: str
@@ -45,15 +53,18 @@ class ChunkJob:
     play_fn: str = DEFAULT_PLAY_FN
     adjudicate: str = "none"
     tables: str = ""
+    spool: str = ""
 
 
 @dataclass
 class ChunkResult:
-    """The games a job played (a prefix of its indices) as a GAME_SCHEMA table."""
+    """The games a job played (a prefix of its indices): a GAME_SCHEMA table, or with a
+    ``spool`` folder the verified file the worker wrote there (``table`` is then None)."""
 
     job: ChunkJob
-    table: pa.Table
+    table: pa.Table | None
     played: tuple[int, ...]
+    file: SpooledFile | None = None
 
 
 @lru_cache(maxsize=8)
@@ -116,12 +127,10 @@ def _tables(job: ChunkJob) -> contextlib.AbstractContextManager[None]:
     return use_root(job.tables)
 
 
-FAST_SLICE = 64  # games per compiled call on the fast path, between deadline checks
-
-
 def play_chunk(job: ChunkJob) -> ChunkResult:
     """Play the job's games in order until all are done or ``max_seconds`` have passed
-    (at least one game is always played); return them as a table.
+    (at least one game is always played); return them as a table, or as the file the
+    worker wrote into the job's ``spool`` folder.
 
     Games between fast bots (``random``, ``greedy``) take the referee's columnar path
     (:mod:`sim.play.columnar`): the same games, with no Python object per game or move.
@@ -129,54 +138,54 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     from sim.storage.writing import rows_to_table
 
     deadline = time.monotonic() + job.max_seconds
+    result = None
     if job.play_fn == DEFAULT_PLAY_FN:
         from sim.play.columnar import fast_pair
 
         if fast_pair(job.bot_a, job.bot_b):
-            return _play_chunk_fast(job, deadline)
-    rows: list[dict[str, Any]] = []
-    for gi in job.indices:
-        rows.append(play_one(job, gi))
-        if time.monotonic() >= deadline:
-            break
-    played = tuple(r["game_index"] for r in rows)
-    return ChunkResult(job=job, table=rows_to_table(rows), played=played)
+            result = _play_chunk_fast(job, deadline)
+    if result is None:
+        rows: list[dict[str, Any]] = []
+        for gi in job.indices:
+            rows.append(play_one(job, gi))
+            if time.monotonic() >= deadline:
+                break
+        played = tuple(r["game_index"] for r in rows)
+        result = ChunkResult(job=job, table=rows_to_table(rows), played=played)
+    if job.spool and result.table is not None:
+        file = spool_games(job.spool, result.table)
+        return ChunkResult(job=job, table=None, played=result.played, file=file)
+    return result
 
 
 def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
-    """:func:`play_chunk` for fast bots: slices of games per compiled call, as columns."""
-    from sim.play.columnar import play_fast_games
+    """:func:`play_chunk` for fast bots: the chunk's games in one compiled call (which looks
+    at the clock every ``sim.bots.fast.SLICE`` games), as columns."""
+    from sim.play.columnar import play_fast_columns
     from sim.storage.schema import GAME_SCHEMA
 
-    tables = []
-    played: list[int] = []
-    for start in range(0, len(job.indices), FAST_SLICE):
-        indices = job.indices[start : start + FAST_SLICE]
-        plans = [plan_game(job.batch_seed, gi, job.bot_a, job.bot_b, job.swap) for gi in indices]
-        columns = play_fast_games(
-            job.rules,
-            [p.red for p in plans],
-            [p.blue for p in plans],
-            [p.seed for p in plans],
-            [p.opening_seed for p in plans],
-            job.opening_plies,
-            job.ply_cap,
-            adjudicate=job.adjudicate,
-            tables=job.tables or None,
-        )
-        n = len(indices)
-        columns.update(
-            schema_version=pa.array([SCHEMA_VERSION] * n, type=pa.int16()),
-            batch_id=pa.array([job.batch_id] * n, type=pa.string()),
-            game_index=pa.array(indices, type=pa.int32()),
-            pair_id=pa.array([p.pair_id for p in plans], type=pa.int32()),
-            seed=pa.array([p.seed for p in plans], type=pa.int64()),
-            engine_version=pa.array([engine_version()] * n, type=pa.string()),
-        )
-        tables.append(
-            pa.Table.from_arrays([columns[f.name] for f in GAME_SCHEMA], schema=GAME_SCHEMA)
-        )
-        played.extend(indices)
-        if time.monotonic() >= deadline:
-            break
-    return ChunkResult(job=job, table=pa.concat_tables(tables), played=tuple(played))
+    plan = plan_games(job.batch_seed, job.indices, job.swap)
+    red = np.where(plan.a_is_red, 0, 1)  # indices into (bot_a, bot_b)
+    columns, n = play_fast_columns(
+        job.rules,
+        (job.bot_a, job.bot_b),
+        red,
+        1 - red,
+        plan.seed,
+        plan.opening_seed,
+        job.opening_plies,
+        job.ply_cap,
+        deadline=time.perf_counter() + (deadline - time.monotonic()),
+        adjudicate=job.adjudicate,
+        tables=job.tables or None,
+    )
+    columns.update(
+        schema_version=pa.repeat(pa.scalar(SCHEMA_VERSION, pa.int16()), n),
+        batch_id=pa.repeat(pa.scalar(job.batch_id, pa.string()), n),
+        game_index=pa.array(plan.game_index[:n], type=pa.int32()),
+        pair_id=pa.array(plan.pair_id[:n], type=pa.int32()),
+        seed=pa.array(plan.seed[:n], type=pa.int64()),
+        engine_version=pa.repeat(pa.scalar(engine_version(), pa.string()), n),
+    )
+    table = pa.Table.from_arrays([columns[f.name] for f in GAME_SCHEMA], schema=GAME_SCHEMA)
+    return ChunkResult(job=job, table=table, played=tuple(job.indices[:n]))

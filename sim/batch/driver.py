@@ -42,6 +42,7 @@ from sim.storage.records import (
     recorded_games,
     write_batch_record,
 )
+from sim.storage.spool import discard_spooled
 from sim.storage.writing import remove_stale_temp_files
 from sim.tablebase.store import tables_root
 
@@ -135,8 +136,14 @@ class BatchDriver:
         self.missing = MissingIndices(spec.games, set(done_games))
         slots = self.backend.slots
         self.chunk_size = max(
-            1, min(self.options.chunk_games, math.ceil(self.missing.remaining / (slots * 4) or 1))
+            1,
+            min(
+                self.options.chunk_games,
+                self.options.flush_games,  # a chunk a worker writes is one file
+                math.ceil(self.missing.remaining / (slots * 4) or 1),
+            ),
         )
+        self.backend.spool_to(str(games_dir(d, bid)))
         if self.options.max_seconds is not None:
             self.deadline = time.monotonic() + self.options.max_seconds
         rec.update(
@@ -215,8 +222,16 @@ class BatchDriver:
         return error
 
     def _cancel_inflight(self) -> None:
+        """Cancel the chunks not collected; drop the files of those already written."""
         for fut in self.inflight:
-            fut.cancel()
+            if fut.cancel() or not fut.done():
+                continue
+            try:
+                res = fut.result()
+            except BaseException:  # noqa: BLE001 - a lost chunk leaves nothing to drop
+                continue
+            if res.file is not None:
+                discard_spooled(res.file)
 
     @property
     def _recorder(self) -> GameRecorder:
@@ -282,7 +297,7 @@ class BatchDriver:
             opening_plies=spec.opening_plies,
             ply_cap=spec.ply_cap,
             indices=idx,
-            max_seconds=self.options.chunk_seconds,
+            max_seconds=min(self.options.chunk_seconds, self.options.flush_seconds),
             play_fn=self.options.play_fn,
             adjudicate=spec.adjudicate,
             tables=str(tables_root(self.data_dir)),
@@ -309,8 +324,11 @@ class BatchDriver:
             raise BatchFailed(describe(exc), self.batch_id, is_resource(exc)) from exc
 
     def _accept(self, res: ChunkResult) -> None:
-        """Keep a chunk's new games and queue the indices it had no time for."""
-        for gi, w in self._recorder.add(res.table):
+        """Keep a chunk's new games (its file, or its table) and queue the indices it had
+        no time for."""
+        recorder = self._recorder
+        games = recorder.commit(res.file) if res.file is not None else recorder.add(res.table)
+        for gi, w in games:
             self.tally.add(gi, w)
         rest = res.job.indices[len(res.played) :]
         if rest:

@@ -1,10 +1,14 @@
-"""Recording a batch's games: buffer the results, write parquet files on a background thread,
-and count a game as recorded only once its file is in place.
+"""Recording a batch's games: commit the files local workers wrote, buffer the games remote
+workers return and write them as parquet files, all on a background thread; a game counts
+as recorded only once its file is in place.
 
-Files are written on a background thread (pyarrow releases the GIL while it encodes and
-compresses), so the driver keeps feeding the workers during a write. The recorder drops
-every game it already holds (recorded, being written or buffered): a chunk recomputed by
-Dask or replayed after a lost worker is never recorded twice.
+A local worker writes and verifies its chunk's file itself under a hidden temporary name
+(:mod:`sim.storage.spool`); the recorder commits it (:meth:`GameRecorder.commit`: a rename
+and the verdict, on the writer thread). Games returned as tables (Dask) are buffered and
+written on the same thread (pyarrow releases the GIL while it encodes and compresses), so
+the driver keeps feeding the workers during a write. The recorder drops every game it
+already holds (recorded, being written or buffered): a chunk recomputed by Dask or
+replayed after a lost worker is never recorded twice.
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 
+from engine.codes import WINNERS
 from sim.batch.tally import Tally
+from sim.storage.spool import SpooledFile, commit_spooled, discard_spooled
 from sim.storage.writing import write_games_chunk
 
 OnRecorded = Callable[[int, dict[str, Any]], None]
@@ -81,6 +88,23 @@ class GameRecorder:
         self._buffer.append(table)
         buffered.update(idx)
         self._buffered_results.extend(results)
+        return results
+
+    def commit(self, spooled: SpooledFile) -> list[tuple[int, str]]:
+        """Have a file a worker wrote committed (on the writer thread) with its games not
+        held yet; return their (index, winner). A file holding games already held (a
+        recomputed chunk) is read, its new games buffered, and the file dropped."""
+        idx = spooled.game_index.tolist()
+        recorded, buffered, in_writing = self.recorded, self._buffered, self._in_writing
+        if any(i in recorded or i in buffered or i in in_writing for i in idx):
+            table = pq.read_table(spooled.temp_path)
+            discard_spooled(spooled)
+            return self.add(table)
+        results = [(i, WINNERS[w]) for i, w in zip(idx, spooled.winner.tolist(), strict=True)]
+        fut = self._writer.submit(commit_spooled, spooled)
+        self._writing.append((fut, idx, results))
+        in_writing.update(idx)
+        self.settle(block=len(self._writing) > MAX_PENDING_WRITES)
         return results
 
     def flush_due(self) -> bool:

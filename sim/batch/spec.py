@@ -58,7 +58,7 @@ class RunOptions:
     (wall time, None: no limit) the batch stops as if cancelled, resumable.
     """
 
-    chunk_games: int = 1000
+    chunk_games: int = 20_000
     chunk_seconds: float = 1.0
     flush_games: int = 20_000
     flush_seconds: float = 10.0

@@ -8,7 +8,10 @@ leaves the state as it found it.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
+from numba import objmode
 
 from engine import core
 from engine.board import DENS, NEIGHBOURS
@@ -239,30 +242,46 @@ def fast_game(start, rules, kinds, values, rngs, opening_plies, ply_cap):
 
 
 MAX_CAPTURES = 32  # a game has at most 15 captures by each side
+SLICE = 64  # games between two looks at the clock
 
 
 @njit(cache=True)
-def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap):
+def now_us():
+    """Microseconds of ``time.perf_counter`` (through numba's object mode)."""
+    with objmode(t="int64"):
+        t = int(time.perf_counter() * 1e6)
+    return t
+
+
+@njit(cache=True)
+def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap, deadline_us):
     """Many games between fast bots in one call, in columnar form (the simulator's fast path).
 
-    Game ``i`` is exactly ``fast_game(start, rules, kinds[i], values, rngs[i], ...)``.
-    Returns ``(summary, moves, move_offsets, captures, capture_offsets)``: ``summary[i]``
-    as in :func:`fast_game`; game ``i``'s moves are ``moves[move_offsets[i]:
-    move_offsets[i + 1]]`` and its capture rows ``captures[capture_offsets[i]:...]``.
+    Game ``i`` is exactly ``fast_game(start, rules, kinds[i], values, rngs[i], ...)``. The
+    games are played in order until all are done or, with ``deadline_us > 0``, the clock
+    (:func:`now_us`, read every ``SLICE`` games) has passed it; at least one game is played.
+    Returns ``(summary, moves, move_offsets, captures, capture_offsets)`` of the games
+    played: ``summary[i]`` as in :func:`fast_game`; game ``i``'s moves are
+    ``moves[move_offsets[i]:move_offsets[i + 1]]`` and its capture rows
+    ``captures[capture_offsets[i]:...]``.
     """
     n = kinds.shape[0]
     size = core.HEADER + core.HIST_SIZE * (ply_cap + 1)
     st = np.zeros(max(size, start.shape[0]), dtype=np.int32)
     game_moves = np.empty(ply_cap, dtype=np.int32)
     summary = np.empty((n, SUMMARY_SIZE), dtype=np.int64)
-    moves = np.empty(n * ply_cap, dtype=np.uint16)
+    moves = np.empty(max(ply_cap, n * min(ply_cap, 256)), dtype=np.uint16)  # grows as needed
     move_offsets = np.zeros(n + 1, dtype=np.int32)
     captures = np.empty((n * MAX_CAPTURES, 4), dtype=np.int32)
     capture_offsets = np.zeros(n + 1, dtype=np.int32)
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
     scratch = np.empty(core.MAX_MOVES, dtype=np.int32)
     used = core.HEADER + core.HIST_SIZE * start[core.S_NPLY]  # the position and its history
+    played = n
     for g in range(n):
+        if deadline_us > 0 and g > 0 and g % SLICE == 0 and now_us() >= deadline_us:
+            played = g
+            break
         st[:used] = start[:used]
         rng = rngs[g]
         plies, branch = play_fast(
@@ -281,14 +300,53 @@ def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap):
         )
         write_summary(st, plies, branch, summary[g])
         m0 = move_offsets[g]
+        if m0 + plies > moves.shape[0]:
+            bigger = np.empty(2 * moves.shape[0] + plies, dtype=np.uint16)
+            bigger[:m0] = moves[:m0]
+            moves = bigger
         for i in range(plies):
             moves[m0 + i] = game_moves[i]
         move_offsets[g + 1] = m0 + plies
         capture_offsets[g + 1] = write_captures(st, plies, captures, capture_offsets[g])
     return (
-        summary,
-        moves[: move_offsets[n]],
-        move_offsets,
-        captures[: capture_offsets[n]],
-        capture_offsets,
+        summary[:played],
+        moves[: move_offsets[played]].copy(),
+        move_offsets[: played + 1],
+        captures[: capture_offsets[played]],
+        capture_offsets[: played + 1],
     )
+
+
+@njit(cache=True)
+def seed_words(seeds, opening_seeds):
+    """The generator words of games played with ``seeds`` and ``opening_seeds`` (int64
+    arrays): per game the opening's, Red's and Blue's word, exactly those of
+    ``sim.play.referee.play_game`` (``engine.rng.seed_state`` of the opening seed and of
+    ``bot_seed(seed, side)``)."""
+    n = seeds.shape[0]
+    out = np.empty((n, 3), dtype=np.uint64)
+    for i in range(n):
+        out[i, 0] = splitmix(np.uint64(opening_seeds[i]))
+        for side in range(2):
+            # sim.play.referee.bot_seed: the game seed mixed with the colour
+            z = np.uint64(seeds[i]) * np.uint64(2) + np.uint64(1)
+            z += np.uint64(side) * np.uint64(0x9E3779B97F4A7C15)
+            out[i, 1 + side] = splitmix(mix64(z))
+    return out
+
+
+@kernel(inline="always")
+def mix64(z):
+    """splitmix64's finaliser of a uint64."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@kernel(inline="always")
+def splitmix(seed):
+    """``engine.rng.seed_state(seed)[0]`` of a seed given as a uint64 (never zero)."""
+    z = mix64(seed + np.uint64(0x9E3779B97F4A7C15))
+    if z == 0:
+        return np.uint64(0x2545F4914F6CDD1D)
+    return z

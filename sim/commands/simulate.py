@@ -125,7 +125,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     adv = p.add_argument_group("tuning (does not change the games)")
     adv.add_argument(
-        "--chunk-games", type=int_in(1, 100_000), default=1000, help="max games per task (1000)"
+        "--chunk-games", type=int_in(1, 100_000), default=20000, help="max games per task (20000)"
     )
     adv.add_argument(
         "--chunk-seconds",

@@ -2,10 +2,11 @@
 
 When both bots of a game are ``random`` or ``greedy``, :func:`play_fast_games` plays a
 whole list of games in one compiled call (:func:`sim.bots.fast.fast_games`) and returns
-the per-game columns of GAME_SCHEMA as Arrow arrays, with no Python object per move.
-Each game is exactly the one :func:`sim.play.referee.play_game` plays with the same arguments
-(tested); only ``duration_ms`` differs: the call's time shared among its games in
-proportion to their plies.
+the per-game columns of GAME_SCHEMA as Arrow arrays, with no Python object per game or
+move. Each game is exactly the one :func:`sim.play.referee.play_game` plays with the same
+arguments (tested); only ``duration_ms`` differs: the call's time shared among its games
+in proportion to their plies. :func:`play_fast_columns` is the same for a batch's chunk:
+the seeds come as arrays, and the games stop at a deadline.
 """
 
 from __future__ import annotations
@@ -18,27 +19,25 @@ import pyarrow as pa
 
 from engine.codes import ANIMAL_NAMES, DEN, DRAWN, ONGOING, PLY_CAP, REASON_NAMES, Status
 from sim.bots import fast
-from sim.play.referee import (
-    _FAST_KINDS,
-    _adjudicator,
-    _bot,
-    _check_int,
-    _rules,
-    _seed_word,
-    bot_seed,
-)
+from sim.play.referee import _FAST_KINDS, _adjudicator, _bot, _check_int, _rules
 from sim.storage.schema import CAPTURE_TYPE, GAME_SCHEMA
 
 # Stored strings by kernel code (a capped game, still ongoing, is stored as a draw by
 # ply_cap, as :func:`sim.play.referee.outcome` does).
-_WINNER_BY_STATUS = np.array([s.winner for s in Status], dtype=object)
-_REASON_BY_CODE = np.array(REASON_NAMES, dtype=object)
-_ANIMAL_BY_CODE = np.array([None, *ANIMAL_NAMES], dtype=object)
+_WINNER_BY_STATUS = pa.array([s.winner for s in Status], type=pa.string())
+_REASON_BY_CODE = pa.array(REASON_NAMES, type=pa.string())
+_ANIMAL_BY_CODE = pa.array([None, *ANIMAL_NAMES], type=pa.string())
+_MASK64 = (1 << 64) - 1
 
 
 def fast_pair(red: str, blue: str) -> bool:
     """Whether both bot specs are fast bots (``random`` or ``greedy``)."""
     return _bot(str(red)).name in _FAST_KINDS and _bot(str(blue)).name in _FAST_KINDS
+
+
+def _int64s(values: Sequence[int]) -> np.ndarray:
+    """Seeds as int64, any integer taken modulo 2**64 (as the generators mix them)."""
+    return np.array([int(v) & _MASK64 for v in values], dtype=np.uint64).view(np.int64)
 
 
 def play_fast_games(
@@ -59,31 +58,54 @@ def play_fast_games(
 
     Returns the per-game columns of GAME_SCHEMA (those ``play_game`` returns) as arrays.
     """
+    names = sorted({str(b) for b in (*reds, *blues)})
+    code = {name: k for k, name in enumerate(names)}
+    columns, _ = play_fast_columns(
+        rules,
+        names,
+        np.array([code[str(r)] for r in reds], dtype=np.int64),
+        np.array([code[str(b)] for b in blues], dtype=np.int64),
+        _int64s(seeds),
+        _int64s(opening_seeds),
+        opening_plies,
+        ply_cap,
+        adjudicate=adjudicate,
+        tables=tables,
+    )
+    return columns
+
+
+def play_fast_columns(
+    rules: str,
+    bots: Sequence[str],
+    red: np.ndarray,
+    blue: np.ndarray,
+    seeds: np.ndarray,
+    opening_seeds: np.ndarray,
+    opening_plies: int,
+    ply_cap: int,
+    deadline: float | None = None,
+    adjudicate: str = "none",
+    tables: str | None = None,
+) -> tuple[dict[str, pa.Array], int]:
+    """:func:`play_fast_games` with the bots given as indices into ``bots`` and the seeds
+    as int64 arrays; the games are played in order until all are done or the
+    ``time.perf_counter`` ``deadline`` has passed (at least one is played). Returns the
+    columns of the games played and their number."""
     t0 = time.perf_counter()
     rules_spec, ruleset, ra, start, values = _rules(str(rules))
     adj = _adjudicator(ruleset, adjudicate, tables)
     opening_plies = _check_int("opening_plies", opening_plies, 0)
     ply_cap = _check_int("ply_cap", ply_cap, 1)
-    n = len(seeds)
-    red_specs = [_bot(str(r)) for r in reds]
-    blue_specs = [_bot(str(b)) for b in blues]
-    kinds = np.array(
-        [
-            (_FAST_KINDS[r.name], _FAST_KINDS[b.name])
-            for r, b in zip(red_specs, blue_specs, strict=True)
-        ],
-        dtype=np.int32,
-    ).reshape(n, 2)
-    rngs = np.array(
-        [
-            (_seed_word(o), _seed_word(bot_seed(s, 0)), _seed_word(bot_seed(s, 1)))
-            for s, o in zip(seeds, opening_seeds, strict=True)
-        ],
-        dtype=np.uint64,
-    ).reshape(n, 3)
+    specs = [_bot(str(b)) for b in bots]
+    kind = np.array([_FAST_KINDS[s.name] for s in specs], dtype=np.int32)
+    kinds = np.ascontiguousarray(np.stack((kind[red], kind[blue]), axis=1), dtype=np.int32)
+    rngs = fast.seed_words(seeds, opening_seeds)
+    deadline_us = 0 if deadline is None else max(1, int(deadline * 1e6))
     summary, moves, move_offsets, caps, cap_offsets = fast.fast_games(
-        start, ra, kinds, values, rngs, opening_plies, ply_cap
+        start, ra, kinds, values, rngs, opening_plies, ply_cap, deadline_us
     )
+    n = summary.shape[0]
     if adj is not None:
         from sim.tablebase.adjudicate import cut_games
 
@@ -111,27 +133,29 @@ def play_fast_games(
     total_plies = max(int(plies.sum()), 1)
     with np.errstate(invalid="ignore", divide="ignore"):
         branching = np.where(plies > 0, summary[:, 1] / np.maximum(plies, 1), 0.0)
+    canonical = pa.array([s.canonical for s in specs], type=pa.string())
 
     def col(name: str, values: object) -> pa.Array:
         """``values`` as an Arrow array of the type of GAME_SCHEMA's column ``name``."""
         return pa.array(values, type=GAME_SCHEMA.field(name).type)
 
-    return {
-        "rules": col("rules", [rules_spec] * n),
-        "red": col("red", [s.canonical for s in red_specs]),
-        "blue": col("blue", [s.canonical for s in blue_specs]),
+    columns = {
+        "rules": pa.repeat(pa.scalar(rules_spec, pa.string()), n),
+        "red": canonical.take(red[:n]),
+        "blue": canonical.take(blue[:n]),
         "opening_plies": col("opening_plies", np.full(n, opening_plies, dtype=np.int16)),
         "ply_cap": col("ply_cap", np.full(n, ply_cap, dtype=np.int32)),
-        "winner": col("winner", _WINNER_BY_STATUS[status]),
-        "reason": col("reason", _REASON_BY_CODE[reason]),
+        "winner": _WINNER_BY_STATUS.take(status),
+        "reason": _REASON_BY_CODE.take(reason),
         "plies": col("plies", plies.astype(np.int32)),
         "red_captures": col("red_captures", red_caps.astype(np.int16)),
         "blue_captures": col("blue_captures", blue_caps.astype(np.int16)),
         "red_pieces_left": col("red_pieces_left", summary[:, 4].astype(np.int8)),
         "blue_pieces_left": col("blue_pieces_left", summary[:, 5].astype(np.int8)),
-        "den_animal": col("den_animal", _ANIMAL_BY_CODE[den]),
+        "den_animal": _ANIMAL_BY_CODE.take(den),
         "branching": col("branching", branching.astype(np.float32)),
         "moves": pa.ListArray.from_arrays(pa.array(move_offsets), pa.array(moves)),
         "captures": pa.ListArray.from_arrays(pa.array(cap_offsets), capture_structs),
         "duration_ms": col("duration_ms", (elapsed_ms * plies / total_plies).astype(np.float32)),
     }
+    return columns, n

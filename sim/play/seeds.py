@@ -9,7 +9,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 MAX_SEED = 2**63 - 1
 _GAME_DOMAIN = 0
@@ -66,3 +69,35 @@ def plan_game(batch_seed: int, game_index: int, bot_a: str, bot_b: str, swap: bo
         red=red,
         blue=blue,
     )
+
+
+@dataclass(frozen=True)
+class ChunkPlan:
+    """The plans of many games of one batch at once (see :func:`plan_games`), as arrays."""
+
+    game_index: np.ndarray
+    pair_id: np.ndarray
+    seed: np.ndarray
+    opening_seed: np.ndarray
+    a_is_red: np.ndarray
+
+
+def _derive_many(batch_seed: int, values: np.ndarray, domain: int) -> np.ndarray:
+    """:func:`_derive` of every value, as an int64 array."""
+    pack = struct.Struct("<QqB").pack
+    blake2b = hashlib.blake2b
+    bs = int(batch_seed) & 0xFFFFFFFFFFFFFFFF
+    digests = b"".join(blake2b(pack(bs, v, domain), digest_size=8).digest() for v in values)
+    return (np.frombuffer(digests, dtype="<u8") & np.uint64(MAX_SEED)).astype(np.int64)
+
+
+def plan_games(batch_seed: int, indices: Sequence[int], swap: bool) -> ChunkPlan:
+    """The plans of games ``indices`` (what :func:`plan_game` gives each of them, ``red``
+    being ``bot_a`` where ``a_is_red``), computed together."""
+    idx = np.asarray(indices, dtype=np.int64)
+    pairs = idx // 2 if swap else idx
+    seeds = _derive_many(batch_seed, idx.tolist(), _GAME_DOMAIN)
+    unique, where = np.unique(pairs, return_inverse=True)
+    openings = _derive_many(batch_seed, unique.tolist(), _OPENING_DOMAIN)[where]
+    a_is_red = (idx % 2 == 0) if swap else np.ones(idx.size, dtype=bool)
+    return ChunkPlan(idx, pairs, seeds, openings, a_is_red)

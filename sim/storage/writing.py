@@ -132,23 +132,34 @@ def rows_to_table(rows: Iterable[Mapping[str, Any]]) -> pa.Table:
     return pa.Table.from_pylist(out, schema=GAME_SCHEMA)
 
 
+def write_games_file(path: Path, table: pa.Table) -> None:
+    """Write a GAME_SCHEMA table to ``path`` itself (zstd, one row group, a CRC-32 checksum
+    in every data page header) and fsync it; :func:`write_games_table` is the atomic form."""
+    pq.write_table(
+        table.cast(GAME_SCHEMA) if not table.schema.equals(GAME_SCHEMA) else table,
+        path,
+        compression="zstd",
+        compression_level=ZSTD_LEVEL,
+        row_group_size=max(1, table.num_rows),
+        use_dictionary=True,
+        write_statistics=True,
+        write_page_checksum=True,
+    )
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def write_games_table(path: Path, table: pa.Table) -> None:
-    """Write a GAME_SCHEMA table to ``path`` atomically (zstd, one row group, a CRC-32
-    checksum in every data page header)."""
+    """Write a GAME_SCHEMA table to ``path`` atomically (see :func:`write_games_file`)."""
     path = Path(path)
     tmp = _tmp_name(path)
     try:
-        pq.write_table(
-            table.cast(GAME_SCHEMA) if not table.schema.equals(GAME_SCHEMA) else table,
-            tmp,
-            compression="zstd",
-            compression_level=ZSTD_LEVEL,
-            row_group_size=max(1, table.num_rows),
-            use_dictionary=True,
-            write_statistics=True,
-            write_page_checksum=True,
-        )
-        _finish(tmp, path)
+        write_games_file(tmp, table)
+        os.replace(tmp, path)
+        fsync_dir(path.parent)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
