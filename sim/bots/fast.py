@@ -315,38 +315,3 @@ def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap, deadli
         captures[: capture_offsets[played]],
         capture_offsets[: played + 1],
     )
-
-
-@njit(cache=True)
-def seed_words(seeds, opening_seeds):
-    """The generator words of games played with ``seeds`` and ``opening_seeds`` (int64
-    arrays): per game the opening's, Red's and Blue's word, exactly those of
-    ``sim.play.referee.play_game`` (``engine.rng.seed_state`` of the opening seed and of
-    ``bot_seed(seed, side)``)."""
-    n = seeds.shape[0]
-    out = np.empty((n, 3), dtype=np.uint64)
-    for i in range(n):
-        out[i, 0] = splitmix(np.uint64(opening_seeds[i]))
-        for side in range(2):
-            # sim.play.referee.bot_seed: the game seed mixed with the colour
-            z = np.uint64(seeds[i]) * np.uint64(2) + np.uint64(1)
-            z += np.uint64(side) * np.uint64(0x9E3779B97F4A7C15)
-            out[i, 1 + side] = splitmix(mix64(z))
-    return out
-
-
-@kernel(inline="always")
-def mix64(z):
-    """splitmix64's finaliser of a uint64."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@kernel(inline="always")
-def splitmix(seed):
-    """``engine.rng.seed_state(seed)[0]`` of a seed given as a uint64 (never zero)."""
-    z = mix64(seed + np.uint64(0x9E3779B97F4A7C15))
-    if z == 0:
-        return np.uint64(0x2545F4914F6CDD1D)
-    return z
