@@ -32,8 +32,9 @@ from engine import Position  # noqa: E402
 from engine.fen import parse_fen  # noqa: E402
 from engine.playout import random_games  # noqa: E402
 from engine.rng import seed_state  # noqa: E402
+from sim.bench.search import alphabeta_rate, sample_positions  # noqa: E402
 from sim.bots import make_bot  # noqa: E402
-from sim.play.referee import game_moves, play_game  # noqa: E402
+from sim.play.referee import play_game  # noqa: E402
 
 DEFAULT_SPECS = ["random", "greedy", "alphabeta", "mcts"]
 # CPU time of this process: the code is single-threaded, so on an idle core this equals
@@ -41,40 +42,9 @@ DEFAULT_SPECS = ["random", "greedy", "alphabeta", "mcts"]
 _clock = time.process_time
 
 
-def sample_positions(count: int, rules: str = "standard") -> list[Position]:
-    """Positions from greedy-vs-greedy games after a random opening, at plies 10..60."""
-    out: list[Position] = []
-    seed = 0
-    while len(out) < count:
-        g = play_game(rules, "greedy", "greedy", seed=seed, opening_plies=6, ply_cap=70)
-        moves = game_moves(g)
-        ply = 10 + (seed * 7) % 50
-        if len(moves) > ply:
-            pos = Position(rules)
-            pos.play_moves(moves[:ply])
-            if pos.result is None:
-                out.append(pos)
-        seed += 1
-    return out
-
-
 def bench_alphabeta(positions: list[Position], depth: int) -> dict[str, Any]:
-    """Nodes/s of ``alphabeta:depth=depth`` summed over the positions."""
-    nodes = 0
-    seconds = 0.0
-    for pos in positions:
-        bot = make_bot(f"alphabeta:depth={depth}", pos.rules, seed_state(1))
-        t = _clock()
-        bot.choose(pos.st)
-        seconds += _clock() - t
-        nodes += bot.info["nodes"]
-    return {
-        "depth": depth,
-        "positions": len(positions),
-        "nodes": nodes,
-        "seconds": seconds,
-        "nodes_per_s": nodes / seconds,
-    }
+    """Nodes/s of ``alphabeta:depth=depth`` summed over the positions (CPU time)."""
+    return alphabeta_rate(positions, depth, _clock)
 
 
 def bench_mcts(spec: str, repeats: int) -> dict[str, Any]:

@@ -7,7 +7,8 @@ Measures, after JIT warm-up:
 1. raw compiled random playouts (``dsq bench``'s kernel) and ``sim.play.referee.play_game`` in a
    loop (no recording), one core;
 2. ``dsq simulate`` end to end (``sim.batch.run_batch``, random vs random, parquet written)
-   on 1 and 2 workers: games/s over the whole call and in steady state (first result to end);
+   on 1 and 2 workers (``--sim-games`` games per worker, default 5 x ``--games``), once a
+   small batch has started the workers (``sim.bench.simulate``);
 3. bytes per game on disk (moves and captures included);
 4. ``open_dataset`` plus a general aggregate over ``--big`` recorded games (the recorded
    games replicated under new batch ids), run in a fresh process: time and peak memory.
@@ -30,8 +31,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sim.batch import make_spec, run_batch  # noqa: E402
-from sim.batch.progress import Progress  # noqa: E402
+from sim.bench.simulate import recorded_rate  # noqa: E402
 
 AGG_SQL = """
 SELECT count(*) AS games,
@@ -42,21 +42,6 @@ SELECT count(*) AS games,
 FROM games
 """
 REASON_SQL = "SELECT reason, count(*) FROM games GROUP BY reason ORDER BY 2 DESC"
-
-
-class _Clock(Progress):
-    """Records when the first and last results arrived."""
-
-    def __init__(self) -> None:
-        super().__init__(mode="quiet")
-        self.first: float | None = None
-        self.first_done = 0
-        self.last_done = 0
-
-    def update(self, done: int, counts: dict[str, int]) -> None:
-        if self.first is None:
-            self.first, self.first_done = time.perf_counter(), done
-        self.last_done = done
 
 
 def raw_rates(games: int) -> dict[str, Any]:
@@ -80,21 +65,8 @@ def raw_rates(games: int) -> dict[str, Any]:
 
 
 def simulate_rate(games: int, workers: int, data: Path) -> dict[str, Any]:
-    """``run_batch`` random vs random on ``workers`` workers; whole-call and steady rates."""
-    spec = make_spec("standard", "random", "random", games, seed=1)
-    clock = _Clock()
-    t0 = time.perf_counter()
-    rec = run_batch(spec, data, workers=workers, batch_id=f"bench-w{workers}", progress=clock)
-    t1 = time.perf_counter()
-    assert rec["status"] == "done", rec
-    steady = (games - clock.first_done) / (t1 - clock.first) if clock.first else float("nan")
-    return {
-        "workers": workers,
-        "games": games,
-        "seconds": t1 - t0,
-        "games_per_s": games / (t1 - t0),
-        "steady_games_per_s": steady,
-    }
+    """Random vs random recorded on ``workers`` workers (after a batch starting them)."""
+    return recorded_rate(games, workers, data, batch_id=f"bench-w{workers}")
 
 
 def bytes_per_game(data: Path, batch_id: str, games: int) -> float:
@@ -103,7 +75,8 @@ def bytes_per_game(data: Path, batch_id: str, games: int) -> float:
 
 
 def build_big(src: Path, batch_id: str, n: int, dest: Path) -> int:
-    """Replicate a recorded batch into ``dest`` until it holds ``n`` games; return n."""
+    """Replicate a recorded batch into ``dest`` until it holds ``n`` games, in files of at
+    most 20,000 games (as ``dsq simulate`` writes them by default); return n."""
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
@@ -113,7 +86,7 @@ def build_big(src: Path, batch_id: str, n: int, dest: Path) -> int:
     base = pa.concat_tables(pq.read_table(p) for p in (src / "games" / batch_id).glob("*.parquet"))
     made, k = 0, 0
     while made < n:
-        t = base.slice(0, min(base.num_rows, n - made))
+        t = base.slice(0, min(base.num_rows, 20_000, n - made))
         bid = f"big-{k:04d}"
         t = t.set_column(1, "batch_id", pa.array([bid] * t.num_rows, pa.string()))
         t = t.set_column(2, "game_index", pc.cast(pc.subtract(t.column(2), 0), pa.int32()))
@@ -168,6 +141,7 @@ def main() -> None:
     """Run the benchmark and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20000)
+    ap.add_argument("--sim-games", type=int, default=None, help="default 5 x --games")
     ap.add_argument("--big", type=int, default=1_000_000)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--reader-child", help=argparse.SUPPRESS)
@@ -179,18 +153,19 @@ def main() -> None:
     try:
         report: dict[str, Any] = {"cpus": os.cpu_count()}
         report["raw"] = raw_rates(args.games)
-        report["simulate"] = [simulate_rate(args.games, w, tmp / "sim") for w in (1, 2)]
+        sim_games = args.sim_games or 5 * args.games
+        report["simulate"] = [simulate_rate(sim_games * w, w, tmp / "sim") for w in (1, 2)]
         w1, w2 = report["simulate"]
         report["recording_cost_vs_kernel"] = (
-            1 - w1["steady_games_per_s"] / report["raw"]["kernel_games_per_s"]
+            1 - w1["games_per_s"] / report["raw"]["kernel_games_per_s"]
         )
         report["recording_cost_vs_referee"] = (
-            1 - w1["steady_games_per_s"] / report["raw"]["referee_games_per_s"]
+            1 - w1["games_per_s"] / report["raw"]["referee_games_per_s"]
         )
-        report["speedup_2_workers"] = w2["steady_games_per_s"] / w1["steady_games_per_s"]
-        report["bytes_per_game"] = bytes_per_game(tmp / "sim", "bench-w1", args.games)
+        report["speedup_2_workers"] = w2["games_per_s"] / w1["games_per_s"]
+        report["bytes_per_game"] = bytes_per_game(tmp / "sim", w1["batch_id"], sim_games)
         t = time.perf_counter()
-        n = build_big(tmp / "sim", "bench-w1", args.big, tmp / "big")
+        n = build_big(tmp / "sim", w1["batch_id"], args.big, tmp / "big")
         report["big"] = {"games": n, "build_seconds": time.perf_counter() - t}
         report["big"]["bytes_on_disk"] = sum(
             p.stat().st_size for p in (tmp / "big").rglob("*.parquet")
@@ -210,8 +185,9 @@ def main() -> None:
     )
     for s in report["simulate"]:
         print(
-            f"simulate, {s['workers']} worker(s): {s['games_per_s']:,.0f} games/s whole call "
-            f"({s['seconds']:.1f} s), {s['steady_games_per_s']:,.0f} games/s steady"
+            f"simulate, {s['workers']} worker(s): {s['games_per_s']:,.0f} games/s "
+            f"({s['games']:,} games in {s['seconds']:.1f} s, after {s['start_seconds']:.1f} s "
+            "starting the workers)"
         )
     print(
         f"recording cost vs kernel: {report['recording_cost_vs_kernel']:.0%}, vs referee loop: "

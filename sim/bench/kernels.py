@@ -1,4 +1,6 @@
-"""Engine throughput measurements behind ``dsq bench`` (single core, after JIT warm-up)."""
+"""The measurements behind ``dsq bench``: engine throughput on one core after the JIT
+warm-up (perft, random games), alpha-beta nodes/s (:mod:`sim.bench.search`) and recorded
+simulations on 1 and 2 workers (:mod:`sim.bench.simulate`)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from engine import PRESETS, Position, parse_rules
 from engine.fen import parse_fen
 from engine.playout import random_games
 from engine.rng import seed_state
+from sim.bench.search import search_rates
+from sim.bench.simulate import recorded_rate, usable_cores
 
 _WARM_SNIPPET = (
     "import time; t = time.perf_counter(); "
@@ -85,8 +89,13 @@ def run_bench(
     games: int = 20000,
     measure_warmup: bool = True,
     say: Callable[[str], None] | None = None,
+    sim_games: int | None = None,
 ) -> dict[str, Any]:
-    """Every figure of ``dsq bench``; ``say`` (if given) is told what is measured next."""
+    """Every figure of ``dsq bench``; ``say`` (if given) is told what is measured next.
+
+    The recorded simulations play ``sim_games`` games (default ``5 * games``) on one
+    worker, and twice as many on two workers where two cores are free to use.
+    """
     tell = say or (lambda text: None)
     report: dict[str, Any] = {}
     if measure_warmup:
@@ -107,4 +116,13 @@ def run_bench(
     for name in PRESETS:
         tell(f"{games:,} uniform-random games under {name}")
         report["random_games"].append(random_games_rate(name, games))
+    tell("alpha-beta from the initial position (depth 9) and 12 middlegames (depth 7)")
+    report["alphabeta"] = search_rates()
+    sim = sim_games if sim_games is not None else 5 * games
+    report["simulate"] = []
+    for workers in (1, 2) if usable_cores() >= 2 else (1,):
+        n = sim * workers
+        where = "1 worker" if workers == 1 else f"{workers} workers"
+        tell(f"dsq simulate, {n:,} random-vs-random games recorded on {where}")
+        report["simulate"].append(recorded_rate(n, workers))
     return report

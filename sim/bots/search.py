@@ -280,7 +280,9 @@ def _store(tt, slot, key, best, ply, depth, flag, best_move):
     elif stored < -MATE_BOUND:
         stored -= ply
     tt[slot, 0] = key
-    tt[slot, 1] = (stored + SCORE_OFFSET) | (depth << 20) | (flag << 28) | (np.int64(best_move) << 30)
+    tt[slot, 1] = (
+        (stored + SCORE_OFFSET) | (depth << 20) | (flag << 28) | (np.int64(best_move) << 30)
+    )
 
 
 @kernel

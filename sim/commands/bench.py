@@ -14,11 +14,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``bench`` command."""
     p = sub.add_parser(
         "bench",
-        help="measure engine speed (perft nodes/s, random games/s)",
-        description="Single-core throughput after JIT warm-up: perft nodes/s from the initial "
-        "position, uniform-random games/s and plies/s under each preset, and the JIT warm-up "
-        "time from a cold and from a warm numba cache (measured first: about 10-20 s). Each "
-        "step is announced on stderr as it starts.",
+        help="measure engine speed (perft, random games, alpha-beta, recorded simulations)",
+        description="Throughput after JIT warm-up: perft nodes/s from the initial position, "
+        "uniform-random games/s and plies/s under each preset and alpha-beta nodes/s (single "
+        "core), recorded games/s of `dsq simulate` random vs random on 1 worker and on 2 "
+        "(where 2 cores are free), and the JIT warm-up time from a cold and from a warm numba "
+        "cache (measured first: about 10-20 s). Each step is announced on stderr as it starts; "
+        "the default run takes under a minute.",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -35,6 +37,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="random games per preset (default 20000)",
     )
     p.add_argument(
+        "--sim-games",
+        type=int_in(1, 100_000_000),
+        default=None,
+        help="games of the recorded simulation on 1 worker, twice as many on 2 (default: "
+        "5 x --games)",
+    )
+    p.add_argument(
         "--no-warmup", action="store_true", help="skip the cold/warm cache warm-up measurement"
     )
     p.set_defaults(func=run)
@@ -42,7 +51,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq bench``."""
-    report = run_bench(tuple(args.depth or (6, 7)), args.games, not args.no_warmup, say=_say)
+    report = run_bench(
+        tuple(args.depth or (6, 7)),
+        args.games,
+        not args.no_warmup,
+        say=_say,
+        sim_games=args.sim_games,
+    )
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -61,6 +76,18 @@ def run(args: argparse.Namespace) -> int:
             f"random games, {g['rules']:<8}: {g['games_per_s']:,.0f} games/s, "
             f"{g['plies_per_s'] / 1e6:.2f} M plies/s, {g['mean_plies']:.0f} plies/game "
             f"(red {g['red_wins']}, blue {g['blue_wins']}, draws {g['draws']})"
+        )
+    for key, where in (("start", "initial position"), ("midgame", "12 middlegames")):
+        a = report["alphabeta"][key]
+        print(
+            f"alpha-beta, {where}, depth {a['depth']}: {a['nodes']:,} nodes = "
+            f"{a['nodes_per_s'] / 1e6:.2f} M nodes/s"
+        )
+    for r in report["simulate"]:
+        print(
+            f"dsq simulate, {r['workers']} worker{'s' if r['workers'] > 1 else ''}, recorded: "
+            f"{r['games_per_s']:,.0f} games/s ({r['games']:,} games in {r['seconds']:.1f} s, "
+            f"after {r['start_seconds']:.1f} s starting the workers)"
         )
     return 0
 

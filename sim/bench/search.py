@@ -1,0 +1,68 @@
+"""Alpha-beta speed: nodes per second from the initial position and from middlegames."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from engine import Position
+from engine.rng import seed_state
+
+Clock = Callable[[], float]
+
+
+def sample_positions(count: int, rules: str = "standard") -> list[Position]:
+    """Middlegame positions: from greedy-vs-greedy games after a random opening, at plies
+    10..60 (the same positions on every run)."""
+    from sim.play.referee import game_moves, play_game
+
+    out: list[Position] = []
+    seed = 0
+    while len(out) < count:
+        g = play_game(rules, "greedy", "greedy", seed=seed, opening_plies=6, ply_cap=70)
+        moves = game_moves(g)
+        ply = 10 + (seed * 7) % 50
+        if len(moves) > ply:
+            pos = Position(rules)
+            pos.play_moves(moves[:ply])
+            if pos.result is None:
+                out.append(pos)
+        seed += 1
+    return out
+
+
+def alphabeta_rate(
+    positions: list[Position], depth: int, clock: Clock = time.perf_counter
+) -> dict[str, Any]:
+    """Nodes/s of ``alphabeta:depth=depth`` choosing a move in each position (a fresh bot
+    each time), summed over the positions; ``clock`` measures the time."""
+    from sim.bots import make_bot
+
+    nodes = 0
+    seconds = 0.0
+    for pos in positions:
+        bot = make_bot(f"alphabeta:depth={depth}", pos.rules, seed_state(1))
+        t = clock()
+        bot.choose(pos.st)
+        seconds += clock() - t
+        nodes += bot.info["nodes"]
+    return {
+        "depth": depth,
+        "positions": len(positions),
+        "nodes": nodes,
+        "seconds": seconds,
+        "nodes_per_s": nodes / seconds if seconds > 0 else float("nan"),
+    }
+
+
+def search_rates(clock: Clock = time.perf_counter) -> dict[str, dict[str, Any]]:
+    """``dsq bench``'s alpha-beta figures: the initial position at depth 9, and 12
+    middlegame positions at depth 7 (``standard``)."""
+    from sim.bots import make_bot
+
+    make_bot("alphabeta:depth=2", "standard", seed_state(0)).choose(Position().st)  # load
+    return {
+        "start": alphabeta_rate([Position()], 9, clock),
+        "midgame": alphabeta_rate(sample_positions(12), 7, clock),
+    }
