@@ -140,9 +140,11 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     deadline = time.monotonic() + job.max_seconds
     result = None
     if job.play_fn == DEFAULT_PLAY_FN:
-        from sim.play.columnar import fast_pair
+        from sim.play.columnar import fast_pair, load_kernels
 
         if fast_pair(job.bot_a, job.bot_b):
+            load_kernels()  # a new worker's first chunk does not spend its time loading them
+            deadline = time.monotonic() + job.max_seconds
             result = _play_chunk_fast(job, deadline)
     if result is None:
         rows: list[dict[str, Any]] = []

@@ -254,7 +254,7 @@ def now_us():
 
 
 @njit(cache=True)
-def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap, deadline_us):
+def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap, deadline_us=0):
     """Many games between fast bots in one call, in columnar form (the simulator's fast path).
 
     Game ``i`` is exactly ``fast_game(start, rules, kinds[i], values, rngs[i], ...)``. The

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 import pyarrow as pa
@@ -66,6 +67,14 @@ def generator_words(seeds: np.ndarray, opening_seeds: np.ndarray) -> np.ndarray:
 def _int64s(values: Sequence[int]) -> np.ndarray:
     """Seeds as int64, any integer taken modulo 2**64 (as the generators mix them)."""
     return np.array([int(v) & _MASK64 for v in values], dtype=np.uint64).view(np.int64)
+
+
+@lru_cache(maxsize=1)
+def load_kernels() -> None:
+    """Load (or compile) the fast path's compiled code now, by playing no game."""
+    _, _, ra, start, values = _rules("standard")
+    kinds = np.zeros((0, 2), dtype=np.int32)
+    fast.fast_games(start, ra, kinds, values, np.zeros((0, 3), dtype=np.uint64), 0, 1, 0)
 
 
 def play_fast_games(
