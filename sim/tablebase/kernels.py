@@ -19,10 +19,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.bitops import lowest_bit, popcount
 from engine.board import DENS, JUMP_LAND, NEIGHBOURS, WATER
-from engine.codes import RAT
+from engine.codes import ELEPHANT, RAT
 from engine.jit import kernel, njit
-from engine.moves import jump_allowed, jump_blocked, pseudo_moves
+from engine.moves import (
+    jump_allowed,
+    jump_blocked,
+    jump_blockers,
+    move_mode,
+    piece_targets,
+    side_bits,
+)
 from engine.state import HEADER, MAX_MOVES, P_SQ, S_SIDE, animal_of
 from sim.tablebase.material import PLACE, SQUARE_OF
 
@@ -125,27 +133,117 @@ def first_pass(
     sum up its other moves (``cap``), reading the captures' values in the sub-tables
     ``sub`` (concatenated; ``sub_off[j]`` is where the table without piece ``j`` starts,
     -1 when ``j`` is the last of its side). Returns the largest ``cap`` below 255."""
-    st = new_board()
-    squares = np.empty(codes.size, dtype=np.int32)
+    scratch = np.empty((2, codes.size), dtype=np.int32)
     moves = np.empty(MAX_MOVES, dtype=np.int32)
-    kidx = piece_index(codes)
+    return _first_pass(
+        codes,
+        kinds,
+        strides,
+        half,
+        rules,
+        sub,
+        sub_off,
+        sub_half,
+        sub_strides,
+        val,
+        cnt,
+        cap,
+        new_board(),
+        scratch[0],
+        scratch[1],
+        moves,
+        piece_index(codes),
+    )
+
+
+@kernel
+def captures_and_quiet(st, rules, out):
+    """The captures and den entries of the side to move (engine.moves.pseudo_captures, into
+    ``out``) and how many other moves it has: ``(captures, others)``."""
+    side = st[S_SIDE]
+    own = side_bits(st, side)
+    enemy = side_bits(st, 1 - side)
+    wanted = enemy | (np.int64(1) << DENS[1 - side])
+    blockers = jump_blockers(st, rules, side)
+    n = 0
+    quiet = 0
+    for animal in range(RAT, ELEPHANT + 1):
+        code = side * 8 + animal
+        sq = st[P_SQ + code]
+        if sq < 0:
+            continue
+        mode = move_mode(rules, animal)
+        tg = piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers)
+        quiet += popcount(tg & ~wanted)
+        tg &= wanted
+        while tg != 0:
+            t = lowest_bit(tg)
+            out[n] = sq * 64 + t
+            n += 1
+            tg &= tg - 1
+    return n, quiet
+
+
+@kernel
+def next_squares(kinds, places, squares):
+    """Step ``places`` (each piece's place, the last piece fastest) to the next index and
+    update ``squares``; the side's first index follows its last."""
+    k = kinds.size - 1
+    while k >= 0:
+        kind = kinds[k]
+        places[k] += 1
+        if places[k] < RADIXES[kind]:
+            squares[k] = SQUARE_OF[kind, places[k]]
+            return
+        places[k] = 0
+        squares[k] = SQUARE_OF[kind, 0]
+        k -= 1
+
+
+@kernel
+def _first_pass(
+    codes,
+    kinds,
+    strides,
+    half,
+    rules,
+    sub,
+    sub_off,
+    sub_half,
+    sub_strides,
+    val,
+    cnt,
+    cap,
+    st,
+    squares,
+    places,
+    moves,
+    kidx,
+):
+    """:func:`first_pass` with its scratch arrays given; the indices are walked in order,
+    each piece's square stepping like an odometer's digit."""
+    n_pieces = codes.size
     top = 0
+    for k in range(n_pieces):
+        places[k] = 0
+        squares[k] = SQUARE_OF[kinds[k], 0]
     for idx in range(2 * half):
-        side = decode(idx, kinds, strides, half, squares)
-        if side < 0:
+        side = idx // half
+        clash = False
+        for k in range(n_pieces):
+            for j in range(k + 1, n_pieces):
+                if squares[k] == squares[j]:
+                    clash = True
+        if clash:  # two pieces on one square: not a position
             val[idx] = INVALID
+            next_squares(kinds, places, squares)
             continue
         place(st, codes, squares, side)
-        n = pseudo_moves(st, rules, moves)
-        quiet = 0
+        n, quiet = captures_and_quiet(st, rules, moves)
         win = 1000
         loss = 0
         drawn = False
         for i in range(n):
-            mv = moves[i]
-            if st[mv & 63] == 0 and (mv & 63) != DENS[1 - side]:
-                quiet += 1
-                continue
             c = child_code(
                 st,
                 kinds,
@@ -154,7 +252,7 @@ def first_pass(
                 squares,
                 idx,
                 side,
-                mv,
+                moves[i],
                 kidx,
                 sub,
                 sub_off,
@@ -171,6 +269,7 @@ def first_pass(
             else:  # the opponent loses in 2(c - 128): we win one ply later
                 win = min(win, 2 * (c - LOSS_BASE) + 1)
         lift(st, codes, squares)
+        next_squares(kinds, places, squares)
         cnt[idx] = quiet
         if win < 1000:
             cap[idx] = win
@@ -194,6 +293,42 @@ def level_pass(codes, kinds, strides, half, rules, val, cnt, cap, level):
     generated by taking back a move without capture of the side that just moved (steps
     and river jumps are symmetric, and a jumper never stands on its own path).
     """
+    squares = np.empty(codes.size, dtype=np.int32)
+    words = (val.size // 8) * 8  # the scan reads the values 8 at a time
+    return _level_pass(
+        codes,
+        kinds,
+        strides,
+        half,
+        rules,
+        val,
+        cnt,
+        cap,
+        level,
+        new_board(),
+        squares,
+        val[:words].view(np.uint64),
+        cap[:words].view(np.uint64),
+    )
+
+
+LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+HIGH = np.uint64(0x8080808080808080)
+ONES = 0x0101010101010101
+
+
+@kernel(inline="always")
+def zero_bytes(x):
+    """The high bit of each byte of the uint64 ``x`` that is 0 (exact: no carries)."""
+    return ~(((x & LOW7) + LOW7) | x) & HIGH
+
+
+@kernel
+def _level_pass(codes, kinds, strides, half, rules, val, cnt, cap, level, st, squares, val8, cap8):
+    """:func:`level_pass` with its scratch arrays given; ``val8`` and ``cap8`` are ``val``
+    and ``cap`` seen 8 bytes at a time. The indices are taken in order; a run of 8 where
+    no value is the level's target and no undecided position has ``cap == level`` is
+    passed over at once (nothing there would change)."""
     odd = level % 2 == 1
     if odd:
         target = LOSS_BASE + (level - 1) // 2  # lost in level - 1
@@ -201,55 +336,80 @@ def level_pass(codes, kinds, strides, half, rules, val, cnt, cap, level):
     else:
         target = level // 2 if level > 0 else -1  # won in level - 1
         new = LOSS_BASE + level // 2  # lost in level
-    st = new_board()
-    squares = np.empty(codes.size, dtype=np.int32)
-    n_pieces = codes.size
+    target8 = np.uint64(ONES * (target if target >= 0 else 0))
+    level8 = np.uint64(ONES * (level if level <= 255 else 0))
     decided = 0
-    for idx in range(2 * half):
-        v = val[idx]
-        if v == 0:
-            if cap[idx] == level and (odd or cnt[idx] == 0):
-                val[idx] = new
-                decided += 1
+    for w in range(val8.size):
+        x = val8[w]
+        undecided = zero_bytes(x)
+        hits = undecided & zero_bytes(cap8[w] ^ level8) if level <= 255 else np.uint64(0)
+        if target >= 0:
+            hits |= zero_bytes(x ^ target8)
+        if hits == 0:
             continue
-        if v != target:
+        for idx in range(8 * w, 8 * w + 8):
+            decided += settle_index(
+                codes, kinds, strides, half, rules, val, cnt, cap, level, st, squares, idx,
+                odd, target, new,
+            )  # fmt: skip
+    for idx in range(8 * val8.size, 2 * half):
+        decided += settle_index(
+            codes, kinds, strides, half, rules, val, cnt, cap, level, st, squares, idx,
+            odd, target, new,
+        )  # fmt: skip
+    return decided
+
+
+@kernel(inline="always")
+def settle_index(
+    codes, kinds, strides, half, rules, val, cnt, cap, level, st, squares, idx, odd, target, new
+):
+    """One index of :func:`level_pass`: how many positions it decides."""
+    v = val[idx]
+    if v == 0:
+        if cap[idx] == level and (odd or cnt[idx] == 0):
+            val[idx] = new
+            return 1
+        return 0
+    if v != target:
+        return 0
+    decided = 0
+    side = decode(idx, kinds, strides, half, squares)
+    mover = 1 - side  # the side that moved into this position
+    place(st, codes, squares, side)
+    for k in range(codes.size):
+        code = codes[k]
+        if (code - 1) >> 3 != mover:
             continue
-        side = decode(idx, kinds, strides, half, squares)
-        mover = 1 - side  # the side that moved into this position
-        place(st, codes, squares, side)
-        for k in range(n_pieces):
-            code = codes[k]
-            if (code - 1) >> 3 != mover:
+        t = squares[k]
+        kind = kinds[k]
+        animal = animal_of(code)
+        for d in range(4):
+            f = NEIGHBOURS[t, d]  # Movement 1: a step back
+            if f < 0:
                 continue
-            t = squares[k]
-            kind = kinds[k]
-            animal = animal_of(code)
-            for d in range(4):
-                f = NEIGHBOURS[t, d]  # Movement 1: a step back
-                if f < 0:
+            if WATER[f] and animal != RAT:  # Movement 3: only a rat enters water
+                # Movement 6: a jump back across the river, if this animal jumps
+                if not jump_allowed(rules, animal, d):
                     continue
-                if WATER[f] and animal != RAT:  # Movement 3: only a rat enters water
-                    # Movement 6: a jump back across the river, if this animal jumps
-                    if not jump_allowed(rules, animal, d):
-                        continue
-                    f = JUMP_LAND[t, d]
-                    # Movement 7: a rat on the path blocks the jump (both ways)
-                    if f < 0 or jump_blocked(st, rules, mover, t, d):
-                        continue
-                if f == DENS[0] or f == DENS[1] or st[f] != 0:  # Movement 2, 4
+                f = JUMP_LAND[t, d]
+                # Movement 7: a rat on the path blocks the jump (both ways)
+                if f < 0 or jump_blocked(st, rules, mover, t, d):
                     continue
-                p = idx + (mover - side) * half + (PLACE[kind, f] - PLACE[kind, t]) * strides[k]
-                if val[p] != 0:
-                    continue
-                if odd:
+            if f == DENS[0] or f == DENS[1] or st[f] != 0:  # Movement 2, 4
+                continue
+            p = idx + (mover - side) * half + (PLACE[kind, f] - PLACE[kind, t]) * strides[k]
+            if val[p] != 0:
+                continue
+            if odd:
+                val[p] = new
+                decided += 1
+            else:
+                left = cnt[p] - 1
+                cnt[p] = left
+                c = cap[p]
+                if left == 0 and (c == 0 or (c % 2 == 0 and c <= level)):
                     val[p] = new
                     decided += 1
-                else:
-                    left = cnt[p] - 1
-                    cnt[p] = left
-                    c = cap[p]
-                    if left == 0 and (c == 0 or (c % 2 == 0 and c <= level)):
-                        val[p] = new
-                        decided += 1
-        lift(st, codes, squares)
+    lift(st, codes, squares)
     return decided

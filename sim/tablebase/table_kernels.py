@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.jit import njit
+from engine.jit import kernel, njit
 from engine.moves import pseudo_moves
 from engine.state import MAX_MOVES
 from sim.tablebase.kernels import (
@@ -16,13 +16,14 @@ from sim.tablebase.kernels import (
     decode,
     lift,
     new_board,
+    next_squares,
     piece_index,
     place,
 )
-from sim.tablebase.material import PLACE
+from sim.tablebase.material import PLACE, SQUARE_OF
 
 
-@njit(cache=True)
+@kernel
 def best_code(
     st,
     kinds,
@@ -131,20 +132,35 @@ def swap_colours(kinds, strides, half, src_strides, src_half, n_red, src, out):
 
     The swapped material lists the source's Blue pieces first (as Red), then its Red ones.
     """
+    scratch = np.empty((2, kinds.size), dtype=np.int32)
+    _swap_colours(kinds, half, src_strides, src_half, n_red, src, out, scratch[0], scratch[1])
+
+
+@kernel
+def _swap_colours(kinds, half, src_strides, src_half, n_red, src, out, squares, places):
+    """:func:`swap_colours` with its scratch arrays given, walking the indices in order."""
     n = kinds.size
     n_blue_src = n - n_red  # the swapped material's Red pieces
-    squares = np.empty(n, dtype=np.int32)
+    for k in range(n):
+        places[k] = 0
+        squares[k] = SQUARE_OF[kinds[k], 0]
     for idx in range(2 * half):
-        side = decode(idx, kinds, strides, half, squares)
-        if side < 0:
-            out[idx] = INVALID
-            continue
-        j = (1 - side) * src_half
+        side = idx // half
+        clash = False
         for k in range(n):
-            # piece k of this table is piece k + n_red (a Red piece) or k - n_blue_src of src
-            sk = k + n_red if k < n_blue_src else k - n_blue_src
-            j += PLACE[kinds[k], 62 - squares[k]] * src_strides[sk]
-        out[idx] = src[j]
+            for j in range(k + 1, n):
+                if squares[k] == squares[j]:
+                    clash = True
+        if clash:
+            out[idx] = INVALID
+        else:
+            j = (1 - side) * src_half
+            for k in range(n):
+                # piece k of this table is piece k + n_red (a Red piece) or k - n_blue_src of src
+                sk = k + n_red if k < n_blue_src else k - n_blue_src
+                j += PLACE[kinds[k], 62 - squares[k]] * src_strides[sk]
+            out[idx] = src[j]
+        next_squares(kinds, places, squares)
 
 
 @njit(cache=True)
