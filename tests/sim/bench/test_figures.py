@@ -1,0 +1,22 @@
+"""``dsq bench`` shows every speed figure: alpha-beta nodes/s and recorded simulations too
+(measured small here: the figures' shape, never their values)."""
+
+from __future__ import annotations
+
+from sim.bench.kernels import run_bench
+from sim.bench.simulate import usable_cores
+
+
+def test_every_figure_in_one_report() -> None:
+    said: list[str] = []
+    report = run_bench((2,), games=10, measure_warmup=False, say=said.append, sim_games=20)
+    assert [p["nodes"] for p in report["perft"]] == [576]
+    start, mid = report["alphabeta"]["start"], report["alphabeta"]["midgame"]
+    assert (start["depth"], start["positions"], mid["depth"], mid["positions"]) == (9, 1, 7, 12)
+    assert start["nodes"] > 0 and mid["nodes_per_s"] > 0
+    workers = [r["workers"] for r in report["simulate"]]
+    assert workers == ([1, 2] if usable_cores() >= 2 else [1])
+    for r in report["simulate"]:
+        assert r["games"] == 20 * r["workers"] and r["games_per_s"] > 0
+        assert r["start_seconds"] > 0
+    assert any("alpha-beta" in s for s in said) and any("recorded on 1 worker" in s for s in said)
