@@ -1,10 +1,11 @@
 """Building tables: retrograde analysis of one material, and the plan that builds a set of
 materials with everything they need (the materials reached by captures first).
 
-:func:`solve` runs the compiled passes of :mod:`sim.tablebase.kernels` on one material,
-given the tables one capture away. :func:`build_tables` builds what is missing under a
-tables folder, in order of piece count, with a table's colour-swapped twin derived from
-it instead of solved again, optionally on several processes.
+:func:`solve` runs the compiled passes of :mod:`sim.tablebase.kernels` and
+:mod:`sim.tablebase.levels` on one material, given the tables one capture away.
+:func:`build_tables` builds what is missing under a tables folder, in order of piece
+count, with a table's colour-swapped twin derived from it instead of solved again,
+optionally on several processes.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 from engine.errors import DsqError
 from engine.rules import Ruleset
 from sim.tablebase import kernels as K
+from sim.tablebase import levels as L
 from sim.tablebase import table_kernels as T
 from sim.tablebase.material import Material, parse_material
 from sim.tablebase.store import TableError, load_table, rules_key, table_ruleset, write_table
@@ -95,7 +97,7 @@ def solve(
         raise DsqError(f"{m.name}: a distance of {top} plies does not fit a table byte")
     level = 0
     while True:
-        decided = int(K.level_pass(codes, kinds, strides, m.half, ra, val, cnt, cap, level))
+        decided = int(L.level_pass(codes, kinds, strides, m.half, ra, val, cnt, cap, level))
         if on_level is not None:
             on_level(level, decided)
         if decided == 0 and level >= top:
