@@ -1,6 +1,7 @@
 """Benchmark of the batch simulator and the dataset reader.
 
-    python benchmarks/bench_simulate.py [--games 20000] [--big 1000000] [--json]
+    python benchmarks/bench_simulate.py [--games 20000] [--sim-games N] [--rules standard]
+                                        [--big 1000000] [--json]
 
 Measures, after JIT warm-up:
 
@@ -44,18 +45,18 @@ FROM games
 REASON_SQL = "SELECT reason, count(*) FROM games GROUP BY reason ORDER BY 2 DESC"
 
 
-def raw_rates(games: int) -> dict[str, Any]:
+def raw_rates(games: int, rules: str = "standard") -> dict[str, Any]:
     """Compiled random playouts and referee games per second on one core (no recording)."""
     from sim.bench.kernels import random_games_rate
     from sim.play.referee import play_game
 
-    random_games_rate("standard", 200, ply_cap=1000)  # warm-up
-    kernel = random_games_rate("standard", games, ply_cap=1000)
+    random_games_rate(rules, 200, ply_cap=1000)  # warm-up
+    kernel = random_games_rate(rules, games, ply_cap=1000)
     for i in range(50):
-        play_game("standard", "random", "random", i)
+        play_game(rules, "random", "random", i)
     t = time.perf_counter()
     for i in range(games):
-        play_game("standard", "random", "random", i)
+        play_game(rules, "random", "random", i)
     ref = games / (time.perf_counter() - t)
     return {
         "kernel_games_per_s": kernel["games_per_s"],
@@ -64,9 +65,9 @@ def raw_rates(games: int) -> dict[str, Any]:
     }
 
 
-def simulate_rate(games: int, workers: int, data: Path) -> dict[str, Any]:
+def simulate_rate(games: int, workers: int, data: Path, rules: str = "standard") -> dict[str, Any]:
     """Random vs random recorded on ``workers`` workers (after a batch starting them)."""
-    return recorded_rate(games, workers, data, batch_id=f"bench-w{workers}")
+    return recorded_rate(games, workers, data, rules, batch_id=f"bench-w{workers}")
 
 
 def bytes_per_game(data: Path, batch_id: str, games: int) -> float:
@@ -142,6 +143,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20000)
     ap.add_argument("--sim-games", type=int, default=None, help="default 5 x --games")
+    ap.add_argument("--rules", default="standard", help="rules of the recorded simulations")
     ap.add_argument("--big", type=int, default=1_000_000)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--reader-child", help=argparse.SUPPRESS)
@@ -152,9 +154,11 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="dsq-bench-"))
     try:
         report: dict[str, Any] = {"cpus": os.cpu_count()}
-        report["raw"] = raw_rates(args.games)
+        report["raw"] = raw_rates(args.games, args.rules)
         sim_games = args.sim_games or 5 * args.games
-        report["simulate"] = [simulate_rate(sim_games * w, w, tmp / "sim") for w in (1, 2)]
+        report["simulate"] = [
+            simulate_rate(sim_games * w, w, tmp / "sim", args.rules) for w in (1, 2)
+        ]
         w1, w2 = report["simulate"]
         report["recording_cost_vs_kernel"] = (
             1 - w1["games_per_s"] / report["raw"]["kernel_games_per_s"]
