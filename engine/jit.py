@@ -81,14 +81,15 @@ def cache_dir() -> Path:
 
 
 def kernel(fn: Any = None, /, **options: Any) -> Any:
-    """``njit(cache=True, **options)`` for a kernel that creates no array and returns none.
+    """``njit(cache=True, **options)`` for a kernel that allocates no array and returns none.
 
     numba's runtime counts the references to every array a compiled function receives
     (atomic updates around each call); in the engine's small kernels, called millions of
     times a second, that costs as much as the work itself. A kernel that only reads and
-    writes the arrays it is given needs no counting, so it is compiled without it
-    (numba's ``_nrt=False``). Use as ``@kernel`` or ``@kernel(inline="always")``; a
-    function that allocates an array (``np.empty``, ``copy``) keeps ``@njit(cache=True)``.
+    writes the arrays it is given (and views of them, such as a row) needs no counting, so
+    it is compiled without it (numba's ``_nrt=False``). Use as ``@kernel`` or
+    ``@kernel(inline="always")``; a function that allocates or returns an array
+    (``np.empty``, ``copy``) keeps ``@njit(cache=True)`` and hands its arrays to kernels.
     """
     options.setdefault("cache", True)
     options["_nrt"] = False

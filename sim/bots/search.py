@@ -22,19 +22,16 @@ moves, then their ordering scores), ``pv`` (triangular table, length first) and 
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
-from numba import objmode
 
 from engine import core
 from engine.board import DENS
 from engine.codes import H_CAPTURED, H_FROM, H_PIECE, H_TO
 from engine.game import count_legal, legal_captures
-from engine.jit import kernel, njit
+from engine.jit import kernel
 from engine.rules import R_NO_CAPTURE
 from sim.bots.evaluate import CLOCK_HORIZON, V_OFF, Z_CLOCK, Z_SIDE, ZOBRIST, evaluate
-from sim.bots.fast import den_threatened
+from sim.bots.fast import den_threatened, now_us
 
 MATE = 30000
 MATE_BOUND = MATE - 1000
@@ -66,14 +63,6 @@ def new_workspace(tt_entries: int, values: np.ndarray) -> dict[str, np.ndarray]:
         "pv": np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int32),
         "ws": ws,
     }
-
-
-@njit(cache=True)
-def now_us():
-    """Microseconds of ``time.perf_counter`` (through numba's object mode)."""
-    with objmode(t="int64"):
-        t = int(time.perf_counter() * 1e6)
-    return t
 
 
 @kernel
