@@ -6,10 +6,10 @@ from __future__ import annotations
 from sim.batch import BatchSpec
 
 # Rough seconds per move on one core (measured with benchmarks/bench_bots.py and dsq bench).
-RANDOM_MOVE_S = 2.5e-7
-GREEDY_MOVE_S = 1e-6
-ALPHABETA_NODE_S = 1 / 3.0e6  # nodes/s; a depth-d search visits about 6**d nodes
-MCTS_PLY_S = 1 / 3.6e6  # rollout plies/s (179,000 playouts/s of 20 plies)
+RANDOM_MOVE_S = 1e-7
+GREEDY_MOVE_S = 1.2e-6
+ALPHABETA_NODE_S = 1 / 7.0e6  # nodes/s; a depth-d search visits about 6**d nodes
+MCTS_PLY_S = 1 / 9.6e6  # rollout plies/s (480,000 playouts/s of 20 plies)
 TYPICAL_PLIES = 300  # plies in a game, when the ply cap allows as many
 
 
