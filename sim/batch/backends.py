@@ -51,7 +51,8 @@ class Backend:
         self.executor: Executor = InlineExecutor()
 
     def spool_to(self, folder: str) -> None:
-        """Have the workers write their games files into ``folder`` (if they can)."""
+        """Have the workers write their games files into ``folder`` (if they can; "": have
+        them return their games)."""
         self.spool = folder if self.spools else ""
 
     def submit(self, job: ChunkJob) -> Future:

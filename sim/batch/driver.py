@@ -28,12 +28,14 @@ from pathlib import Path
 from typing import Any
 
 from sim.batch.backends import Backend
-from sim.batch.chunks import ChunkJob, ChunkResult
+from sim.batch.chunks import DEFAULT_PLAY_FN, ChunkJob, ChunkResult
 from sim.batch.failures import BatchFailed, MissingIndices, describe, interrupted, is_resource
 from sim.batch.progress import Progress
 from sim.batch.recorder import GameRecorder
 from sim.batch.spec import BatchSpec, RunOptions
 from sim.batch.tally import StopCheck, Tally
+from sim.bots.registry import fast_kinds
+from sim.bots.spec import parse_bot
 from sim.storage.locks import BatchLock
 from sim.storage.paths import batch_path, games_dir
 from sim.storage.records import (
@@ -50,7 +52,14 @@ from sim.storage.writing import remove_stale_temp_files
 from sim.tablebase.store import tables_root
 
 MAX_LOST_WORKERS = 20
+SPOOL_CHUNK = 1000  # fewest games per chunk (and file) a worker writes itself
 POLL_SECONDS = 0.5  # longest wait for a chunk before polling the cancel request again
+
+
+def _fast_bots(*specs: str) -> bool:
+    """Whether every bot spec is one the compiled game loop plays (``random``, ``greedy``)."""
+    kinds = fast_kinds()
+    return all(parse_bot(s).name in kinds for s in specs)
 
 
 class BatchDriver:
@@ -137,16 +146,23 @@ class BatchDriver:
             self.tally.add(gi, w)
             recorded.add(gi, w)
         self.missing = MissingIndices(spec.games, set(done_games))
-        slots = self.backend.slots
+        # Games between fast bots are cheap: encoding them is a sizeable part of the work, so
+        # local workers write their chunks' files themselves (the driver would be the
+        # bottleneck), in chunks of at least SPOOL_CHUNK games. Costlier games come back to
+        # the driver, which gathers them into files of up to flush_games games.
+        spooling = self.options.play_fn == DEFAULT_PLAY_FN and _fast_bots(spec.red, spec.blue)
+        self.backend.spool_to(str(games_dir(d, bid)) if spooling else "")
+        balanced = math.ceil(self.missing.remaining / (self.backend.slots * 4) or 1)
+        if spooling:
+            balanced = max(balanced, SPOOL_CHUNK)
         self.chunk_size = max(
             1,
             min(
                 self.options.chunk_games,
                 self.options.flush_games,  # a chunk a worker writes is one file
-                math.ceil(self.missing.remaining / (slots * 4) or 1),
+                balanced,
             ),
         )
-        self.backend.spool_to(str(games_dir(d, bid)))
         if self.options.max_seconds is not None:
             self.deadline = time.monotonic() + self.options.max_seconds
         rec.update(
