@@ -6,9 +6,10 @@ files into the dataset. It keeps every recorded game index of the batch, hands c
 missing indices to the backend (lost workers' chunks are replayed, a chunk's unplayed tail
 is queued again), drops any result it already holds, and records the games through a
 :class:`~sim.batch.recorder.GameRecorder`: a game counts as recorded, in memory and in the
-batch record, only once its file is in place. Workers on the driver's machine write each
-chunk's file themselves under a hidden temporary name (:mod:`sim.storage.spool`), which
-the driver commits; Dask workers return their games, which the driver writes.
+batch record, only once its file is in place. In a batch between fast bots, workers on the
+driver's machine write each chunk's file themselves under a hidden temporary name
+(:mod:`sim.storage.spool`), which the driver commits; otherwise, and on Dask, workers
+return their games, which the driver writes.
 
 Between results it polls the batch's cancel request and, after each chunk, the stop check.
 A cancel request or the time limit sets ``cancelled``; ``KeyboardInterrupt`` (also a
