@@ -1,10 +1,11 @@
 """Games files written by a worker and committed by the driver.
 
 A local worker (the driver's own process, or a pool process on the same machine) encodes
-its chunk of games itself: :func:`spool_games` writes the parquet file into the batch's
-games folder under a hidden temporary name that does not end in ``.parquet``
-(``.<name>.tmp-<pid>-<token>``, so no reader ever looks at it), fsyncs it, reads it back
-in full with page checksums checked (:func:`sim.storage.verify.read_back`) and returns a
+its chunk of games itself when the driver asks it to (in batches between fast bots):
+:func:`spool_games` writes the parquet file into the batch's games folder under a
+hidden temporary name that does not end in ``.parquet`` (``.<name>.tmp-<pid>-<token>``,
+so no reader ever looks at it), fsyncs it, reads it back in full with page checksums
+checked (:func:`sim.storage.verify.read_back`) and returns a
 :class:`SpooledFile` describing it. Only the driver, which holds the batch's lock, makes
 it part of the dataset: :func:`commit_spooled` renames it into place, fsyncs the folder
 and caches the worker's verdict keyed on the committed file's identity (size, modification
