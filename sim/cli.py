@@ -27,6 +27,8 @@ COMMAND_MODULES = [
     "sim.commands.batches",
     "sim.commands.stats",
     "sim.commands.dashboard",
+    "sim.commands.engine",
+    "sim.commands.engines",
 ]
 
 

@@ -27,7 +27,9 @@ class ChunkJob:
     """A chunk of one batch's games: the batch's spec and the game indices to play.
 
     ``bot_a`` is the ``--red`` bot (red on even indices with ``swap``, always without);
-    ``play_fn`` names the game function as ``"module:function"``.
+    ``play_fn`` names the game function as ``"module:function"``; ``engines`` carries the
+    registry entries of the external engines the bots name (JSON texts, see
+    :func:`sim.engines.registry.entries_json`), so any worker can start them.
     """
 
     batch_id: str
@@ -41,6 +43,7 @@ class ChunkJob:
     indices: tuple[int, ...]
     max_seconds: float = 5.0
     play_fn: str = DEFAULT_PLAY_FN
+    engines: tuple[str, ...] = ()
 
 
 @dataclass
@@ -111,6 +114,10 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     from sim.storage.writing import rows_to_table
 
     deadline = time.monotonic() + job.max_seconds
+    if job.engines:  # engine processes stay up in this worker, reused by its next chunks
+        from sim.engines.registry import use_entries_json
+
+        use_entries_json(job.engines)
     if job.play_fn == DEFAULT_PLAY_FN:
         from sim.play.columnar import fast_pair
 

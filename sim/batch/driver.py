@@ -262,6 +262,7 @@ class BatchDriver:
             indices=idx,
             max_seconds=self.options.chunk_seconds,
             play_fn=self.options.play_fn,
+            engines=self.options.engines,
         )
 
     def _collect(self, fut: Future) -> None:

@@ -50,7 +50,8 @@ class RunOptions:
 
     ``chunk_games`` and ``chunk_seconds`` bound one task; a parquet file is written when
     ``flush_games`` games are buffered or ``flush_seconds`` have passed since the last one;
-    ``play_fn`` names the game function as ``"module:function"``.
+    ``play_fn`` names the game function as ``"module:function"``; ``engines`` holds the
+    registry entries of external engines the bots name (sent to the workers with each chunk).
     """
 
     chunk_games: int = 1000
@@ -58,6 +59,7 @@ class RunOptions:
     flush_games: int = 20_000
     flush_seconds: float = 10.0
     play_fn: str = DEFAULT_PLAY_FN
+    engines: tuple[str, ...] = ()
 
 
 def canonical_rules(spec: str) -> str:

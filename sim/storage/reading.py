@@ -22,12 +22,14 @@ import pyarrow.parquet as pq
 
 from engine.errors import DsqError
 from sim.storage.paths import batches_dir, resolve_data_dir
-from sim.storage.schema import GAME_SCHEMA
+from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS
 
 T = TypeVar("T")
 
 # (path, size, mtime_ns) -> reason the file is not a valid games file, or None if valid.
 _CHECK_CACHE: dict[tuple[str, int, int], str | None] = {}
+# path -> the optional (version 2) columns a valid games file holds, from its footer.
+_OPTIONAL_PRESENT: dict[str, frozenset[str]] = {}
 
 
 def empty_games_table() -> pa.Table:
@@ -61,15 +63,35 @@ def _check_games_file_uncached(path: Path) -> str | None:
     except Exception as exc:  # noqa: BLE001 - any failure here means "not readable parquet"
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return f"not a readable parquet file: {msg}"
-    missing = [f.name for f in GAME_SCHEMA if f.name not in schema.names]
+    missing = [
+        f.name for f in GAME_SCHEMA if f.name not in schema.names and f.name not in OPTIONAL_COLUMNS
+    ]
     if missing:
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
         return f"not a games file: missing columns {shown}"
     for f in GAME_SCHEMA:
+        if f.name not in schema.names:  # an optional column of a version 1 file: read as NULL
+            continue
         got = schema.field(f.name).type
         if not got.equals(f.type):
             return f"not a games file: column {f.name} has type {got}, expected {f.type}"
+    _OPTIONAL_PRESENT[str(path)] = frozenset(n for n in OPTIONAL_COLUMNS if n in schema.names)
     return None
+
+
+def optional_columns_present(files: list[Path]) -> set[str]:
+    """The optional (version 2) columns held by at least one of ``files`` (checked files)."""
+    present: set[str] = set()
+    for p in files:
+        cols = _OPTIONAL_PRESENT.get(str(p))
+        if cols is None:
+            try:
+                names = pq.read_schema(p).names
+            except Exception:  # noqa: BLE001 - unreadable now: it holds nothing
+                continue
+            cols = _OPTIONAL_PRESENT[str(p)] = frozenset(n for n in OPTIONAL_COLUMNS if n in names)
+        present |= cols
+    return present
 
 
 _DEEP_CACHE: dict[tuple[str, int, int], str | None] = {}
@@ -91,7 +113,8 @@ def verify_games_file(path: Path) -> str | None:
     key = (str(path), st.st_size, st.st_mtime_ns)
     if key not in _DEEP_CACHE:
         try:
-            pq.read_table(path, columns=GAME_SCHEMA.names)
+            names = pq.read_schema(path).names
+            pq.read_table(path, columns=[n for n in GAME_SCHEMA.names if n in names])
             con = duckdb.connect(database=":memory:")
             try:
                 con.read_parquet(str(path)).to_arrow_table()
@@ -229,8 +252,20 @@ def _stat_entries(data_dir: Path, files: list[Path]) -> list[tuple[str, int, int
 
 
 def _create_games_view(con: duckdb.DuckDBPyConnection, files: list[Path]) -> None:
-    """(Re)create the ``games`` view over ``files`` (the empty table when there are none)."""
-    cols = ", ".join(f'"{f.name}"' for f in GAME_SCHEMA)
+    """(Re)create the ``games`` view over ``files`` (the empty table when there are none).
+
+    Optional (version 2) columns that no file holds are NULL of their type.
+    """
+    present = optional_columns_present(files)
+    types: dict[str, str] = {}
+    if files and len(present) < len(OPTIONAL_COLUMNS):
+        types = {r[0]: r[1] for r in con.execute("DESCRIBE _games_empty").fetchall()}
+    cols = ", ".join(
+        f'"{f.name}"'
+        if f.name not in OPTIONAL_COLUMNS or f.name in present or not files
+        else f'CAST(NULL AS {types[f.name]}) AS "{f.name}"'
+        for f in GAME_SCHEMA
+    )
     if files:
         file_list = "[" + ", ".join(_sql_str(str(p)) for p in files) + "]"
         con.execute(
