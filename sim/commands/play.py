@@ -13,6 +13,8 @@ from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
 from sim.commands._common import positive_int
+from sim.commands.engines import activate_engines, add_engines_arg
+from sim.engines.process import EngineFault
 from sim.play.referee import bot_seed
 
 HUMAN = "human"
@@ -68,6 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--ply-cap", type=positive_int, default=1000, help="draw by ply_cap after P plies"
     )
+    add_engines_arg(p)
     p.set_defaults(func=run)
 
 
@@ -104,6 +107,9 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     """Run ``dsq play``."""
     stdin = stdin or sys.stdin
     pos = Position(args.rules, args.fen)
+    activate_engines(
+        [t.strip() for t in (args.red, args.blue) if t.strip().lower() != HUMAN], args.engines
+    )
     players = []
     for side, text in enumerate((args.red, args.blue)):
         if text.strip().lower() == HUMAN:
@@ -130,7 +136,13 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
                 print(f"game stopped by {pos.side} after {pos.ply} plies (no result)")
                 return 0
         else:
-            move = decode_move(player.choose(pos.st))
+            try:
+                move = decode_move(player.choose(pos.st))
+            except EngineFault as fault:
+                winner = "blue" if pos.side == "red" else "red"
+                note = f"forfeit: {fault.kind}: {fault}"
+                print(f"result: {winner} wins ({note}) after {pos.ply} plies")
+                return 0
         mover = pos.side
         pos.play(move)
         last = move

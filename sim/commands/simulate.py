@@ -24,6 +24,7 @@ from sim.batch.driver import BatchFailed
 from sim.batch.progress import Progress
 from sim.batch.run import run_batches
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
+from sim.commands.engines import add_engines_arg
 from sim.play.seeds import new_batch_seed
 from sim.storage.paths import resolve_data_dir
 
@@ -86,6 +87,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         " GSPRT on the logistic Elo of the --red bot; pentanomial with --swap); the LLR and"
         " bounds are stored with the batch",
     )
+    add_engines_arg(p)
+    p.add_argument(
+        "--force-engines",
+        action="store_true",
+        help="play external engines whose claimed rules differ from --rules or fail the rules "
+        "check (their games may end in forfeits)",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON summary at the end")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     adv = p.add_argument_group("tuning (does not change the games)")
@@ -138,6 +146,27 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
     return specs
 
 
+def _engine_entries(
+    args: argparse.Namespace, specs: list[BatchSpec], engines: str | None
+) -> tuple[str, ...]:
+    """The registry entries of the external engines the batches play, after checking their
+    rules (see :func:`sim.engines.admission.admit`); empty when no bot is an engine."""
+    if specs:
+        bots, rules = [specs[0].red, specs[0].blue], [s.rules for s in specs]
+    else:
+        from sim.storage.records import read_batch_record
+
+        spec = read_batch_record(resolve_data_dir(args.data), args.resume)["spec"]
+        bots, rules = [spec["red"], spec["blue"]], [spec["rules"]]
+    if not any(b.startswith("engine:") for b in bots):
+        return ()
+    from sim.engines.admission import admit
+    from sim.engines.registry import activate
+
+    activate(engines, args.data)
+    return admit(bots, rules, args.data, force=bool(getattr(args, "force_engines", False)))
+
+
 def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -159,6 +188,7 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq simulate``; return 0 (done), 1 (failed) or 3 (cancelled)."""
     options = _options(args)
+    engines = getattr(args, "engines", None)
     if args.workers < 1:
         raise DsqError(f"--workers must be at least 1, got {args.workers}")
     if args.resume:
@@ -171,6 +201,7 @@ def run(args: argparse.Namespace) -> int:
         specs = []
     else:
         specs = _specs(args)
+    options.engines = _engine_entries(args, specs, engines)
     code = 0
     t0 = time.monotonic()
     with _sigterm_as_interrupt():

@@ -21,7 +21,7 @@ from engine.position import encode_move
 from engine.rules import Ruleset
 from sim.bots.spec import BotSpec
 from sim.engines import pool
-from sim.engines.client import EngineClient
+from sim.engines.client import EngineClient, file_sha256
 from sim.engines.clocks import GRACE_MS, GameClocks
 from sim.engines.positions import PositionText
 from sim.engines.process import EngineFault
@@ -51,7 +51,15 @@ class EngineBot:
         """Take an engine from the pool and start a new game (EngineFault if it fails)."""
         if self.client is not None:
             return
-        client = pool.acquire(self.entry, self.spec.params["options"])
+        try:
+            client = pool.acquire(self.entry, self.spec.params["options"])
+        except EngineFault:  # who it was, though it never said its name
+            self.identity = {
+                "name": self.entry.name,
+                "version": None,
+                "sha256": file_sha256(self.entry.program),
+            }
+            raise
         self.client = client
         self.identity = client.identity()
         try:

@@ -103,23 +103,25 @@ def check_engine(
     plies: int = 200,
     perft_depth: int = 4,
     seed: int = 0,
+    fen: str | None = None,
 ) -> CheckReport:
     """Compare ``entry``'s perft and moves with ours under ``rules`` (see the module
-    docstring); EngineFault if the engine cannot be started or stops answering."""
+    docstring), the random games starting from ``fen`` (default: the initial position);
+    EngineFault if the engine cannot be started or stops answering."""
     ruleset = parse_rules(rules)
     t0 = time.monotonic()
     client = EngineClient(entry).start()
     try:
         report = CheckReport(entry.name, ruleset.spec, client.identity())
         texts = PositionText(entry)
-        start = Position(ruleset)
+        start = Position(ruleset, fen)
         _compare_perft(client, report, start, texts.command(start.st), perft_depth)
         probe = client.legal_moves(texts.command(start.st))
         report.method = "moves" if probe is not None else "bestmove"
         rng = seed_state(seed)
         for _ in range(games):
             client.new_game()
-            pos = Position(ruleset)
+            pos = Position(ruleset, fen)
             texts = PositionText(entry)
             while pos.ply < plies and pos.result is None:
                 command = texts.command(pos.st)

@@ -11,6 +11,7 @@ import pytest
 
 from sim.cli import main
 from sim.stats.synthetic import rows_table, synthetic_table
+from sim.storage.schema import REASONS
 from sim.storage.writing import write_games_chunk
 from tests.support import ROOT
 
@@ -92,7 +93,7 @@ def test_json_output(data: Path) -> None:
     assert len(out["ratings"]["table"]) == 2
     assert len(out["details"]["capture_squares"]) == 63
     assert sum(b["games"] for b in out["length_histogram"]) == g["games"]
-    assert len(out["reasons"]) == 5
+    assert [r["reason"] for r in out["reasons"]] == list(REASONS)
 
 
 @pytest.mark.parametrize("by", ["rules", "batch", "bot", "matchup"])
