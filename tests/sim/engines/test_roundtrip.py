@@ -87,8 +87,9 @@ def test_dask_batch_with_an_engine_bot(registry: Path, tmp_path: Path) -> None:
     run_batch(ref, tmp_path, batch_id="ref")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:  # fmt: skip
+        options = RunOptions(chunk_games=1, engines=entries_json(["dsq-batch"]))
         run_batch(spec, tmp_path, scheduler=cluster.scheduler_address, batch_id="dask",
-                  options=RunOptions(chunk_games=1, engines=entries_json(["dsq-batch"])))  # fmt: skip
+                  options=options)  # fmt: skip
         assert processes_with(MARKER)  # kept up by the workers between chunks
     got, want = _batch_rows(tmp_path, "dask"), _batch_rows(tmp_path, "ref")
     assert [g[2:] for g in got] == [w[2:] for w in want]
