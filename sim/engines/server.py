@@ -31,16 +31,14 @@ MAX_DEPTH = 60
 MOVES_TO_GO = 30  # a clock without movestogo is shared as if this many moves were left
 
 
-def option_line(p: Param) -> str:
-    """The ``option`` line of a bot parameter."""
+def option_line(p: Param, value: Any) -> str:
+    """The ``option`` line of a bot parameter whose current value is ``value``."""
     if p.kind == "int":
-        return (
-            f"option name {p.name} type spin default {p.default} min {int(p.low)} max {int(p.high)}"
-        )
+        return f"option name {p.name} type spin default {value} min {int(p.low)} max {int(p.high)}"
     if p.kind == "choice":
         var = " ".join(f"var {c}" for c in p.choices)
-        return f"option name {p.name} type combo default {p.default} {var}"
-    return f"option name {p.name} type string default {p.format(p.default)}"
+        return f"option name {p.name} type combo default {value} {var}"
+    return f"option name {p.name} type string default {p.format(value)}"
 
 
 def clock_ms(args: dict[str, int], red_to_move: bool) -> int | None:
@@ -124,7 +122,7 @@ class EngineServer:
     def handshake(self, word: str) -> None:
         """``id`` lines, one ``option`` line per bot parameter, then ``<word>ok``."""
         lines = [f"id name dsq {self.spec.short}", "id author dsq"]
-        lines += [option_line(p) for p in BOTS[self.spec.name][1]]
+        lines += [option_line(p, self.spec.params[p.name]) for p in BOTS[self.spec.name][1]]
         lines += [
             f"option name rules type string default {self.rules.spec}",
             f"option name seed type spin default {self.seed} min 0 max {2**63 - 1}",
