@@ -16,6 +16,37 @@ from sim.report import fmt
 from sim.storage.schema import REASONS, WINNERS
 
 PAGE_ROWS = 200
+STOPPED = ("forfeit", "time")  # reasons that stop a game before its rules end it
+# The texts of clocks, forfeits and engines on this page (kept together for the catalogues).
+GAME_TEXT = {
+    "stopped": "Recorded result: {recorded}: {note}. The game stopped there, so the replayed "
+    "position is unfinished, as expected.",
+    "engine": "{side} engine {name} ({version})",
+    "clock": "time control {tc}",
+    "left": "{side} clock left {ms} ms",
+}
+
+
+def _present(value: Any) -> bool:
+    """Whether a column of a game record holds a value (not NULL / NaN)."""
+    return value is not None and not (isinstance(value, float) and pd.isna(value))
+
+
+def game_facts(game: dict[str, Any]) -> list[str]:
+    """The engines, time control and clocks of a recorded game, as short texts."""
+    facts = []
+    for side in ("red", "blue"):
+        eng = game.get(f"{side}_engine")
+        if isinstance(eng, dict) and eng.get("name"):
+            facts.append(GAME_TEXT["engine"].format(
+                side=side, name=eng["name"], version=eng.get("version") or "?"))  # fmt: skip
+    if _present(game.get("time_control")):
+        facts.append(GAME_TEXT["clock"].format(tc=game["time_control"]))
+    for side in ("red", "blue"):
+        left = game.get(f"{side}_clock_ms")
+        if _present(left):
+            facts.append(GAME_TEXT["left"].format(side=side, ms=f"{int(left):,}"))
+    return facts
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -65,8 +96,15 @@ def show_replay(game: dict[str, Any]) -> None:
     )
     if rep.error:
         st.error(f"This game's record cannot be replayed completely: {rep.error}")
+    facts = game_facts(game)
+    if facts:
+        st.caption(" · ".join(facts))
+    stopped = game["reason"] in STOPPED and rep.winner is None and rep.error is None
     if rep.winner == game["winner"] and rep.reason == game["reason"]:
         st.success(f"Recorded result: {recorded}. Replayed result: {replayed} (they agree).")
+    elif stopped:
+        note = game.get("forfeit_note") if _present(game.get("forfeit_note")) else game["reason"]
+        st.info(GAME_TEXT["stopped"].format(recorded=recorded, note=note))
     else:
         st.warning(f"Recorded result: {recorded}. Replayed result: {replayed}.")
     last = rep.plies

@@ -35,6 +35,13 @@ OPTION_LABELS = {
     "rule_17_5": "17-5 anti-chasing rule",
     "no_capture_plies": "Draw after this many plies without a capture (0: never)",
 }
+# The texts of external engines on this page (kept together for the language catalogues).
+ENGINE_TEXT = {
+    "choose": "Engine (from the engine registry)",
+    "none": "No external engine is registered: name them in engines.toml in the data folder, "
+    "or start the dashboard with --engines FILE (docs/engine-protocol.md).",
+    "bad": "The engine registry cannot be read: {error}",
+}
 SHOWN_BATCHES = 15
 JS_MAX_INT = min(MAX_SEED, 2**53 - 1)  # the browser holds numbers as doubles
 
@@ -71,6 +78,21 @@ def rules_builder() -> list[str]:
     return [spec, *also]
 
 
+def engine_choice(side: str) -> str | None:
+    """An engine of the registry (``--engines`` / ``$DSQ_ENGINES`` / the data folder's)."""
+    from sim.engines.registry import activate
+
+    try:
+        names = sorted(activate(None, load_settings().data_dir))
+    except DsqError as exc:
+        st.warning(ENGINE_TEXT["bad"].format(error=exc))
+        return None
+    if not names:
+        st.info(ENGINE_TEXT["none"])
+        return None
+    return st.selectbox(ENGINE_TEXT["choose"], names, key=f"sim_{side}_engine_name")
+
+
 def bot_builder(side: str, limits: Limits) -> str:
     """A bot and its parameters for one side; returns its spec."""
     from sim.bots.spec import BOTS
@@ -81,8 +103,12 @@ def bot_builder(side: str, limits: Limits) -> str:
                         help=BOTS[names[default]][0])  # fmt: skip
     caps = {"depth": limits.max_depth, "playouts": limits.max_playouts}
     parts = []
-    for p in BOTS[name][1]:
-        key = f"sim_{side}_{name}_{p.name}"
+    if name == "engine":  # engine:NAME,key=value,...
+        engine = engine_choice(side)
+        name = f"engine:{engine}" if engine else "engine"
+    kind = name.split(":")[0]
+    for p in BOTS[kind][1]:
+        key = f"sim_{side}_{kind}_{p.name}"
         if p.kind == "int":
             high = int(min(p.high, caps.get(p.name, p.high)))
             value = st.number_input(f"{p.name}", int(p.low), high, min(int(p.default), high),
@@ -103,7 +129,8 @@ def bot_builder(side: str, limits: Limits) -> str:
             text = st.text_input(p.name, p.format(p.default), key=key, help=p.help)
             if text.strip() != p.format(p.default):
                 parts.append(f"{p.name}={text.strip()}")
-    return name + (":" + ",".join(parts) if parts else "")
+    sep = "," if ":" in name else ":"
+    return name + (sep + ",".join(parts) if parts else "")
 
 
 def launch_form(data_dir: Path, limits: Limits) -> None:

@@ -43,6 +43,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-depth", type=positive_int, help="deepest alpha-beta a launch may use (6)")
     p.add_argument("--max-playouts", type=positive_int, help="most MCTS playouts per move (20000)")
     p.add_argument("--max-workers", type=positive_int, help="most workers per launch (CPU count)")
+    p.add_argument(
+        "--engines",
+        metavar="FILE",
+        help="engine registry for engine bots (default: $DSQ_ENGINES, else DATA/engines.toml)",
+    )
     p.set_defaults(func=run)
 
 
@@ -78,6 +83,8 @@ def command(args: argparse.Namespace, data_dir: Path) -> tuple[list[str], dict[s
     ]  # fmt: skip
     env = dict(os.environ)
     env["DSQ_DATA"] = str(data_dir)
+    if getattr(args, "engines", None):  # the app and the batches it launches read it
+        env["DSQ_ENGINES"] = str(Path(args.engines).expanduser().resolve())
     root = str(project_root())
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     for attr, var in LIMIT_FLAGS.items():
@@ -93,6 +100,10 @@ def run(args: argparse.Namespace) -> int:
     if data_dir.exists() and not data_dir.is_dir():
         raise DsqError(f"--data {data_dir} is not a folder")
     _check_port(args.host, args.port)
+    if getattr(args, "engines", None):
+        from sim.engines.registry import load_registry
+
+        load_registry(args.engines)  # a bad registry is one clear error here, not in the app
     cmd, env = command(args, data_dir)
     url = f"http://{args.host}:{args.port}"
     print(f"dsq dashboard: {url} on {data_dir}", file=sys.stderr)
