@@ -62,6 +62,8 @@ def test_simulate_admits_engines_by_their_rules(
     with open_dataset(tmp_path) as ds:
         rows = ds.con.sql("SELECT red_engine.name, reason FROM games").fetchall()
     assert len(rows) == 2 and all(r[0] == "tcc" and r[1] != "forfeit" for r in rows)
+    resume = ["simulate", "--resume", "ok", "--engines", registry, "--data", str(tmp_path)]
+    assert dsq(capsys, *resume, "--quiet")[0] == 0  # the record's engine bots are admitted
     code, _, err = dsq(capsys, *common, "--rules", "standard", "--force-engines")
     assert code == 0, err
 
