@@ -1,8 +1,10 @@
 """The dsq dashboard: ``streamlit run dashboard/app.py`` (or ``dsq dashboard``).
 
-Multipage via ``st.navigation``. The sidebar holds the data folder, the filters every page
-shares, and any settings problems; each page is a script in ``dashboard/views``. Errors a
-page did not expect are shown as one readable message, never a traceback.
+Multipage via ``st.navigation``. The sidebar holds the language and display settings,
+the data folder, the filters every page shares, and any settings problems; each page is
+a script in ``dashboard/views``. Every text comes from the language's catalogue
+(:mod:`dashboard.i18n`). Errors a page did not expect are shown as one readable message,
+never a traceback.
 
 The ``dashboard``, ``sim`` and ``engine`` packages must be importable: the project is
 installed (``pip install -e .``), and ``dsq dashboard`` also puts the project folder on
@@ -16,42 +18,55 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard.filters import sidebar_filters
+from dashboard.lang import init_display_settings, sidebar_display_settings, t
 from dashboard.settings import load_settings
 
 # Not "pages/": that folder name switches Streamlit to its older directory-based navigation.
 PAGES = Path(__file__).resolve().parent / "views"
+# (script, catalogue key of its title, icon, url path); the first is the default page.
+PAGE_LIST = (
+    ("overview.py", "nav.overview", ":material/monitoring:", ""),
+    ("compare.py", "nav.compare", ":material/compare_arrows:", "compare"),
+    ("bots.py", "nav.bots", ":material/smart_toy:", "bots"),
+    ("games.py", "nav.games", ":material/replay:", "games"),
+    ("play.py", "nav.play", ":material/sports_esports:", "play"),
+    ("simulate.py", "nav.simulate", ":material/play_circle:", "simulate"),
+)
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an exception's message (its type's name when it has none)."""
+    message = str(exc).strip()
+    return message.splitlines()[0] if message else type(exc).__name__
 
 
 def main() -> None:
     """Configure the app, draw the shared sidebar and run the chosen page."""
-    st.set_page_config(
-        page_title="dsq · Dou Shou Qi lab", page_icon=":material/pets:", layout="wide"
-    )
+    init_display_settings()
+    st.set_page_config(page_title=t("app.title"), page_icon=":material/pets:", layout="wide")
     pages = [
-        st.Page(PAGES / "overview.py", title="Overview", icon=":material/monitoring:",
-                default=True),
-        st.Page(PAGES / "compare.py", title="Compare rules", icon=":material/compare_arrows:",
-                url_path="compare"),
-        st.Page(PAGES / "bots.py", title="Bots", icon=":material/smart_toy:", url_path="bots"),
-        st.Page(PAGES / "games.py", title="Games", icon=":material/replay:", url_path="games"),
-        st.Page(PAGES / "simulate.py", title="Simulate", icon=":material/play_circle:",
-                url_path="simulate"),
-    ]  # fmt: skip
+        st.Page(PAGES / script, title=t(title), icon=icon, url_path=path or None, default=not path)
+        for script, title, icon, path in PAGE_LIST
+    ]
     page = st.navigation(pages)
+    sidebar_display_settings()
     settings = load_settings()
-    st.sidebar.caption(f"Data folder: `{settings.data_dir}`")
+    st.sidebar.caption(t("app.data_folder", folder=settings.data_dir))
     for problem in settings.problems:
-        st.sidebar.warning(problem)
+        st.sidebar.warning(
+            t(
+                f"app.setting_{problem.why}",
+                variable=problem.variable,
+                value=problem.value,
+                default=problem.default,
+                high=problem.high,
+            )
+        )
     try:
         sidebar_filters()
         page.run()
     except Exception as exc:  # noqa: BLE001 - show a message, never a traceback
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        st.error(
-            f"This page could not be shown: {first}\n\n"
-            "If the data folder changed while the page was loading, reload the page.",
-            icon=":material/error:",
-        )
+        st.error(t("app.page_failed", detail=first_line(exc)), icon=":material/error:")
 
 
 main()

@@ -1,8 +1,10 @@
 """Draw a Dou Shou Qi position as an SVG: river, traps, dens, and the animals with their
-names and strengths; the last move and a capture can be marked.
+names, letters and strengths; the last move and a capture can be marked.
 
 Pure functions (no Streamlit), so the drawing is unit-tested on its own. The geometry comes
-from :mod:`engine.board` (water, traps and dens tables), never from a copy here.
+from :mod:`engine.board` (water, traps and dens tables), never from a copy here; the words
+from the language's catalogue and the animals' names and letters from
+:mod:`sim.report.names` (the fox setting shows the wolf as a fox, letter ``F``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from dashboard.i18n import side_name, text
 from engine.board import (
     ANIMAL_LETTERS,
     ANIMAL_NAMES,
@@ -21,6 +24,7 @@ from engine.board import (
     TRAP_OWNER,
     WATER,
 )
+from sim.report.names import animal_letter, animal_name
 
 CELL = 62
 MARGIN = 22
@@ -84,7 +88,7 @@ def _square_fill(square: int) -> str:
     return COLOURS["land"] if (f + r) % 2 == 0 else COLOURS["land_alt"]
 
 
-def _square_svg(square: int) -> str:
+def _square_svg(square: int, lang: str) -> str:
     x, y = _xy(square)
     parts = [
         f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{_square_fill(square)}" '
@@ -100,33 +104,46 @@ def _square_svg(square: int) -> str:
     elif square in (int(DENS[0]), int(DENS[1])):
         parts.append(
             f'<text x="{cx}" y="{cy + 5}" font-size="13" text-anchor="middle" fill="#fff3e0" '
-            'font-family="sans-serif" font-weight="bold">DEN</text>'
+            'font-family="sans-serif" font-weight="bold">'
+            f"{escape(text(lang, 'board.den'))}</text>"
         )
     elif TRAP_OWNER[square] >= 0:
         parts.append(
             f'<path d="M{x + 8} {y + 8} L{x + CELL - 8} {y + CELL - 8} M{x + CELL - 8} {y + 8} '
             f'L{x + 8} {y + CELL - 8}" stroke="#8a5a33" stroke-opacity="0.45" stroke-width="2"/>'
             f'<text x="{cx}" y="{y + CELL - 5}" font-size="9" text-anchor="middle" '
-            'fill="#6b4423" font-family="sans-serif">trap</text>'
+            'fill="#6b4423" font-family="sans-serif">'
+            f"{escape(text(lang, 'board.trap'))}</text>"
         )
     return "".join(parts)
 
 
-def _piece_svg(square: int, piece: Piece, dog_over_wolf: bool) -> str:
+def _piece_svg(square: int, piece: Piece, dog_over_wolf: bool, lang: str, fox: bool) -> str:
     x, y = _xy(square)
     cx, cy = x + CELL / 2, y + CELL / 2
     fill = COLOURS[piece.side]
-    name = piece.name.capitalize()
-    title = f"{piece.side} {piece.name} ({strength(piece.animal, dog_over_wolf)})"
+    name = animal_name(piece.animal, lang, fox)
+    letter = animal_letter(piece.animal, fox)
+    power = strength(piece.animal, dog_over_wolf)
+    title = text(
+        lang,
+        "board.piece_title",
+        side=side_name(lang, piece.side),
+        animal=name,
+        letter=letter,
+        strength=power,
+    )
+    size = 13 if len(name) == 1 else 10  # one CJK character reads better a little larger
     return (
-        f'<g class="piece {piece.side}"><title>{escape(title)}</title>'
+        f'<g class="piece {piece.side}" data-letter="{letter}"><title>{escape(title)}</title>'
         f'<circle cx="{cx}" cy="{cy}" r="{CELL / 2 - 5}" fill="{fill}" stroke="#ffffff" '
         'stroke-width="2"/>'
+        f'<text x="{cx - 15}" y="{cy - 9}" font-size="9" text-anchor="middle" fill="#ffffff" '
+        f'fill-opacity="0.85" font-family="sans-serif" class="letter">{letter}</text>'
         f'<text x="{cx}" y="{cy + 1}" font-size="19" text-anchor="middle" fill="#ffffff" '
-        f'font-family="sans-serif" font-weight="bold">{strength(piece.animal, dog_over_wolf)}'
-        "</text>"
-        f'<text x="{cx}" y="{cy + 15}" font-size="10" text-anchor="middle" fill="#ffffff" '
-        f'font-family="sans-serif">{escape(name)}</text></g>'
+        f'font-family="sans-serif" font-weight="bold">{power}</text>'
+        f'<text x="{cx}" y="{cy + 16}" font-size="{size}" text-anchor="middle" fill="#ffffff" '
+        f'font-family="sans-serif" class="name">{escape(name)}</text></g>'
     )
 
 
@@ -136,6 +153,8 @@ def board_svg(
     capture_square: int | None = None,
     dog_over_wolf: bool = False,
     caption: str | None = None,
+    lang: str = "en",
+    fox: bool = False,
 ) -> str:
     """An SVG drawing of a position.
 
@@ -145,15 +164,18 @@ def board_svg(
         capture_square: the square where the move just played captured, marked with a ring.
         dog_over_wolf: show the dog as 4 and the wolf as 3.
         caption: an optional line of text under the board.
+        lang: the language of the words on the board (den, trap, the animals' names).
+        fox: show the wolf as a fox (name and letter ``F``); display only.
     """
     if len(board) != NFILES * NRANKS:
         raise ValueError(f"a board has {NFILES * NRANKS} squares, got {len(board)}")
     height = HEIGHT + (22 if caption else 0)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-        f'width="{WIDTH}" height="{height}" role="img" aria-label="Dou Shou Qi board">'
+        f'width="{WIDTH}" height="{height}" role="img" class="dsq-board" '
+        f'aria-label="{escape(text(lang, "board.aria"))}">'
     ]
-    out.extend(_square_svg(sq) for sq in range(NFILES * NRANKS))
+    out.extend(_square_svg(sq, lang) for sq in range(NFILES * NRANKS))
     for r in range(NRANKS):
         _, y = _xy(r * NFILES)
         out.append(
@@ -176,7 +198,7 @@ def board_svg(
     for sq, letter in enumerate(board):
         piece = piece_from_letter(letter)
         if piece is not None:
-            out.append(_piece_svg(sq, piece, dog_over_wolf))
+            out.append(_piece_svg(sq, piece, dog_over_wolf, lang, fox))
     if capture_square is not None:
         x, y = _xy(capture_square)
         out.append(

@@ -1,70 +1,155 @@
-"""Plotly figures of the statistics layer's tables (display only: no computation)."""
+"""Plotly figures of the statistics layer's tables (display only: no computation).
+
+Every figure is drawn in a language (axis titles, legends, categories and hover texts
+from its catalogue, numbers with its separators); the data are the tables as given.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
+
+from dashboard.i18n import reason_name, side_name, text
+from dashboard.i18n.numbers import Numbers
+from sim.report.names import animal_name
 
 WINNER_COLOURS = {"red": "#c8343a", "blue": "#2f62c2", "draw": "#8c8c8c"}
 LAYOUT = {"margin": {"l": 10, "r": 10, "t": 30, "b": 10}, "height": 340}
 
 
-def length_histogram_chart(hist: pd.DataFrame, name: str = "games") -> go.Figure:
+def layout(lang: str, **extra: Any) -> dict[str, Any]:
+    """The common layout of the dashboard's charts in ``lang`` (its decimal separators)."""
+    return {**LAYOUT, "separators": Numbers(lang).plotly_separators, **extra}
+
+
+def length_histogram_chart(
+    hist: pd.DataFrame, lang: str = "en", name: str | None = None
+) -> go.Figure:
     """Bars of a length histogram (columns ``start``, ``end``, ``games``)."""
     fig = go.Figure()
-    add_length_trace(fig, hist, name)
-    fig.update_layout(xaxis_title="plies", yaxis_title="games", bargap=0.05, **LAYOUT)
+    add_length_trace(fig, hist, name or text(lang, "charts.games"), lang)
+    fig.update_layout(
+        **layout(
+            lang,
+            xaxis_title=text(lang, "charts.plies"),
+            yaxis_title=text(lang, "charts.games"),
+            bargap=0.05,
+        )
+    )
     return fig
 
 
-def add_length_trace(fig: go.Figure, hist: pd.DataFrame, name: str, share: bool = False) -> None:
+def add_length_trace(
+    fig: go.Figure, hist: pd.DataFrame, name: str, lang: str = "en", share: bool = False
+) -> None:
     """Add one histogram (as bars over bin centres) to ``fig``."""
     if hist.empty:
         return
     centres = (hist["start"] + hist["end"]) / 2
     widths = hist["end"] - hist["start"]
     y = hist["share"] if share else hist["games"]
+    hover = text(
+        lang,
+        "charts.length_hover",
+        low="%{customdata[0]:.0f}",
+        high="%{customdata[1]:.0f}",
+        games="%{customdata[2]}",
+    )
     fig.add_bar(
-        x=centres, y=y, width=widths, name=name, opacity=0.6 if share else 1.0,
+        x=centres,
+        y=y,
+        width=widths,
+        name=name,
+        opacity=0.6 if share else 1.0,
         customdata=hist[["start", "end", "games"]].to_numpy(),
-        hovertemplate="%{customdata[0]:.0f}–%{customdata[1]:.0f} plies: "
-        "%{customdata[2]} games<extra>" + name + "</extra>",
-    )  # fmt: skip
+        hovertemplate=hover + "<extra>" + name + "</extra>",
+    )
 
 
-def end_reasons_chart(reasons: pd.DataFrame) -> go.Figure:
+def end_reasons_chart(reasons: pd.DataFrame, lang: str = "en") -> go.Figure:
     """Games by end reason, stacked by winner (columns ``reason``, ``red``, ``blue``, ``draw``)."""
     fig = go.Figure()
+    labels = [reason_name(lang, r) for r in reasons["reason"]]
     for winner in ("red", "blue", "draw"):
         if winner in reasons:
             fig.add_bar(
-                x=reasons["reason"],
+                x=labels,
                 y=reasons[winner],
-                name=winner,
+                name=side_name(lang, winner),
                 marker_color=WINNER_COLOURS[winner],
             )
-    fig.update_layout(barmode="stack", yaxis_title="games", **LAYOUT)
+    fig.update_layout(**layout(lang, barmode="stack", yaxis_title=text(lang, "charts.games")))
     return fig
 
 
-def den_chart(den: pd.DataFrame) -> go.Figure:
+def den_chart(den: pd.DataFrame, lang: str = "en", fox: bool = False) -> go.Figure:
     """Den entries per animal, stacked by the winner's colour (columns ``animal``, ``red``,
     ``blue``)."""
     fig = go.Figure()
+    names = [animal_name(a, lang, fox) for a in den["animal"]]
     for winner in ("red", "blue"):
-        fig.add_bar(x=den["animal"], y=den[winner], name=winner,
-                    marker_color=WINNER_COLOURS[winner])  # fmt: skip
-    fig.update_layout(barmode="stack", yaxis_title="games won in the den", **LAYOUT)
+        fig.add_bar(
+            x=names,
+            y=den[winner],
+            name=side_name(lang, winner),
+            marker_color=WINNER_COLOURS[winner],
+        )
+    fig.update_layout(**layout(lang, barmode="stack", yaxis_title=text(lang, "charts.den_wins")))
     return fig
 
 
-def heatmap(table: pd.DataFrame, x_title: str, y_title: str) -> go.Figure:
+def heatmap(table: pd.DataFrame, x_title: str, y_title: str, lang: str = "en") -> go.Figure:
     """A heat map of a table as given (rows top to bottom, columns left to right)."""
-    fig = go.Figure(go.Heatmap(
-        z=table.to_numpy(), x=[str(c) for c in table.columns], y=[str(i) for i in table.index],
-        colorscale="YlOrRd", hovertemplate="%{y} / %{x}: %{z}<extra></extra>",
-    ))  # fmt: skip
-    fig.update_layout(xaxis_title=x_title, yaxis_title=y_title, **LAYOUT)
+    fig = go.Figure(
+        go.Heatmap(
+            z=table.to_numpy(),
+            x=[str(c) for c in table.columns],
+            y=[str(i) for i in table.index],
+            colorscale="YlOrRd",
+            hovertemplate="%{y} / %{x}: %{z}<extra></extra>",
+        )
+    )
+    fig.update_layout(**layout(lang, xaxis_title=x_title, yaxis_title=y_title))
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category")
+    return fig
+
+
+def animal_heatmap(matrix: pd.DataFrame, lang: str = "en", fox: bool = False) -> go.Figure:
+    """The capture matrix (capturer rows, captured columns, animals by name) as a heat map."""
+    shown = matrix.copy()
+    shown.index = [animal_name(a, lang, fox) for a in matrix.index]
+    shown.columns = [animal_name(a, lang, fox) for a in matrix.columns]
+    return heatmap(shown, text(lang, "charts.captured"), text(lang, "charts.capturer"), lang)
+
+
+def _square_word(lang: str, square: int) -> str:
+    """What a square is, in ``lang``: den, trap, river or land."""
+    from engine.board import DENS, TRAP_OWNER, WATER
+
+    if square in (int(DENS[0]), int(DENS[1])):
+        kind = "den"
+    elif TRAP_OWNER[square] >= 0:
+        kind = "trap"
+    elif WATER[square]:
+        kind = "river"
+    else:
+        kind = "land"
+    return text(lang, f"charts.square_{kind}")
+
+
+def squares_heatmap(grid: pd.DataFrame, lang: str = "en") -> go.Figure:
+    """A board-shaped heat map (``sim.stats.square_grid``: ranks 9..1 by files a..g), each
+    square's hover naming what it is (den, trap, river, land)."""
+    fig = heatmap(grid, text(lang, "charts.file"), text(lang, "charts.rank"), lang)
+    files = [str(c) for c in grid.columns]
+    words = [
+        [_square_word(lang, (int(rank) - 1) * 7 + files.index(f)) for f in files]
+        for rank in grid.index
+    ]
+    fig.update_traces(
+        customdata=words, hovertemplate="%{x}%{y} · %{customdata}: %{z}<extra></extra>"
+    )
     return fig

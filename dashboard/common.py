@@ -3,12 +3,13 @@ the empty states."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
-from dashboard.filters import current_selection
-from dashboard.loaders import Loaded, dataset, stat
+from dashboard.filters import current_selection, describe_selection
+from dashboard.lang import nf, t
+from dashboard.loaders import Loaded, dataset, games_listing, stat
 from sim.stats import general_stats
 from sim.stats.query import Selection
 
@@ -28,41 +29,49 @@ def show_skipped(loaded: Loaded) -> None:
     if not skipped:
         return
     lines = "\n".join(f"- `{path}`: {reason}" for path, reason in skipped[:10])
-    more = f"\n- … and {len(skipped) - 10} more" if len(skipped) > 10 else ""
-    st.warning(
-        f"{len(skipped)} file(s) in the data folder could not be read and are left out "
-        f"(nothing was deleted):\n{lines}{more}",
-        icon="⚠️",
-    )
+    more = "\n- " + t("common.skipped_more", count=len(skipped) - 10) if len(skipped) > 10 else ""
+    st.warning(f"{t('common.skipped', count=len(skipped))}\n{lines}{more}", icon="⚠️")
 
 
 def empty_state(loaded: Loaded) -> None:
     """The message shown when the data folder holds no games at all."""
-    st.info(
-        f"No games recorded yet in `{loaded.ds.data_dir}`.\n\n"
-        "Launch a batch on the **Simulate** page, or from a terminal:\n\n"
-        f"`dsq simulate --rules standard --red random --blue greedy --games 200 "
-        f"--data {loaded.ds.data_dir}`",
-        icon="ℹ️",
+    command = (
+        "dsq simulate --rules standard --red random --blue greedy --games 200 "
+        f"--data {loaded.ds.data_dir}"
     )
+    st.info(t("common.no_games_yet", folder=loaded.ds.data_dir, command=command), icon="ℹ️")
 
 
-def page_start(title: str, caption: str | None = None) -> PageContext | None:
+def page_start(
+    title: str, caption: str | None = None, include_humans: bool = False
+) -> PageContext | None:
     """Title, skipped-file warnings and the selection; None (after an explanatory message)
-    when there are no games to show."""
+    when there are no games to show. ``include_humans`` counts games a person played
+    whatever the sidebar says (the Games page lists them)."""
     st.title(title)
     if caption:
         st.caption(caption)
     loaded = dataset()
     show_skipped(loaded)
     selection = current_selection()
-    total = stat(general_stats, Selection()).games
+    if include_humans:
+        selection = replace(selection, humans=True)
+    everything = Selection(humans=True)
+    total = games_listing(everything, limit=1)[1]  # a count only: cheap on any dataset
     if total == 0:
         empty_state(loaded)
         return None
-    games = stat(general_stats, selection).games if selection != Selection() else total
-    st.caption(f"Selection: {selection.describe()} · {games:,} of {total:,} games")
+    games = stat(general_stats, selection).games if selection != everything else total
+    n = nf()
+    st.caption(
+        t(
+            "common.selection",
+            description=describe_selection(selection),
+            games=n.count(games),
+            total=n.count(total),
+        )
+    )
     if games == 0:
-        st.warning("No games match the filters in the sidebar. Clear some filters to see more.")
+        st.warning(t("common.no_match"))
         return None
     return PageContext(loaded, selection, games)

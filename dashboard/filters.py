@@ -1,4 +1,4 @@
-"""The sidebar filters every page shares: rules, bots and batches (and two refinements).
+"""The sidebar filters every page shares: rules, bots and batches (and three refinements).
 
 The widgets live in the sidebar, drawn by ``app.py`` before the page runs, so a choice
 made on one page holds on the others. The result is a :class:`sim.stats.query.Selection`.
@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard.lang import labels, player_label, t
 from dashboard.loaders import filter_options
 from engine.errors import DsqError
-from sim.bots.spec import short_spec
 from sim.stats.query import Selection
 
 SELECTION_KEY = "dsq_selection"
+COLOUR_CHOICES = ("either", "red", "blue")
 
 
 def _keep_known(key: str, options: list[str]) -> None:
@@ -27,36 +28,46 @@ def sidebar_filters() -> Selection:
     """Draw the filters in the sidebar and return the selection they describe."""
     options = filter_options()
     sb = st.sidebar
-    sb.markdown("**Filter the games**")
+    sb.markdown(f"**{t('filters.title')}**")
     for key, name in (("f_rules", "rules"), ("f_bots", "bots"), ("f_batches", "batches")):
         _keep_known(key, options[name])
     rules = sb.multiselect(
-        "Rules", options["rules"], key="f_rules", placeholder="all rules",
-        help="canonical rules specs of the recorded games",
-    )  # fmt: skip
+        t("filters.rules"),
+        options["rules"],
+        key="f_rules",
+        placeholder=t("filters.all_rules"),
+        help=t("filters.rules_help"),
+    )
     bots = sb.multiselect(
-        "Bots", options["bots"], key="f_bots", placeholder="all bots", format_func=short_spec,
-        help="games in which at least one player is one of these bots",
-    )  # fmt: skip
+        t("filters.bots"),
+        options["bots"],
+        key="f_bots",
+        placeholder=t("filters.all_bots"),
+        format_func=player_label(),
+        help=t("filters.bots_help"),
+    )
     between = False
     colour = None
     if bots:
-        between = sb.checkbox(
-            "Only games between the chosen bots", key="f_between",
-            help="both players must be among the chosen bots",
-        )  # fmt: skip
-        side = sb.radio(
-            "Chosen bot played", ["either colour", "red", "blue"], key="f_colour",
+        between = sb.checkbox(t("filters.between"), key="f_between", help=t("filters.between_help"))
+        if st.session_state.get("f_colour") not in COLOUR_CHOICES:
+            st.session_state.pop("f_colour", None)
+        chosen = sb.radio(
+            t("filters.colour"),
+            COLOUR_CHOICES,
+            key="f_colour",
             horizontal=True,
-        )  # fmt: skip
-        colour = None if side == "either colour" else side
+            format_func=labels("filters.colour_"),
+        )
+        colour = None if chosen == "either" else chosen
     batches = sb.multiselect(
-        "Batches", options["batches"], key="f_batches", placeholder="all batches"
+        t("filters.batches"),
+        options["batches"],
+        key="f_batches",
+        placeholder=t("filters.all_batches"),
     )
-    short = sb.checkbox(
-        "Leave out games under 20 plies", key="f_min_plies",
-        help="the Chinese page's anti-farming rule: games shorter than 10 rounds do not count",
-    )  # fmt: skip
+    short = sb.checkbox(t("filters.min_plies"), key="f_min_plies", help=t("filters.min_plies_help"))
+    humans = sb.checkbox(t("filters.humans"), key="f_humans", help=t("filters.humans_help"))
     try:
         selection = Selection(
             rules=tuple(rules),
@@ -65,9 +76,10 @@ def sidebar_filters() -> Selection:
             colour=colour,
             min_plies=20 if short else 0,
             between=between,
+            humans=humans,
         )
     except DsqError as exc:
-        sb.error(f"Filter not applied: {exc}")
+        sb.error(t("filters.not_applied", detail=exc))
         selection = Selection()
     st.session_state[SELECTION_KEY] = selection
     return selection
@@ -77,3 +89,26 @@ def current_selection() -> Selection:
     """The selection the sidebar filters describe (all games before they are drawn)."""
     sel = st.session_state.get(SELECTION_KEY)
     return sel if isinstance(sel, Selection) else Selection()
+
+
+def describe_selection(selection: Selection) -> str:
+    """A one-line description of a selection in the user's language."""
+    everything = t("filters.all")
+    parts = [
+        t("filters.describe_rules", rules=", ".join(selection.rules) or everything),
+        t(
+            "filters.describe_bots",
+            bots=", ".join(map(player_label(), selection.bots)) or everything,
+        ),
+    ]
+    if selection.bots and selection.between:
+        parts[-1] += " " + t("filters.describe_between")
+    if selection.colour:
+        parts.append(t("filters.describe_colour", colour=t(f"side.{selection.colour}")))
+    if selection.batches:
+        parts.append(t("filters.describe_batches", batches=", ".join(selection.batches)))
+    if selection.min_plies:
+        parts.append(t("filters.describe_min_plies", plies=selection.min_plies))
+    if selection.with_humans:
+        parts.append(t("filters.describe_humans"))
+    return t("filters.separator").join(parts)

@@ -8,25 +8,54 @@ The simulator writes its progress to its batch records (``DIR/batches/*.json``);
 read those on every run, so a reload or a second browser tab sees the same jobs. The
 ``.dashboard`` folder is hidden, so dataset readers never look inside it, and everything
 the dashboard writes stays inside the data folder.
+
+Launches are bounded: "count what runs, then start" happens under a lock
+(``DIR/.dashboard/launch.lock``), so launches released together never exceed
+``max_running``; a request whose estimated work (:func:`estimate_seconds`) exceeds the
+budget of ``max_hours`` is refused, and every launched batch is stopped after that long
+(``dsq simulate --max-seconds``: status cancelled, resumable).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dashboard.budget import duration_text, estimate_seconds
 from dashboard.settings import Limits
 from engine.errors import DsqError
 from sim.batch import BatchSpec, make_spec, new_batch_id, prepare_data_dir, spawn_detached
-from sim.storage.records import effective_status, list_batches, now_iso, request_cancel
+from sim.batch.run import check_label
+from sim.storage.paths import BATCH_ID_RE
+from sim.storage.records import (
+    effective_status,
+    list_batches,
+    now_iso,
+    request_cancel,
+    unlisted_batches,
+)
 from sim.storage.writing import atomic_write_json, pid_alive
 
 JOBS_DIR = Path(".dashboard") / "jobs"
 ACTIVE = ("starting", "queued", "running")
 # Parameters bounded by fixed caps (the search-size ones come from the settings).
 FIXED_CAPS = {"time_ms": 10_000, "nodes": 10_000_000, "tt_mb": 256, "rollout_plies": 1000}
+
+
+class LimitError(DsqError):
+    """A request the dashboard refuses in its own words: ``key`` names the text in the
+    catalogue (``errors.<key>``) and ``fields`` fill it; ``str()`` is the English sentence."""
+
+    def __init__(self, key: str, message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
 
 
 @dataclass(frozen=True)
@@ -80,7 +109,8 @@ def jobs_dir(data_dir: Path) -> Path:
     return Path(data_dir) / JOBS_DIR
 
 
-def _bot_caps(limits: Limits) -> dict[str, float]:
+def bot_caps(limits: Limits) -> dict[str, float]:
+    """The most each bounded bot parameter may be on this dashboard (by parameter name)."""
     return {"depth": limits.max_depth, "playouts": limits.max_playouts, **FIXED_CAPS}
 
 
@@ -89,13 +119,18 @@ def check_bot_limits(spec: str, limits: Limits) -> str:
     from sim.bots.spec import parse_bot
 
     bot = parse_bot(spec)
-    caps = _bot_caps(limits)
+    caps = bot_caps(limits)
     for name, value in bot.params.items():
         cap = caps.get(name)
         if cap is not None and isinstance(value, int | float) and value > cap:
-            raise DsqError(
+            raise LimitError(
+                "bot_limit",
                 f"bot {bot.name}: {name}={value} is above this dashboard's limit of {int(cap)}"
-                " (launches from the browser are bounded; use `dsq simulate` for more)"
+                " (launches from the browser are bounded; use `dsq simulate` for more)",
+                bot=bot.name,
+                param=name,
+                value=value,
+                limit=int(cap),
             )
     return bot.canonical
 
@@ -103,14 +138,40 @@ def check_bot_limits(spec: str, limits: Limits) -> str:
 def validate(request: LaunchRequest, limits: Limits) -> list[BatchSpec]:
     """The batch specs of a launch request, or DsqError with a readable message."""
     if not request.rules:
-        raise DsqError("choose at least one rules spec")
+        raise LimitError("no_rules", "choose at least one rules spec")
+    if request.label is not None:
+        try:
+            check_label(request.label)
+        except DsqError as exc:
+            raise LimitError("label", str(exc), reason=str(exc)) from None
     if request.games > limits.max_games:
-        raise DsqError(
+        raise LimitError(
+            "games_limit",
             f"{request.games} games is above this dashboard's limit of {limits.max_games} "
-            "per batch (use `dsq simulate` for more)"
+            "per batch (use `dsq simulate` for more)",
+            games=request.games,
+            limit=limits.max_games,
         )
     if not 1 <= request.workers <= limits.max_workers:
-        raise DsqError(f"workers must be between 1 and {limits.max_workers}")
+        raise LimitError(
+            "workers",
+            f"workers must be between 1 and {limits.max_workers}",
+            limit=limits.max_workers,
+        )
+    if request.swap and request.games % 2:
+        raise LimitError(
+            "swap_odd",
+            f"--swap plays games in pairs: --games must be even, got {request.games}",
+            games=request.games,
+        )
+    if request.opening_plies >= request.ply_cap:
+        raise LimitError(
+            "opening_cap",
+            f"--opening-plies ({request.opening_plies}) must be below --ply-cap "
+            f"({request.ply_cap})",
+            opening=request.opening_plies,
+            cap=request.ply_cap,
+        )
     red = check_bot_limits(request.red, limits)
     blue = check_bot_limits(request.blue, limits)
     specs = [
@@ -128,8 +189,37 @@ def validate(request: LaunchRequest, limits: Limits) -> list[BatchSpec]:
     ]
     canon = [s.rules for s in specs]
     if len(set(canon)) != len(canon):
-        raise DsqError(f"the same rules are chosen twice: {', '.join(canon)}")
+        raise LimitError(
+            "rules_twice",
+            f"the same rules are chosen twice: {', '.join(canon)}",
+            rules=", ".join(canon),
+        )
+    need = estimate_seconds(specs, request.workers)
+    if need > limits.max_seconds:
+        raise LimitError(
+            "budget",
+            f"this batch would take about {duration_text(need)} on {request.workers} worker(s); "
+            f"this dashboard allows {limits.max_hours} hours per batch (fewer games, weaker "
+            "bots, a lower ply cap or more workers; or `dsq simulate`)",
+            hours=max(1, round(need / 3600)),
+            workers=request.workers,
+            limit=limits.max_hours,
+        )
     return specs
+
+
+@contextlib.contextmanager
+def launch_lock(data_dir: Path) -> Iterator[None]:
+    """Hold the data folder's launch lock (blocking): one launch at a time counts the
+    running batches and starts its own, in every process and browser session."""
+    folder = jobs_dir(data_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder.parent / "launch.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def running_count(data_dir: Path) -> int:
@@ -144,12 +234,23 @@ def launch(data_dir: Path, request: LaunchRequest, limits: Limits) -> list[str]:
     the limits, or too many batches are already running.
     """
     specs = validate(request, limits)
-    if running_count(data_dir) >= limits.max_running:
-        raise DsqError(
-            f"{limits.max_running} batches are already running; wait for one to finish or "
-            "cancel one"
-        )
     data_dir = prepare_data_dir(data_dir)
+    with launch_lock(data_dir):
+        if running_count(data_dir) >= limits.max_running:
+            raise LimitError(
+                "too_many_running",
+                f"{limits.max_running} batches are already running; wait for one to finish "
+                "or cancel one",
+                limit=limits.max_running,
+            )
+        return _start(data_dir, request, limits, specs)
+
+
+def _start(
+    data_dir: Path, request: LaunchRequest, limits: Limits, specs: list[BatchSpec]
+) -> list[str]:
+    """Write the launch record and start the detached simulator (under the launch lock:
+    the record, with the pid, is in place before the next launch counts)."""
     group = new_batch_id()
     ids = [group] if len(specs) == 1 else [f"{group}-{k + 1}" for k in range(len(specs))]
     seed = specs[0].seed
@@ -164,12 +265,13 @@ def launch(data_dir: Path, request: LaunchRequest, limits: Limits) -> list[str]:
         "--workers", str(request.workers),
         "--data", str(data_dir),
         "--batch-id", group,
+        "--max-seconds", str(limits.max_seconds),
         "--quiet",
     ]  # fmt: skip
     if request.swap:
         argv.append("--swap")
     if request.label:
-        argv += ["--label", request.label]
+        argv.append(f"--label={request.label}")  # one word: a label may start with "-"
     folder = jobs_dir(data_dir)
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / f"{group}.log"
@@ -209,8 +311,14 @@ def _launch_records(data_dir: Path) -> list[dict[str, Any]]:
     return out
 
 
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 def log_tail(data_dir: Path, group: str, lines: int = 5) -> str:
     """The last lines of a launch's log (what ``dsq simulate`` printed), or ''."""
+    if not isinstance(group, str) or not BATCH_ID_RE.fullmatch(group):
+        return ""
     p = jobs_dir(data_dir) / f"{group}.log"
     try:
         text = p.read_text(encoding="utf-8", errors="replace")
@@ -219,16 +327,16 @@ def log_tail(data_dir: Path, group: str, lines: int = 5) -> str:
     return "\n".join(text.strip().splitlines()[-lines:])
 
 
-def _from_record(rec: dict[str, Any], launched: set[str]) -> JobView:
+def _from_record(rec: dict[str, Any], launched: set[str], data_dir: Path) -> JobView:
     spec = rec.get("spec") or {}
     return JobView(
         batch_id=str(rec.get("batch_id")),
-        status=effective_status(rec),
+        status=effective_status(rec, data_dir),
         rules=str(spec.get("rules", "?")),
         red=str(spec.get("red", "?")),
         blue=str(spec.get("blue", "?")),
-        games_done=int(rec.get("games_done") or 0),
-        games_planned=int(rec.get("games_planned") or spec.get("games") or 0),
+        games_done=_count(rec.get("games_done")),
+        games_planned=_count(rec.get("games_planned") or spec.get("games")),
         counts=dict(rec.get("counts") or {}),
         created_at=str(rec.get("created_at") or ""),
         finished_at=rec.get("finished_at"),
@@ -241,16 +349,25 @@ def _from_record(rec: dict[str, Any], launched: set[str]) -> JobView:
 
 def list_jobs(data_dir: Path) -> list[JobView]:
     """Every batch in the data folder, newest first, plus launches whose process has not
-    written its batch record yet (``starting``) or died before it could (``failed``)."""
+    written its batch record yet (``starting``) or died before it could (``failed``), and
+    batches whose record is unreadable (``unreadable``, with the reason: their games are
+    still counted)."""
     data_dir = Path(data_dir)
     launches = _launch_records(data_dir)
-    launched = {bid for rec in launches for bid in rec["batch_ids"]}
-    views = [_from_record(rec, launched) for rec in list_batches(data_dir)]
+    launched = {bid for rec in launches for bid in rec["batch_ids"] if isinstance(bid, str)}
+    views = [_from_record(rec, launched, data_dir) for rec in list_batches(data_dir)]
+    for bid, reason in unlisted_batches(data_dir):
+        views.append(
+            JobView(batch_id=bid, status="unreadable", rules="?", red="?", blue="?",
+                    games_done=0, games_planned=0, error=reason,
+                    from_dashboard=bid in launched)
+        )  # fmt: skip
     known = {v.batch_id for v in views}
     for rec in launches:
-        spec0 = (rec.get("specs") or [{}])[0]
-        for bid, spec in zip(rec["batch_ids"], rec.get("specs") or [], strict=False):
-            if bid in known:
+        specs = [s if isinstance(s, dict) else {} for s in rec.get("specs") or [{}]]
+        spec0 = specs[0] if specs else {}
+        for bid, spec in zip(rec["batch_ids"], specs, strict=False):
+            if bid in known or not isinstance(bid, str):
                 continue
             pid = rec.get("pid")
             alive = isinstance(pid, int) and pid_alive(pid)
@@ -265,7 +382,7 @@ def list_jobs(data_dir: Path) -> list[JobView]:
                     red=str(spec0.get("red", "?")),
                     blue=str(spec0.get("blue", "?")),
                     games_done=0,
-                    games_planned=int(spec.get("games") or 0),
+                    games_planned=_count(spec.get("games")),
                     created_at=str(rec.get("launched_at") or ""),
                     error=error,
                     from_dashboard=True,

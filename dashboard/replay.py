@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import Position, decode_move, parse_rules
-from engine.board import ANIMAL_LETTERS, ANIMAL_NAMES, square_index
+from engine.board import square_index
 from engine.errors import DsqError
 
 
@@ -24,7 +24,7 @@ class Frame:
     move: str | None
     mover: str | None
     board: tuple[str | None, ...]
-    captured: str | None = None  # e.g. "blue cat", when the move captured
+    captured: str | None = None  # the FEN letter of the piece the move captured ("c": blue cat)
 
     @property
     def last_move(self) -> tuple[int, int] | None:
@@ -41,7 +41,9 @@ class Frame:
 
 @dataclass(frozen=True)
 class Replay:
-    """Every frame of a game, the result the engine reaches, and any replay error."""
+    """Every frame of a game, the result the engine reaches, and any replay error: the
+    engine's message (``error``) and the ply and move it refused (None: the rules spec
+    itself could not be set up)."""
 
     rules: str
     frames: tuple[Frame, ...]
@@ -49,6 +51,8 @@ class Replay:
     reason: str | None
     error: str | None = None
     dog_over_wolf: bool = False
+    error_ply: int | None = None
+    error_move: str | None = None
 
     @property
     def plies(self) -> int:
@@ -56,25 +60,21 @@ class Replay:
         return len(self.frames) - 1
 
 
-def _describe(letter: str) -> str:
-    side = "red" if letter.isupper() else "blue"
-    return f"{side} {ANIMAL_NAMES[ANIMAL_LETTERS.index(letter.upper())]}"
-
-
 def replay_game(rules: str, moves: Sequence[int], ply_cap: int | None = None) -> Replay:
     """Replay ``moves`` (``from * 64 + to`` codes) under ``rules`` from the initial position.
 
     The result is the engine's, or a ``ply_cap`` draw when the game reached ``ply_cap``
     plies unfinished (the simulator's cap, not a rule). A move the engine refuses (a
-    damaged record) stops the replay; ``error`` says which ply.
+    damaged record) stops the replay; ``error_ply`` says which ply.
     """
     try:
         ruleset = parse_rules(rules)
         pos = Position(ruleset)
     except DsqError as exc:
-        return Replay(rules, (), None, None, error=f"cannot set up the rules {rules!r}: {exc}")
+        return Replay(rules, (), None, None, error=str(exc))
     frames = [Frame(0, None, None, tuple(pos.board()))]
-    error = None
+    error = error_move = None
+    error_ply = None
     for i, code in enumerate(moves, start=1):
         move = decode_move(int(code))
         before = frames[-1].board
@@ -82,23 +82,21 @@ def replay_game(rules: str, moves: Sequence[int], ply_cap: int | None = None) ->
         try:
             pos.play(move)
         except DsqError as exc:
-            error = f"ply {i} ({move}) cannot be replayed: {exc}"
+            error, error_ply, error_move = str(exc), i, move
             break
         target = before[square_index(move[2:])]
-        frames.append(
-            Frame(i, move, mover, tuple(pos.board()), _describe(target) if target else None)
-        )
+        frames.append(Frame(i, move, mover, tuple(pos.board()), target or None))
     result = pos.result
     winner, reason = (result.winner, result.reason) if result else (None, None)
     if result is None and error is None and ply_cap is not None and len(moves) >= ply_cap:
         winner, reason = "draw", "ply_cap"
-    return Replay(ruleset.spec, tuple(frames), winner, reason, error, ruleset.dog_over_wolf)
-
-
-def describe_result(winner: str | None, reason: str | None) -> str:
-    """``red wins (den)``, ``draw (no_capture)`` or ``unfinished``."""
-    if winner is None:
-        return "unfinished"
-    if winner == "draw":
-        return f"draw ({reason})"
-    return f"{winner} wins ({reason})"
+    return Replay(
+        ruleset.spec,
+        tuple(frames),
+        winner,
+        reason,
+        error,
+        ruleset.dog_over_wolf,
+        error_ply,
+        error_move,
+    )

@@ -2,12 +2,14 @@
 
 Each command module defines ``register(subparsers)``, which adds its parser and sets
 ``func`` (a callable taking the parsed ``argparse.Namespace`` and returning an exit code).
-User errors (``engine.errors.DsqError``) print one line on stderr and exit with code 2.
+User errors (``engine.errors.DsqError``) and resource errors (out of memory, a full disk)
+print one line on stderr and exit with code 2: never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import sys
 from typing import NoReturn
@@ -16,6 +18,7 @@ from engine.errors import DsqError
 
 # Order here is the order in ``dsq --help``.
 COMMAND_MODULES = [
+    "sim.commands.rules",
     "sim.commands.perft",
     "sim.commands.moves",
     "sim.commands.replay",
@@ -66,14 +69,38 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = args.func(args)
     except DsqError as exc:
-        print(f"dsq {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        return _error(args.command, str(exc))
     except KeyboardInterrupt:
         print(f"dsq {args.command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    except MemoryError:
+        return _error(args.command, "out of memory (ask for less, or free some memory)")
+    except RecursionError:
+        return _error(args.command, "input nested too deeply")
+    except OSError as exc:  # a full disk, a file size limit, a folder that vanished, ...
+        return _error(args.command, describe_os_error(exc))
     return int(code or 0)
+
+
+def _error(command: str, message: str) -> int:
+    """Print ``dsq COMMAND: error: MESSAGE`` as one line on stderr; return 2."""
+    text = " ".join(message.split())
+    print(f"dsq {command}: error: {text}", file=sys.stderr)
+    return 2
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One line for an operating-system error: what failed, on which file."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        what = "disk full"
+    elif exc.errno == errno.EFBIG:
+        what = "file size limit reached"
+    else:
+        what = exc.strerror or type(exc).__name__
+    where = f": {exc.filename}" if exc.filename else ""
+    return f"{what}{where}" if exc.strerror or exc.filename else f"{what}: {exc}"
 
 
 if __name__ == "__main__":

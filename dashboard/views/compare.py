@@ -7,8 +7,10 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard.charts import LAYOUT, add_length_trace
+from dashboard.charts import add_length_trace, layout
 from dashboard.common import page_start
+from dashboard.i18n.notes import translate_note
+from dashboard.lang import lang, nf, reason, t
 from dashboard.loaders import filter_options, stat
 from sim.report import fmt
 from sim.stats import compare_rules, general_stats, length_histogram
@@ -18,138 +20,166 @@ ALPHA = 0.05
 
 def per_rules_table(per: pd.DataFrame) -> pd.DataFrame:
     """The per-rules figures as display strings (values from the statistics layer)."""
+    n = nf()
     rows = []
     for r in per.to_dict("records"):
         if not r.get("games"):
-            rows.append({"rules": r["rules"], "games": "0"})
+            rows.append({t("compare.col_rules"): r["rules"], t("compare.col_games"): n.count(0)})
             continue
-        rows.append({
-            "rules": r["rules"],
-            "games": fmt.count(r["games"]),
-            "first-player score": fmt.pct(r["first_score"]),
-            "score 95% CI": fmt.pct_interval(r["first_low"], r["first_high"]),
-            "vs 50%": fmt.p_value(r["first_p"]),
-            "red / blue / draw": " / ".join(
-                fmt.pct(r[k]) for k in ("red_rate", "blue_rate", "draw_rate")),
-            "draw rate CI": fmt.pct_interval(r["draw_low"], r["draw_high"]),
-            "mean plies": fmt.num(r["mean_plies"]),
-            "mean plies CI": fmt.num_interval(r["mean_low"], r["mean_high"]),
-            "median plies": fmt.num(r["median_plies"]),
-        })  # fmt: skip
+        rows.append(
+            {
+                t("compare.col_rules"): r["rules"],
+                t("compare.col_games"): n.count(r["games"]),
+                t("compare.col_first_score"): n.pct(r["first_score"]),
+                t("compare.col_score_ci"): n.pct_interval(r["first_low"], r["first_high"]),
+                t("compare.col_vs_half"): n.p_value(r["first_p"]),
+                t("compare.col_rbd"): " / ".join(
+                    n.pct(r[k]) for k in ("red_rate", "blue_rate", "draw_rate")
+                ),
+                t("compare.col_draw_ci"): n.pct_interval(r["draw_low"], r["draw_high"]),
+                t("compare.col_mean"): n.num(r["mean_plies"]),
+                t("compare.col_mean_ci"): n.num_interval(r["mean_low"], r["mean_high"]),
+                t("compare.col_median"): n.num(r["median_plies"]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def pairs_table(pairs: pd.DataFrame) -> pd.DataFrame:
     """Pairwise differences with intervals, p-values and a significance verdict."""
+    n = nf()
     rows = []
     for r in pairs.to_dict("records"):
-        sig = [name for name, key in (("first-player score", "first_diff_p"),
-                                      ("draw rate", "draw_diff_p"),
-                                      ("length", "length_p"), ("end reasons", "reasons_p"))
-               if not fmt.is_missing(r[key]) and r[key] < ALPHA]  # fmt: skip
-        rows.append({
-            "A vs B": f"{r['rules_a']} vs {r['rules_b']}",
-            "first-player score A−B": fmt.pts(r["first_diff"], 1, " pts"),
-            "score diff CI": fmt.pts_interval(r["first_diff_low"], r["first_diff_high"]),
-            "score p": fmt.p_value(r["first_diff_p"]),
-            "draw rate A−B": fmt.pts(r["draw_diff"], 1, " pts"),
-            "draw diff CI": fmt.pts_interval(r["draw_diff_low"], r["draw_diff_high"]),
-            "draw p": fmt.p_value(r["draw_diff_p"]),
-            "mean plies A−B": fmt.signed(r["mean_plies_diff"], 1),
-            "length p (Mann–Whitney)": fmt.p_value(r["length_p"]),
-            "end reasons p (χ²)": fmt.p_value(r["reasons_p"]),
-            "significant at 5%": ", ".join(sig) if sig else "none",
-        })  # fmt: skip
+        sig = [
+            t(key)
+            for key, col in (
+                ("compare.sig_score", "first_diff_p"),
+                ("compare.sig_draws", "draw_diff_p"),
+                ("compare.sig_length", "length_p"),
+                ("compare.sig_reasons", "reasons_p"),
+            )
+            if not fmt.is_missing(r[col]) and r[col] < ALPHA
+        ]
+        rows.append(
+            {
+                t("compare.col_pair"): t("compare.pair", a=r["rules_a"], b=r["rules_b"]),
+                t("compare.col_score_diff"): n.pts(r["first_diff"]),
+                t("compare.col_score_diff_ci"): n.pts_interval(
+                    r["first_diff_low"], r["first_diff_high"]
+                ),
+                t("compare.col_score_p"): n.p_value(r["first_diff_p"]),
+                t("compare.col_draw_diff"): n.pts(r["draw_diff"]),
+                t("compare.col_draw_diff_ci"): n.pts_interval(
+                    r["draw_diff_low"], r["draw_diff_high"]
+                ),
+                t("compare.col_draw_p"): n.p_value(r["draw_diff_p"]),
+                t("compare.col_mean_diff"): n.signed(r["mean_plies_diff"], 1),
+                t("compare.col_length_p"): n.p_value(r["length_p"]),
+                t("compare.col_reasons_p"): n.p_value(r["reasons_p"]),
+                t("compare.col_significant"): t("compare.list_separator").join(sig)
+                if sig
+                else t("compare.none_significant"),
+            }
+        )
     return pd.DataFrame(rows)
+
+
+DESIGN_COLUMNS = ("balance", "completion", "drawishness", "ply_cap_draws", "sd_plies", "branching")
 
 
 def design_table(per: pd.DataFrame) -> pd.DataFrame:
     """Ludii-style game-design metrics per rules."""
-    cols = {"balance": "balance", "completion": "completion", "drawishness": "drawishness",
-            "ply_cap_draws": "ply-cap draws", "sd_plies": "length spread (sd)",
-            "branching": "branching factor"}  # fmt: skip
-    out = pd.DataFrame({"rules": per["rules"]})
-    for key, label in cols.items():
+    n = nf()
+    out = pd.DataFrame({t("compare.col_rules"): per["rules"]})
+    for key in DESIGN_COLUMNS:
         if key not in per:
             continue
-        if key in ("sd_plies", "branching"):
-            out[label] = [fmt.num(v) for v in per[key]]
-        else:
-            out[label] = [fmt.pct(v) for v in per[key]]
+        form = n.num if key in ("sd_plies", "branching") else n.pct
+        out[t(f"compare.design_{key}")] = [form(v) for v in per[key]]
     return out
 
 
-ctx = page_start(
-    "Compare rules",
-    "Pick two or more rule specs: the same figures side by side, the differences with 95% "
-    "intervals and tests, and the game-design metrics.",
-)
+def length_chart(selection, specs: list[str]) -> go.Figure:  # noqa: ANN001
+    """The length distributions of the chosen rules, overlaid (shares of games)."""
+    g_all = stat(general_stats, selection.with_rules(*specs))
+    lo, hi = int(g_all.length.min or 0), int(g_all.length.max or 1)
+    fig = go.Figure()
+    width = max(1, (hi - lo) // 30 + 1)
+    edges = tuple(range(lo, hi + width + 1, width))
+    for spec in specs:
+        hist = stat(length_histogram, selection.with_rules(spec), bins=edges)
+        add_length_trace(fig, hist, spec, lang(), share=True)
+    fig.update_layout(
+        **layout(
+            lang(),
+            barmode="overlay",
+            xaxis_title=t("charts.plies"),
+            yaxis_title=t("charts.share"),
+            yaxis_tickformat=".0%",
+        )
+    )
+    return fig
+
+
+def reasons_chart(reasons: pd.DataFrame) -> go.Figure:
+    """Games by end reason for each chosen rules spec, side by side."""
+    fig = go.Figure()
+    labels = [reason(r) for r in reasons.index]
+    for spec in reasons.columns:
+        fig.add_bar(x=labels, y=reasons[spec], name=spec)
+    fig.update_layout(**layout(lang(), barmode="group", yaxis_title=t("charts.games")))
+    return fig
+
+
+def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
+    """Every part of the comparison of ``specs``."""
+    cmp = stat(compare_rules, ctx.selection, specs=tuple(specs))
+    for note in cmp.notes:
+        st.warning(translate_note(lang(), note))
+    st.subheader(t("compare.side_by_side"))
+    st.dataframe(per_rules_table(cmp.per_rules), hide_index=True, key="cmp_per")
+    st.subheader(t("compare.differences"))
+    if cmp.pairs.empty:
+        st.info(t("compare.no_pairs"))
+    else:
+        st.dataframe(pairs_table(cmp.pairs), hide_index=True, key="cmp_pairs")
+    if cmp.omnibus:
+        n = nf()
+        st.caption(
+            t(
+                "compare.omnibus",
+                results=n.p_value(cmp.omnibus["results_chi2"]["p"]),
+                reasons=n.p_value(cmp.omnibus["reasons_chi2"]["p"]),
+                lengths=n.p_value(cmp.omnibus["length_kruskal"]["p"]),
+            )
+        )
+    left, right = st.columns(2)
+    with left:
+        st.subheader(t("compare.length"))
+        st.plotly_chart(length_chart(ctx.selection, specs), key="cmp_lengths")
+    with right:
+        st.subheader(t("compare.how_end"))
+        st.plotly_chart(reasons_chart(cmp.reasons), key="cmp_reasons")
+    st.subheader(t("compare.design"))
+    st.caption(t("compare.design_caption"))
+    st.dataframe(design_table(cmp.per_rules), hide_index=True, key="cmp_design")
+
+
+ctx = page_start(t("compare.title"), t("compare.caption"))
 if ctx is not None:
     present = filter_options()["rules"]
     chosen_filter = list(ctx.selection.rules)
     candidates = [r for r in present if not chosen_filter or r in chosen_filter]
     if len(candidates) < 2:
-        st.info(
-            "Comparing needs games under at least two rule specs"
-            + (" among the rules chosen in the sidebar." if chosen_filter else ".")
-            + " Launch a batch with several rules on the **Simulate** page."
-        )
+        st.info(t("compare.need_two_filtered" if chosen_filter else "compare.need_two"))
     else:
         specs = st.multiselect(
-            "Rule specs to compare", candidates, default=candidates[: min(3, len(candidates))],
+            t("compare.specs"),
+            candidates,
+            default=candidates[: min(3, len(candidates))],
             key="compare_specs",
-        )  # fmt: skip
+        )
         if len(specs) < 2:
-            st.warning("Choose at least two rule specs.")
+            st.warning(t("compare.choose_two"))
         else:
-            cmp = stat(compare_rules, ctx.selection, specs=tuple(specs))
-            for note in cmp.notes:
-                st.warning(note)
-            st.subheader("Side by side")
-            st.dataframe(per_rules_table(cmp.per_rules), hide_index=True, key="cmp_per")
-            st.subheader("Differences")
-            if cmp.pairs.empty:
-                st.info("No pair of the chosen rules has games to compare.")
-            else:
-                st.dataframe(pairs_table(cmp.pairs), hide_index=True, key="cmp_pairs")
-            if cmp.omnibus:
-                parts = [
-                    f"results χ² {fmt.p_value(cmp.omnibus['results_chi2']['p'])}",
-                    f"end reasons χ² {fmt.p_value(cmp.omnibus['reasons_chi2']['p'])}",
-                    f"lengths Kruskal–Wallis {fmt.p_value(cmp.omnibus['length_kruskal']['p'])}",
-                ]
-                st.caption("Over all chosen rules: " + " · ".join(parts))
-            left, right = st.columns(2)
-            with left:
-                st.subheader("Game length")
-                g_all = stat(general_stats, ctx.selection.with_rules(*specs))
-                lo, hi = int(g_all.length.min or 0), int(g_all.length.max or 1)
-                fig = go.Figure()
-                width = max(1, (hi - lo) // 30 + 1)
-                edges = tuple(range(lo, hi + width + 1, width))
-                for spec in specs:
-                    hist = stat(length_histogram, ctx.selection.with_rules(spec), bins=edges)
-                    add_length_trace(fig, hist, spec, share=True)
-                fig.update_layout(
-                    barmode="overlay",
-                    xaxis_title="plies",
-                    yaxis_title="share of games",
-                    yaxis_tickformat=".0%",
-                    **LAYOUT,
-                )
-                st.plotly_chart(fig, key="cmp_lengths")
-            with right:
-                st.subheader("How games end")
-                reasons = cmp.reasons
-                fig = go.Figure()
-                for spec in reasons.columns:
-                    fig.add_bar(x=list(reasons.index), y=reasons[spec], name=spec)
-                fig.update_layout(barmode="group", yaxis_title="games", **LAYOUT)
-                st.plotly_chart(fig, key="cmp_reasons")
-            st.subheader("Game-design metrics")
-            st.caption(
-                "Balance 1 − |first − second| (draws as half); completion: share of decisive "
-                "games; drawishness: draws by the rules; ply-cap draws: games stopped by the "
-                "simulator's cap."
-            )
-            st.dataframe(design_table(cmp.per_rules), hide_index=True, key="cmp_design")
+            comparison(ctx, specs)

@@ -1,4 +1,8 @@
-"""Games: a filterable table of recorded games, and a replay of any of them on a drawn board."""
+"""Games: a filterable table of recorded games, and a replay of any of them on a drawn board.
+
+Games a person played (on the Play page) are listed here whatever the sidebar's choice
+about them: the choice concerns the statistics, and a saved game is meant to be replayed.
+"""
 
 from __future__ import annotations
 
@@ -9,22 +13,25 @@ import streamlit as st
 
 from dashboard.board import board_svg
 from dashboard.common import page_start
+from dashboard.lang import (
+    fox,
+    labels,
+    lang,
+    nf,
+    piece,
+    player,
+    player_label,
+    reason,
+    result,
+    side,
+    t,
+)
 from dashboard.loaders import game_record, games_listing
-from dashboard.replay import Replay, describe_result, replay_game
-from sim.bots.spec import short_spec
-from sim.report import fmt
+from dashboard.replay import Replay, replay_game
 from sim.storage.schema import REASONS, WINNERS
 
 PAGE_ROWS = 200
 STOPPED = ("forfeit", "time")  # reasons that stop a game before its rules end it
-# The texts of clocks, forfeits and engines on this page (kept together for the catalogues).
-GAME_TEXT = {
-    "stopped": "Recorded result: {recorded}: {note}. The game stopped there, so the replayed "
-    "position is unfinished, as expected.",
-    "engine": "{side} engine {name} ({version})",
-    "clock": "time control {tc}",
-    "left": "{side} clock left {ms} ms",
-}
 
 
 def _present(value: Any) -> bool:
@@ -33,19 +40,19 @@ def _present(value: Any) -> bool:
 
 
 def game_facts(game: dict[str, Any]) -> list[str]:
-    """The engines, time control and clocks of a recorded game, as short texts."""
+    """The external engines, time control and clocks of a recorded game, as short texts."""
     facts = []
-    for side in ("red", "blue"):
-        eng = game.get(f"{side}_engine")
+    for colour in ("red", "blue"):
+        eng = game.get(f"{colour}_engine")
         if isinstance(eng, dict) and eng.get("name"):
-            facts.append(GAME_TEXT["engine"].format(
-                side=side, name=eng["name"], version=eng.get("version") or "?"))  # fmt: skip
+            facts.append(t("games.engine_fact", side=side(colour), name=eng["name"],
+                           version=eng.get("version") or "?"))  # fmt: skip
     if _present(game.get("time_control")):
-        facts.append(GAME_TEXT["clock"].format(tc=game["time_control"]))
-    for side in ("red", "blue"):
-        left = game.get(f"{side}_clock_ms")
+        facts.append(t("games.clock_fact", tc=game["time_control"]))
+    for colour in ("red", "blue"):
+        left = game.get(f"{colour}_clock_ms")
         if _present(left):
-            facts.append(GAME_TEXT["left"].format(side=side, ms=f"{int(left):,}"))
+            facts.append(t("games.clock_left", side=side(colour), ms=nf().count(int(left))))
     return facts
 
 
@@ -56,10 +63,15 @@ def cached_replay(rules: str, moves: tuple[int, ...], ply_cap: int) -> Replay:
 
 
 def _label(row: dict[str, Any]) -> str:
-    return (
-        f"{row['batch_id']} #{row['game_index']} · {row['rules']} · "
-        f"{short_spec(row['red'])} vs {short_spec(row['blue'])} · "
-        f"{describe_result(row['winner'], row['reason'])} in {row['plies']} plies"
+    return t(
+        "games.pick_label",
+        batch=row["batch_id"],
+        index=row["game_index"],
+        rules=row["rules"],
+        red=player(row["red"]),
+        blue=player(row["blue"]),
+        result=result(row["winner"], row["reason"]),
+        plies=nf().count(row["plies"]),
     )
 
 
@@ -71,124 +83,185 @@ def _step(key: str, delta: int | None, last: int) -> None:
 
 
 def move_list(rep: Replay) -> pd.DataFrame:
-    """One row per ply: who moved, the move, and what it captured."""
+    """One row per ply: who moved, the move, and what it captured (headers in the user's
+    language)."""
+    cols = [t("games.col_ply"), t("games.col_side"), t("games.col_move"), t("games.col_capture")]
     rows = [
-        {"ply": f.ply, "side": f.mover, "move": f.move, "capture": f"× {f.captured}"
-         if f.captured else ""}
+        (f.ply, side(f.mover), f.move, f"× {piece(f.captured)}" if f.captured else "")
         for f in rep.frames[1:]
-    ]  # fmt: skip
-    return pd.DataFrame(rows, columns=["ply", "side", "move", "capture"])
+    ]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def listing_table(listing: pd.DataFrame) -> pd.DataFrame:
+    """A page of the games list as shown: headers, sides, end reasons in the user's language."""
+    shown = listing.copy()
+    shown["red"] = shown["red"].map(player_label())
+    shown["blue"] = shown["blue"].map(player_label())
+    shown["winner"] = shown["winner"].map(side)
+    shown["reason"] = shown["reason"].map(reason)
+    shown["seed"] = shown["seed"].map(str)  # 64-bit seeds exceed the browser's integers
+    shown.columns = [t(f"games.col_{c}") for c in shown.columns]
+    return shown
+
+
+def _status(rep: Replay, ply: int) -> str:
+    last = rep.plies
+    frame = rep.frames[ply]
+    n = nf()
+    if ply == 0:
+        status = t("games.status_start")
+    elif ply == last:
+        status = t(
+            "games.status_final",
+            ply=n.count(ply),
+            last=n.count(last),
+            side=side(frame.mover),
+            move=frame.move,
+            result=result(rep.winner, rep.reason),
+        )
+    else:
+        status = t(
+            "games.status_ply",
+            ply=n.count(ply),
+            last=n.count(last),
+            side=side(frame.mover),
+            move=frame.move,
+        )
+    if frame.captured:
+        status += t("games.status_captured", piece=piece(frame.captured))
+    return status
 
 
 def show_replay(game: dict[str, Any]) -> None:
     """The replay of one recorded game: info, controls, board and move list."""
     rep = cached_replay(game["rules"], tuple(game["moves"]), int(game["ply_cap"]))
-    recorded = describe_result(game["winner"], game["reason"])
-    replayed = describe_result(rep.winner, rep.reason)
-    st.subheader(f"Game {game['batch_id']} #{game['game_index']}")
+    recorded = result(game["winner"], game["reason"])
+    replayed = result(rep.winner, rep.reason)
+    st.subheader(t("games.game_title", batch=game["batch_id"], index=game["game_index"]))
     info = st.columns(4)
-    info[0].markdown(f"**Rules**  \n`{game['rules']}`")
-    info[1].markdown(f"**Red (moves first)**  \n`{short_spec(game['red'])}`")
-    info[2].markdown(f"**Blue**  \n`{short_spec(game['blue'])}`")
+    info[0].markdown(f"**{t('games.rules')}**  \n`{game['rules']}`")
+    info[1].markdown(f"**{t('games.red_player')}**  \n`{player(game['red'])}`")
+    info[2].markdown(f"**{t('games.blue_player')}**  \n`{player(game['blue'])}`")
     info[3].markdown(
-        f"**Seed** `{game['seed']}`  \nopening plies {game['opening_plies']}, "
-        f"ply cap {game['ply_cap']}"
+        t("games.seed_line", seed=game["seed"], opening=game["opening_plies"], cap=game["ply_cap"])
     )
     if rep.error:
-        st.error(f"This game's record cannot be replayed completely: {rep.error}")
+        if rep.error_ply is None:
+            st.error(t("games.replay_rules_error", rules=game["rules"], detail=rep.error))
+        else:
+            st.error(
+                t("games.replay_error", ply=rep.error_ply, move=rep.error_move, detail=rep.error)
+            )
     facts = game_facts(game)
     if facts:
         st.caption(" · ".join(facts))
     stopped = game["reason"] in STOPPED and rep.winner is None and rep.error is None
     if rep.winner == game["winner"] and rep.reason == game["reason"]:
-        st.success(f"Recorded result: {recorded}. Replayed result: {replayed} (they agree).")
-    elif stopped:
-        note = game.get("forfeit_note") if _present(game.get("forfeit_note")) else game["reason"]
-        st.info(GAME_TEXT["stopped"].format(recorded=recorded, note=note))
+        st.success(t("games.results_agree", recorded=recorded, replayed=replayed))
+    elif stopped:  # a forfeit or a loss on time: the position was left unfinished
+        note = game["forfeit_note"] if _present(game.get("forfeit_note")) else reason(
+            game["reason"])  # fmt: skip
+        st.info(t("games.stopped", recorded=recorded, note=note))
     else:
-        st.warning(f"Recorded result: {recorded}. Replayed result: {replayed}.")
+        st.warning(t("games.results_differ", recorded=recorded, replayed=replayed))
     last = rep.plies
     key = f"ply_{game['batch_id']}_{game['game_index']}"
     if key not in st.session_state:
         st.session_state[key] = 0
     buttons = st.columns([1, 1, 1, 1, 2])
-    for col, (label, icon, suffix, delta) in zip(buttons, (
-        ("Start", ":material/first_page:", "_start", -last),
-        ("Back", ":material/chevron_left:", "_back", -1),
-        ("Forward", ":material/chevron_right:", "_fwd", 1),
-        ("End", ":material/last_page:", "_end", None),
-    ), strict=False):  # fmt: skip
+    for col, (label, icon, suffix, delta) in zip(
+        buttons,
+        (
+            ("games.start", ":material/first_page:", "_start", -last),
+            ("games.back", ":material/chevron_left:", "_back", -1),
+            ("games.forward", ":material/chevron_right:", "_fwd", 1),
+            ("games.end", ":material/last_page:", "_end", None),
+        ),
+        strict=False,
+    ):
         col.button(
-            label,
+            t(label),
             icon=icon,
             key=key + suffix,
             on_click=_step,
             args=(key, delta, last),
             width="stretch",
         )
-    ply = st.slider("Ply", 0, max(last, 1), key=key, disabled=last == 0)
+    ply = st.slider(t("games.ply"), 0, max(last, 1), key=key, disabled=last == 0)
     ply = min(int(ply), last)
-    frame = rep.frames[ply]
-    if ply == 0:
-        status = "Initial position · red to move"
-    elif ply == last:
-        status = f"Ply {ply} of {last}: {frame.mover} {frame.move} · Final position: {replayed}"
-    else:
-        status = f"Ply {ply} of {last}: {frame.mover} played {frame.move}"
-    if frame.captured:
-        status += f" · captured the {frame.captured}"
+    frame = rep.frames[ply] if rep.frames else None
     left, right = st.columns([3, 2])
     with left:
-        # st.markdown keeps inline SVG (st.html's sanitiser drops it).
-        svg = board_svg(frame.board, frame.last_move, frame.capture_square, rep.dog_over_wolf)
-        st.markdown(svg, unsafe_allow_html=True)
-        st.markdown(f"**{status}**")
+        if frame is not None:
+            # st.markdown keeps inline SVG (st.html's sanitiser drops it).
+            svg = board_svg(
+                frame.board,
+                frame.last_move,
+                frame.capture_square,
+                rep.dog_over_wolf,
+                lang=lang(),
+                fox=fox(),
+            )
+            st.markdown(svg, unsafe_allow_html=True)
+            st.markdown(f"**{_status(rep, ply)}**")
     with right:
         moves = move_list(rep)
-        captures = moves[moves["capture"] != ""]
-        st.caption(f"Moves around ply {ply} ({last} plies in all)")
+        capture_col = t("games.col_capture")
+        captures = moves[moves[capture_col] != ""]
+        st.caption(t("games.moves_around", ply=ply, last=last))
         lo = max(0, ply - 6)
         window = moves.iloc[lo : lo + 14]
+        ply_col = t("games.col_ply")
         styled = window.style.apply(
-            lambda r: ["background-color: #fff3b0" if r["ply"] == ply else "" for _ in r], axis=1
+            lambda r: ["background-color: #fff3b0" if r[ply_col] == ply else "" for _ in r],
+            axis=1,
         )
         st.dataframe(styled, hide_index=True, key=key + "_moves")
-        st.caption(f"Captures ({len(captures)})")
+        st.caption(t("games.captures", count=len(captures)))
         st.dataframe(captures, hide_index=True, key=key + "_captures")
-        with st.expander("All moves"):
+        with st.expander(t("games.all_moves")):
             st.text(" ".join(f.move or "" for f in rep.frames[1:]))
 
 
-ctx = page_start("Games", "Every recorded game; choose one to replay it move by move.")
+ctx = page_start(t("games.title"), t("games.caption"), include_humans=True)
 if ctx is not None:
+    listed = ctx.selection
     cols = st.columns([2, 2, 1])
-    winners = cols[0].multiselect("Winner", list(WINNERS), key="games_winner",
-                                  placeholder="any winner")  # fmt: skip
-    reasons = cols[1].multiselect("End reason", list(REASONS), key="games_reason",
-                                  placeholder="any reason")  # fmt: skip
-    _, total = games_listing(ctx.selection, tuple(winners), tuple(reasons), 1, 0)
+    winners = cols[0].multiselect(
+        t("games.winner"),
+        list(WINNERS),
+        key="games_winner",
+        placeholder=t("games.any_winner"),
+        format_func=labels("side."),
+    )
+    reasons = cols[1].multiselect(
+        t("games.reason"),
+        list(REASONS),
+        key="games_reason",
+        placeholder=t("games.any_reason"),
+        format_func=labels("reason."),
+    )
+    _, total = games_listing(listed, tuple(winners), tuple(reasons), 1, 0)
     pages = max(1, (total + PAGE_ROWS - 1) // PAGE_ROWS)
-    page = cols[2].number_input("Page", 1, pages, 1, key="games_page") if pages > 1 else 1
+    page = cols[2].number_input(t("games.page"), 1, pages, 1, key="games_page") if pages > 1 else 1
     page = min(int(page), pages)
     listing, total = games_listing(
-        ctx.selection, tuple(winners), tuple(reasons), PAGE_ROWS, (page - 1) * PAGE_ROWS
+        listed, tuple(winners), tuple(reasons), PAGE_ROWS, (page - 1) * PAGE_ROWS
     )
-    st.caption(f"{fmt.count(total)} games · page {page} of {pages}")
+    st.caption(t("games.count", games=nf().count(total), page=page, pages=pages))
     if listing.empty:
-        st.info("No games match these filters.")
+        st.info(t("games.none_match"))
     else:
-        shown = listing.copy()
-        shown["red"] = shown["red"].map(short_spec)
-        shown["blue"] = shown["blue"].map(short_spec)
-        shown["seed"] = shown["seed"].map(str)  # 64-bit seeds exceed the browser's integers
-        st.dataframe(shown, hide_index=True, height=280, key="games_table")
+        st.dataframe(listing_table(listing), hide_index=True, height=280, key="games_table")
         rows = listing.to_dict("records")
         labels = [_label(r) for r in rows]
-        choice = st.selectbox("Replay a game", range(len(rows)), format_func=labels.__getitem__,
-                              key="games_pick")  # fmt: skip
+        choice = st.selectbox(
+            t("games.pick"), range(len(rows)), format_func=labels.__getitem__, key="games_pick"
+        )
         row = rows[int(choice or 0)] if choice is not None and choice < len(rows) else rows[0]
         game = game_record(row["batch_id"], int(row["game_index"]))
         if game is None:
-            st.warning("That game is no longer in the data folder; reload the page.")
+            st.warning(t("games.gone"))
         else:
             show_replay(game)

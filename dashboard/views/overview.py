@@ -1,13 +1,21 @@
-"""Overview: the general statistics of the selection, as the Portuguese page lists them."""
+"""Overview: the general statistics of the selection, as the Portuguese page lists them
+(games played; wins and draws; moves per game, average, fewest and most; wins by the first
+player against wins by the other), with 95% intervals, lengths and how games end."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.charts import den_chart, end_reasons_chart, heatmap, length_histogram_chart
+from dashboard.charts import (
+    animal_heatmap,
+    den_chart,
+    end_reasons_chart,
+    length_histogram_chart,
+    squares_heatmap,
+)
 from dashboard.common import page_start
+from dashboard.lang import fox, lang, nf, t
 from dashboard.loaders import stat
-from sim.report import fmt
 from sim.stats import (
     capture_matrix,
     capture_squares,
@@ -19,100 +27,109 @@ from sim.stats import (
     square_grid,
 )
 
-ctx = page_start(
-    "Overview",
-    "Games played, wins and draws, game length and how games end, with 95% intervals.",
-)
+ctx = page_start(t("overview.title"), t("overview.caption"))
 if ctx is not None:
+    n = nf()
     g = stat(general_stats, ctx.selection)
     c = st.columns(4)
-    c[0].metric("Games played", fmt.count(g.games))
-    for col, label, prop in ((c[1], "Red wins", g.red), (c[2], "Blue wins", g.blue),
-                             (c[3], "Draws", g.draw)):  # fmt: skip
+    c[0].metric(t("overview.games_played"), n.count(g.games))
+    for col, key, prop in (
+        (c[1], "overview.red_wins", g.red),
+        (c[2], "overview.blue_wins", g.blue),
+        (c[3], "overview.draws", g.draw),
+    ):
         col.metric(
-            label,
-            fmt.count(prop.count),
-            fmt.pct(prop.rate),
+            t(key),
+            n.count(prop.count),
+            n.pct(prop.rate),
             delta_color="off",
             delta_arrow="off",
-            help=fmt.pct_interval(prop.low, prop.high),
+            help=n.pct_interval(prop.low, prop.high),
         )
     c = st.columns(4)
     c[0].metric(
-        "Average moves per game",
-        fmt.num(g.length.mean),
-        help="plies (one move of one side); " + fmt.num_interval(g.length.low, g.length.high),
+        t("overview.avg_moves"),
+        n.num(g.length.mean),
+        help=t("overview.avg_moves_help", interval=n.num_interval(g.length.low, g.length.high)),
     )
-    c[1].metric("Fewest moves", fmt.count(g.length.min))
-    c[2].metric("Most moves", fmt.count(g.length.max))
-    c[3].metric("Median moves", fmt.num(g.length.median))
+    c[1].metric(t("overview.fewest"), n.count(g.length.min))
+    c[2].metric(t("overview.most"), n.count(g.length.max))
+    c[3].metric(t("overview.median"), n.num(g.length.median))
     c = st.columns(4)
     fp = g.first_player
-    c[0].metric("First-player wins (red)", fmt.count(fp.wins))
-    c[1].metric("Second-player wins (blue)", fmt.count(fp.losses))
+    c[0].metric(t("overview.first_wins"), n.count(fp.wins))
+    c[1].metric(t("overview.second_wins"), n.count(fp.losses))
     c[2].metric(
-        "First-player score",
-        fmt.pct(fp.score),
-        help="(wins + draws/2) / games for red, who moves first; "
-        + fmt.pct_interval(fp.low, fp.high),
+        t("overview.first_score"),
+        n.pct(fp.score),
+        help=t("overview.first_score_help", interval=n.pct_interval(fp.low, fp.high)),
     )
-    c[3].metric(
-        "First-player advantage test",
-        fmt.p_value(fp.p_value),
-        help="two-sided test of the first player's score against 50%",
-    )
+    c[3].metric(t("overview.first_test"), n.p_value(fp.p_value), help=t("overview.first_test_help"))
 
     st.markdown(
-        f"Red wins {fmt.pct(g.red.rate)} ({fmt.pct_interval(g.red.low, g.red.high)}), "
-        f"blue {fmt.pct(g.blue.rate)} ({fmt.pct_interval(g.blue.low, g.blue.high)}), "
-        f"draws {fmt.pct(g.draw.rate)} ({fmt.pct_interval(g.draw.low, g.draw.high)}). "
-        f"Mean length {fmt.num(g.length.mean)} plies "
-        f"({fmt.num_interval(g.length.low, g.length.high)}). "
-        f"First-player score {fmt.pct(fp.score)} ({fmt.pct_interval(fp.low, fp.high)}, "
-        f"{fmt.p_value(fp.p_value)} against 50%)."
+        t(
+            "overview.summary",
+            red=n.pct(g.red.rate),
+            red_ci=n.pct_interval(g.red.low, g.red.high),
+            blue=n.pct(g.blue.rate),
+            blue_ci=n.pct_interval(g.blue.low, g.blue.high),
+            draw=n.pct(g.draw.rate),
+            draw_ci=n.pct_interval(g.draw.low, g.draw.high),
+            mean=n.num(g.length.mean),
+            mean_ci=n.num_interval(g.length.low, g.length.high),
+            score=n.pct(fp.score),
+            score_ci=n.pct_interval(fp.low, fp.high),
+            p=n.p_value(fp.p_value),
+        )
     )
 
     left, right = st.columns(2)
     with left:
-        st.subheader("Game length")
+        st.subheader(t("overview.length"))
         hist = stat(length_histogram, ctx.selection, bins=30)
-        st.plotly_chart(length_histogram_chart(hist), key="overview_hist")
+        st.plotly_chart(length_histogram_chart(hist, lang()), key="overview_hist")
     with right:
-        st.subheader("How games end")
+        st.subheader(t("overview.how_end"))
         reasons = stat(end_reasons, ctx.selection)
-        st.plotly_chart(end_reasons_chart(reasons), key="overview_reasons")
-    st.subheader("By rules")
+        st.plotly_chart(end_reasons_chart(reasons, lang()), key="overview_reasons")
+    st.subheader(t("overview.by_rules"))
     by_rules = stat(general_stats_by, ctx.selection, by="rules")
     table = by_rules[["rules"]].copy()
-    for col in ("games", "red", "blue", "draw"):
-        table[col] = [fmt.count(v) for v in by_rules[col]]
-    table["first-player score"] = [
-        f"{fmt.pct(s)} ({fmt.pct_interval(lo, hi)})"
+    table.columns = [t("overview.col_rules")]
+    for col, key in (
+        ("games", "overview.col_games"),
+        ("red", "overview.col_red"),
+        ("blue", "overview.col_blue"),
+        ("draw", "overview.col_draw"),
+    ):
+        table[t(key)] = [n.count(v) for v in by_rules[col]]
+    table[t("overview.col_first_score")] = [
+        f"{n.pct(s)} ({n.pct_interval(lo, hi)})"
         for s, lo, hi in zip(
             by_rules["first_score"], by_rules["first_low"], by_rules["first_high"], strict=True
         )
     ]
-    table["mean plies"] = [
-        f"{fmt.num(m)} ({fmt.num_interval(lo, hi)})"
+    table[t("overview.col_mean")] = [
+        f"{n.num(m)} ({n.num_interval(lo, hi)})"
         for m, lo, hi in zip(
             by_rules["mean_plies"], by_rules["mean_low"], by_rules["mean_high"], strict=True
         )
     ]
-    table["min"] = [fmt.count(v) for v in by_rules["min_plies"]]
-    table["max"] = [fmt.count(v) for v in by_rules["max_plies"]]
+    table[t("overview.col_min")] = [n.count(v) for v in by_rules["min_plies"]]
+    table[t("overview.col_max")] = [n.count(v) for v in by_rules["max_plies"]]
     st.dataframe(table, hide_index=True, key="overview_by_rules")
 
-    if st.toggle("Show game details: den entries and captures", key="overview_details"):
+    if st.toggle(t("overview.details"), key="overview_details"):
         left, mid, right = st.columns(3)
         with left:
-            st.subheader("Which animal entered the den")
+            st.subheader(t("overview.den"))
             den = stat(den_animals, ctx.selection)
-            st.plotly_chart(den_chart(den), key="overview_den")
+            st.plotly_chart(den_chart(den, lang(), fox()), key="overview_den")
         with mid:
-            st.subheader("Who captures whom")
+            st.subheader(t("overview.who_captures"))
             matrix = stat(capture_matrix, ctx.selection)
-            st.plotly_chart(heatmap(matrix, "captured", "capturer"), key="overview_captures")
+            st.plotly_chart(animal_heatmap(matrix, lang(), fox()), key="overview_captures")
         with right:
-            st.subheader("Where captures happen")
+            st.subheader(t("overview.where_captures"))
             squares = stat(capture_squares, ctx.selection)
-            st.plotly_chart(heatmap(square_grid(squares), "file", "rank"), key="overview_squares")
+            st.plotly_chart(squares_heatmap(square_grid(squares), lang()), key="overview_squares")

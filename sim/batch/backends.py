@@ -7,6 +7,7 @@ chunks to keep in flight) and a way to recover from a lost worker.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import re
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -14,6 +15,7 @@ from typing import Any
 
 from engine.errors import DsqError
 from sim.batch.chunks import ChunkJob, play_chunk
+from sim.batch.lifeline import follow_parent
 
 SCHEDULER_RE = re.compile(r"^(tcp|tls)://[^\s:/]+:\d{1,5}$")
 
@@ -57,7 +59,8 @@ class Backend:
 
 
 class PoolBackend(Backend):
-    """A local process pool of ``workers`` processes (spawned, so no fork-with-threads)."""
+    """A local process pool of ``workers`` processes (spawned, so no fork-with-threads);
+    each worker dies with the driver (:mod:`sim.batch.lifeline`)."""
 
     name = "pool"
 
@@ -68,7 +71,10 @@ class PoolBackend(Backend):
 
     def _new(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=follow_parent,
+            initargs=(os.getpid(),),
         )
 
     def lost_worker(self, exc: BaseException) -> bool:
@@ -124,12 +130,18 @@ class DaskBackend(Backend):
             self.client.close()
 
 
+def max_workers() -> int:
+    """The most local worker processes a batch may ask for: 4 per CPU, at least 8 (each
+    worker holds its own compiled engine, about 200 MB)."""
+    return min(1024, max(8, 4 * (os.cpu_count() or 1)))
+
+
 def make_backend(workers: int = 1, scheduler: str | None = None) -> Backend:
     """The backend for ``--workers`` / ``--scheduler`` (``DsqError`` on bad values)."""
     if scheduler:
         return DaskBackend(scheduler)
-    if workers < 1:
-        raise DsqError(f"--workers must be at least 1, got {workers}")
+    if not isinstance(workers, int) or not 1 <= workers <= max_workers():
+        raise DsqError(f"--workers must be between 1 and {max_workers()}, got {workers}")
     if workers == 1:
         return Backend()
     return PoolBackend(workers)

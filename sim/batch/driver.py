@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from pathlib import Path
@@ -24,10 +25,12 @@ from typing import Any
 
 from sim.batch.backends import Backend
 from sim.batch.chunks import ChunkJob, ChunkResult
+from sim.batch.failures import BatchFailed, MissingIndices, describe, interrupted, is_resource
 from sim.batch.progress import Progress
 from sim.batch.recorder import GameRecorder
 from sim.batch.spec import BatchSpec, RunOptions
 from sim.batch.tally import StopCheck, Tally
+from sim.storage.locks import BatchLock
 from sim.storage.paths import batch_path, games_dir
 from sim.storage.records import (
     cancel_requested,
@@ -42,20 +45,6 @@ from sim.storage.writing import remove_stale_temp_files
 
 MAX_LOST_WORKERS = 20
 POLL_SECONDS = 0.5  # longest wait for a chunk before polling the cancel request again
-
-
-class BatchFailed(Exception):
-    """A batch stopped because a game (or a write) raised an error; its record says
-    ``failed``.
-
-    ``batch_id`` names the failed batch. When raised by :func:`sim.batch.run.run_batches`,
-    ``records`` holds the final records of the batches it played, the failed one last.
-    """
-
-    def __init__(self, message: str, batch_id: str | None = None) -> None:
-        super().__init__(message)
-        self.batch_id = batch_id
-        self.records: list[dict[str, Any]] = []
 
 
 class BatchDriver:
@@ -85,7 +74,9 @@ class BatchDriver:
         self.record = read_batch_record(data_dir, batch_id)
         self.spec = BatchSpec.from_dict(self.record["spec"])
         self.tally = Tally(self.spec.swap)
-        self.missing: deque[int] = deque()
+        self.missing = MissingIndices(0, set())
+        self.deadline: float | None = None
+        self.stop_reason: str | None = None
         self.retry: deque[tuple[int, ...]] = deque()
         self.inflight: dict[Future, tuple[ChunkJob, int]] = {}
         self.chunk_size = 1
@@ -98,7 +89,15 @@ class BatchDriver:
         Raises :class:`BatchFailed` (record ``failed``) or ``KeyboardInterrupt`` (record
         ``cancelled``), in both cases after recording the games played.
         """
-        recorder = self._start()
+        with BatchLock(self.data_dir, self.batch_id):
+            self.record = read_batch_record(self.data_dir, self.batch_id)  # now it is ours
+            return self._run()
+
+    def _run(self) -> dict[str, Any]:
+        try:
+            recorder = self._start()
+        except OSError as exc:
+            raise BatchFailed(describe(exc), self.batch_id, is_resource(exc)) from None
         try:
             status = self._play()
             recorder.flush()
@@ -106,14 +105,14 @@ class BatchDriver:
             self._abort("cancelled", None)
             raise
         except BaseException as exc:
-            if _interrupted(exc):
+            if interrupted(exc):
                 self._abort("cancelled", None)
                 raise KeyboardInterrupt from exc
-            msg = str(exc) if isinstance(exc, BatchFailed) else f"{type(exc).__name__}: {exc}"
-            self._abort("failed", msg)
-            if isinstance(exc, BatchFailed):
-                raise
-            raise BatchFailed(msg, self.batch_id) from exc
+            msg = str(exc) if isinstance(exc, BatchFailed) else describe(exc)
+            msg = self._abort("failed", msg)
+            failed = BatchFailed(msg, self.batch_id, resource=is_resource(exc))
+            failed.record = dict(self.record)
+            raise failed from None
         finally:
             recorder.close()
         return self._finish(status)
@@ -126,14 +125,16 @@ class BatchDriver:
         clear_cancel(d, bid)
         remove_stale_temp_files(games_dir(d, bid))
         remove_stale_temp_files(batch_path(d, bid).parent)
-        done_games = recorded_games(d, bid)
+        done_games = {gi: w for gi, w in recorded_games(d, bid).items() if 0 <= gi < spec.games}
         for gi, w in done_games.items():
             self.tally.add(gi, w)
-        self.missing = deque(i for i in range(spec.games) if i not in done_games)
+        self.missing = MissingIndices(spec.games, set(done_games))
         slots = self.backend.slots
         self.chunk_size = max(
-            1, min(self.options.chunk_games, math.ceil(len(self.missing) / (slots * 4) or 1))
+            1, min(self.options.chunk_games, math.ceil(self.missing.remaining / (slots * 4) or 1))
         )
+        if self.options.max_seconds is not None:
+            self.deadline = time.monotonic() + self.options.max_seconds
         rec.update(
             status="running",
             pid=os.getpid(),
@@ -177,6 +178,8 @@ class BatchDriver:
         last = getattr(self.stop_check, "last", None)
         if last is not None and hasattr(last, "to_dict"):
             rec["stop_check"] = last.to_dict()
+        if status == "cancelled" and self.stop_reason:
+            rec["error"] = self.stop_reason
         rec.update(status=status, finished_at=now_iso())
         write_batch_record(self.data_dir, rec)
         clear_cancel(self.data_dir, self.batch_id)
@@ -186,16 +189,26 @@ class BatchDriver:
             raise BatchFailed(rec["error"], self.batch_id)
         return rec
 
-    def _abort(self, status: str, error: str | None) -> None:
-        """Record the games played so far, then the final ``status`` and ``error``."""
+    def _abort(self, status: str, error: str | None) -> str | None:
+        """Record the games played so far, then the final ``status`` and ``error``; return
+        the error, completed with what could not be written (a full disk refuses the last
+        games or the record itself: what is on disk stays right, and a resume recounts)."""
         self._cancel_inflight()
         try:
             self._recorder.flush()
-        finally:
-            self.record.update(status=status, error=error, finished_at=now_iso())
+        except KeyboardInterrupt:
+            raise
+        except Exception as exc:  # noqa: BLE001 - reported in the record and the error
+            if error is None or describe(exc) not in error:
+                error = f"{error + '; ' if error else ''}unwritten games: {describe(exc)}"
+        self.record.update(status=status, error=error, finished_at=now_iso())
+        try:
             write_batch_record(self.data_dir, self.record)
-            if self.progress:
-                self.progress.finish(self.record)
+        except OSError as exc:
+            error = f"{error + '; ' if error else ''}the record was not updated: {describe(exc)}"
+        if self.progress:
+            self.progress.finish(self.record)
+        return error
 
     def _cancel_inflight(self) -> None:
         for fut in self.inflight:
@@ -228,6 +241,12 @@ class BatchDriver:
             recorder.settle(block=False)
             if cancel_requested(self.data_dir, self.batch_id):
                 return "cancelled"
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                self.stop_reason = (
+                    f"stopped at its time limit of {self.options.max_seconds:g} s; "
+                    f"dsq simulate --resume {self.batch_id} plays the rest"
+                )
+                return "cancelled"
             if finished and self.stop_check is not None and self.stop_check(self.tally.counts()):
                 self.record["stopped_early"] = True
                 return "done"
@@ -244,9 +263,8 @@ class BatchDriver:
         """The next chunk: one to replay first, else the next run of missing indices."""
         if self.retry:
             idx = self.retry.popleft()
-        elif self.missing:
-            n = min(self.chunk_size, len(self.missing))
-            idx = tuple(self.missing.popleft() for _ in range(n))
+        elif self.missing.remaining:
+            idx = self.missing.take(self.chunk_size)
         else:
             return None
         spec = self.spec
@@ -283,7 +301,7 @@ class BatchDriver:
             self.backend.recover(generation)
             self.retry.appendleft(job.indices)
         else:
-            raise BatchFailed(f"{type(exc).__name__}: {exc}", self.batch_id) from exc
+            raise BatchFailed(describe(exc), self.batch_id, is_resource(exc)) from exc
 
     def _accept(self, res: ChunkResult) -> None:
         """Keep a chunk's new games and queue the indices it had no time for."""
@@ -292,18 +310,3 @@ class BatchDriver:
         rest = res.job.indices[len(res.played) :]
         if rest:
             self.retry.appendleft(rest)
-
-
-def _interrupted(exc: BaseException | None) -> bool:
-    """Whether ``exc`` is a Ctrl-C or SIGTERM that struck inside compiled code.
-
-    A KeyboardInterrupt raised by a signal handler while a numba kernel returns surfaces as
-    ``SystemError: ... returned a result with an exception set``, caused by the interrupt.
-    """
-    seen = 0
-    while exc is not None and seen < 8:
-        if isinstance(exc, KeyboardInterrupt):
-            return True
-        exc = exc.__cause__ or exc.__context__
-        seen += 1
-    return False

@@ -39,14 +39,16 @@ from sim.batch.backends import Backend, make_backend
 from sim.batch.chunks import engine_version
 from sim.batch.driver import BatchDriver, BatchFailed
 from sim.batch.progress import Progress
-from sim.batch.spec import BatchSpec, RunOptions
+from sim.batch.spec import BatchSpec, RunOptions, make_spec
 from sim.batch.tally import StopCheck
+from sim.storage.locks import LOCK_NAME, BatchBusy, BatchLock
 from sim.storage.paths import batch_path, check_batch_id, games_dir, resolve_data_dir
 from sim.storage.records import (
-    effective_status,
+    create_batch_record,
     hostname,
     now_iso,
     read_batch_record,
+    read_spec_for_resume,
     write_batch_record,
 )
 from sim.storage.schema import SCHEMA_VERSION
@@ -80,18 +82,23 @@ def run_batches(
     batch), else the SPRT its record's ``sprt`` asks for (see :func:`build_stop_check`).
     After a cancelled batch the ones still queued are not started.
 
+    Every batch is owned by this process while it plays (:class:`BatchLock`, taken before
+    anything recorded is read; a batch to resume that another process owns is refused).
+
     Raises ``DsqError`` before anything is written for bad arguments (unknown batch to
-    resume, one still running, a taken batch id, a bad ``sprt`` spec, a bad backend, an
-    unwritable data folder); :class:`BatchFailed` when a batch fails, with ``records``
-    (the failed one last); ``KeyboardInterrupt`` after recording what was played.
+    resume, one owned by another process, a taken batch id, a bad ``sprt`` spec or label, a
+    bad backend, an unwritable data folder); :class:`BatchFailed` when a batch fails, with
+    ``records`` (the failed one last); ``KeyboardInterrupt`` after recording what was played.
     """
     if sprt is not None and stop_check is not None:
         raise ValueError("give sprt (stored with the batches) or stop_check, not both")
+    if label is not None:
+        label = check_label(label)
     if resume is not None:
         if specs or label is not None or batch_id is not None or sprt is not None:
             raise DsqError("resume replays a recorded batch: give no specs, label, id or sprt")
         check_batch_id(resume)
-        check_resumable(resolve_data_dir(data_dir), resume)
+        read_spec_for_resume(resolve_data_dir(data_dir), resume)  # before any worker starts
         group, ids = None, [resume]
     else:
         if not specs:
@@ -105,14 +112,24 @@ def run_batches(
     backend = make_backend(workers, scheduler)
     interrupted = False
     created: list[str] = []
+    locks: dict[str, BatchLock] = {}
     d: Path | None = None
     try:
         d = prepare_data_dir(data_dir)
-        if group is not None:
+        if group is None:
+            # Own the batch before reading anything it holds: a second driver stops here.
+            locks[ids[0]] = BatchLock(d, ids[0]).acquire()
+            check_resumable(d, ids[0])
+        else:
             for bid, spec in zip(ids, specs, strict=True):
+                # Locked before its record exists: no reader ever sees it unowned.
+                try:
+                    locks[bid] = BatchLock(d, bid).acquire(wait=0)
+                except BatchBusy:
+                    raise DsqError(f"batch {bid!r} already exists in {d}") from None
                 create_batch(d, spec, label=label, group=group, batch_id=bid, sprt=sprt)
                 created.append(bid)
-        return _play_all(d, ids, backend, options, progress, stop_check)
+        return _play_all(d, ids, backend, options, progress, stop_check, locks)
     except KeyboardInterrupt:
         interrupted = True
         raise
@@ -121,6 +138,8 @@ def run_batches(
             if d is not None:
                 cancel_queued(d, created)
         finally:
+            for lock in locks.values():
+                lock.release()
             backend.close(cancel=interrupted)
 
 
@@ -131,8 +150,10 @@ def _play_all(
     options: RunOptions | None,
     progress: Progress | None,
     stop_check: StopCheck | None,
+    locks: dict[str, BatchLock],
 ) -> list[dict[str, Any]]:
-    """Play the batches ``ids`` in turn until one ends other than ``done``."""
+    """Play the batches ``ids`` in turn until one ends other than ``done``; each batch's
+    lock is released as soon as its final record is written."""
     records: list[dict[str, Any]] = []
     for bid in ids:
         start = time.monotonic()
@@ -140,14 +161,25 @@ def _play_all(
         try:
             rec = BatchDriver(data_dir, bid, backend, options, progress, check).run()
         except BatchFailed as exc:
-            rec = read_batch_record(data_dir, bid)
+            rec = _final_record(data_dir, bid, exc)
             records.append(dict(rec, seconds=round(time.monotonic() - start, 3)))
             exc.records = records
             raise
+        finally:
+            locks.pop(bid).release()
         records.append(dict(rec, seconds=round(time.monotonic() - start, 3)))
         if rec["status"] != "done":
             break
     return records
+
+
+def _final_record(data_dir: Path, batch_id: str, exc: BatchFailed) -> dict[str, Any]:
+    """The record of a batch that failed, as written; the driver's copy when the disk
+    refused to take it."""
+    try:
+        return read_batch_record(data_dir, batch_id)
+    except DsqError:
+        return exc.record or {"batch_id": batch_id, "status": "failed", "error": str(exc)}
 
 
 def run_batch(
@@ -218,9 +250,27 @@ def prepare_data_dir(data_dir: str | os.PathLike[str] | None) -> Path:
 
 
 def check_new_batch(data_dir: Path, batch_id: str) -> None:
-    """``DsqError`` if ``batch_id`` already has a record or games in ``data_dir``."""
-    if batch_path(data_dir, batch_id).exists() or games_dir(data_dir, batch_id).exists():
+    """``DsqError`` if ``batch_id`` already has a record or games in ``data_dir`` (a games
+    folder holding nothing but the batch's lock file does not count)."""
+    folder = games_dir(data_dir, batch_id)
+    used = folder.is_dir() and any(p.name != LOCK_NAME for p in folder.iterdir())
+    if batch_path(data_dir, batch_id).exists() or used or folder.is_file():
         raise DsqError(f"batch {batch_id!r} already exists in {data_dir}")
+
+
+MAX_LABEL = 200
+
+
+def check_label(label: str) -> str:
+    """``label`` if it is printable text of at most 200 characters (a label is shown on
+    one line everywhere), else ``DsqError``."""
+    if not isinstance(label, str):
+        raise DsqError("a label must be text")
+    if len(label) > MAX_LABEL:
+        raise DsqError(f"the label is {len(label)} characters long; at most {MAX_LABEL}")
+    if not label.isprintable():
+        raise DsqError(f"the label {label!r} holds a control character (newline, tab, ...)")
+    return label
 
 
 def create_batch(
@@ -233,15 +283,17 @@ def create_batch(
 ) -> dict[str, Any]:
     """Write the record of a new batch (status ``queued``) and return it.
 
-    ``sprt`` is the canonical ``--sprt`` spec of a sequential test that may stop the batch
-    early; it is stored so a resumed batch keeps testing.
+    Atomic: of several processes creating the same id at once, exactly one succeeds; the
+    others get ``DsqError`` and write nothing. ``sprt`` is the canonical ``--sprt`` spec of
+    a sequential test that may stop the batch early; it is stored so a resumed batch keeps
+    testing.
     """
-    batch_id = batch_id or new_batch_id()
+    batch_id = check_batch_id(batch_id or new_batch_id())
     check_new_batch(data_dir, batch_id)
     record: dict[str, Any] = {
         "batch_id": batch_id,
         "group": group or batch_id,
-        "label": label,
+        "label": check_label(label) if label is not None else None,
         "spec": spec.to_dict(),
         "status": "queued",
         "games_planned": spec.games,
@@ -257,18 +309,30 @@ def create_batch(
         "error": None,
         "sprt": sprt,
     }
-    write_batch_record(data_dir, record)
+    if not create_batch_record(data_dir, record):
+        raise DsqError(f"batch {batch_id!r} already exists in {data_dir}")
     return record
 
 
 def check_resumable(data_dir: Path, batch_id: str) -> dict[str, Any]:
-    """The record of ``batch_id`` if it can be resumed, else ``DsqError`` (no such batch, or
-    its driver is still running or queued in another process)."""
-    rec = read_batch_record(data_dir, batch_id)
-    status = effective_status(rec)
-    if status in ("running", "queued") and rec.get("pid") != os.getpid():
-        where = f"pid {rec.get('pid')} on {rec.get('host')}"
-        raise DsqError(f"batch {batch_id} is still {status} ({where})")
+    """The record of ``batch_id`` to resume from; ``DsqError`` if there is none, if its spec
+    is unusable, or if another live process owns the batch.
+
+    Whoever holds the batch's lock owns it: a record saying ``running`` whose lock is free
+    (its driver died, on this host or another) is resumable. A record that does not follow
+    the schema is rebuilt from its spec (see
+    :func:`sim.storage.records.read_spec_for_resume`) and written back.
+    """
+    with BatchLock(data_dir, batch_id):
+        rec = read_spec_for_resume(data_dir, batch_id)
+        try:
+            make_spec(**rec["spec"])
+        except DsqError as exc:
+            raise DsqError(
+                f"batch {batch_id} cannot be resumed: its spec is unusable: {exc}"
+            ) from None
+        if "repaired" in rec:
+            write_batch_record(data_dir, rec)
     return rec
 
 

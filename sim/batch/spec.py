@@ -13,8 +13,9 @@ from typing import Any
 from engine.errors import DsqError
 from sim.batch.chunks import DEFAULT_PLAY_FN
 from sim.play.seeds import MAX_SEED, new_batch_seed
+from sim.storage.recordcheck import MAX_GAMES, MAX_OPENING_PLIES, MAX_PLY_CAP
 
-MAX_GAMES = 2**31 - 1
+__all__ = ["MAX_GAMES", "BatchSpec", "RunOptions", "make_spec"]
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,10 @@ class RunOptions:
 
     ``chunk_games`` and ``chunk_seconds`` bound one task; a parquet file is written when
     ``flush_games`` games are buffered or ``flush_seconds`` have passed since the last one;
-    ``play_fn`` names the game function as ``"module:function"``; ``engines`` holds the
-    registry entries of external engines the bots name (sent to the workers with each chunk).
+    ``play_fn`` names the game function as ``"module:function"``; after ``max_seconds``
+    (wall time, None: no limit) the batch stops as if cancelled, resumable; ``engines``
+    holds the registry entries of external engines the bots name (sent to the workers with
+    each chunk).
     """
 
     chunk_games: int = 1000
@@ -60,6 +63,7 @@ class RunOptions:
     flush_seconds: float = 10.0
     play_fn: str = DEFAULT_PLAY_FN
     engines: tuple[str, ...] = ()
+    max_seconds: float | None = None
 
 
 def canonical_rules(spec: str) -> str:
@@ -90,7 +94,7 @@ def make_spec(
 
     ``seed=None`` draws a fresh batch seed (recorded with the batch).
     """
-    if not isinstance(games, int) or games <= 0:
+    if not isinstance(games, int) or isinstance(games, bool) or games <= 0:
         raise DsqError(f"--games must be a positive integer, got {games}")
     if games > MAX_GAMES:
         raise DsqError(f"--games must be at most {MAX_GAMES}, got {games}")
@@ -98,12 +102,14 @@ def make_spec(
         raise DsqError(f"--swap plays games in pairs: --games must be even, got {games}")
     if seed is None:
         seed = new_batch_seed()
-    if not 0 <= seed <= MAX_SEED:
+    if not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise DsqError(f"--seed must be between 0 and {MAX_SEED}, got {seed}")
-    if not 0 <= opening_plies <= 200:
-        raise DsqError(f"--opening-plies must be between 0 and 200, got {opening_plies}")
-    if not 1 <= ply_cap <= 65535:
-        raise DsqError(f"--ply-cap must be between 1 and 65535, got {ply_cap}")
+    if not 0 <= opening_plies <= MAX_OPENING_PLIES:
+        raise DsqError(
+            f"--opening-plies must be between 0 and {MAX_OPENING_PLIES}, got {opening_plies}"
+        )
+    if not 1 <= ply_cap <= MAX_PLY_CAP:
+        raise DsqError(f"--ply-cap must be between 1 and {MAX_PLY_CAP}, got {ply_cap}")
     if opening_plies >= ply_cap:
         raise DsqError(f"--opening-plies ({opening_plies}) must be below --ply-cap ({ply_cap})")
     return BatchSpec(

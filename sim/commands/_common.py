@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
@@ -44,31 +46,90 @@ def print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
 
 
-def non_negative_int(text: str) -> int:
-    """argparse type: a whole number >= 0, with a clear message."""
+def int_in(low: int, high: int, name: str | None = None) -> Callable[[str], int]:
+    """argparse type: a whole number from ``low`` to ``high``, with a clear message.
+
+    Checked on the text's length first, so ``99999999999999999999`` or a megabyte of
+    digits is refused before any conversion; ``_`` separators and non-ASCII digits too.
+    """
+
+    def parse(text: str) -> int:
+        t = text.strip()
+        body = t[1:] if t[:1] in "+-" else t
+        if not body or not body.isascii() or not body.isdigit() or len(body) > 30:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {_show(text)}")
+        value = int(t)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, got {_show(text)}")
+        return value
+
+    parse.__name__ = name or f"int {low}..{high}"
+    return parse
+
+
+def float_in(low: float, high: float, name: str | None = None) -> Callable[[str], float]:
+    """argparse type: a finite number from ``low`` to ``high`` (no nan, no inf)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text) if len(text) <= 40 else math.nan
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected a number, got {_show(text)}")
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be between {low:g} and {high:g}, got {_show(text)}"
+            )
+        return value
+
+    parse.__name__ = name or f"number {low:g}..{high:g}"
+    return parse
+
+
+def _show(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+
+
+INT32_MAX = 2**31 - 1
+SEED_ARG = int_in(-(2**63), 2**64 - 1, "seed")
+non_negative_int = int_in(0, INT32_MAX, "whole number >= 0")
+positive_int = int_in(1, INT32_MAX, "whole number >= 1")
+
+
+def data_folder(text: str) -> str:
+    """argparse type of ``--data``: a folder name, never empty (an unset shell variable
+    must not silently mean the project's own ``data/``)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the data folder name is empty")
+    if "\0" in text:
+        raise argparse.ArgumentTypeError("the data folder name holds a NUL character")
+    return text
+
+
+def add_data_arg(parser: argparse.ArgumentParser) -> None:
+    """``--data DIR`` (default: ``$DSQ_DATA``, else ``data/`` in the project)."""
+    parser.add_argument(
+        "--data",
+        type=data_folder,
+        help="data folder (default: $DSQ_DATA, else data/ in the project)",
+    )
+
+
+MAX_TEXT_BYTES = 16 * 2**20
+
+
+def read_text(path: str, limit: int = MAX_TEXT_BYTES) -> str:
+    """A text file's contents (at most ``limit`` bytes), or a DsqError saying why it cannot
+    be read: missing, a folder, not UTF-8, or endless (``/dev/zero``) or too large."""
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    """argparse type: a whole number >= 1, with a clear message."""
-    value = non_negative_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
-    return value
-
-
-def read_text(path: str) -> str:
-    """A text file's contents, or a DsqError saying why it cannot be read."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
     except OSError as exc:
         raise DsqError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise DsqError(f"{path} is larger than {limit // 2**20} MiB")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise DsqError(f"{path} is not a UTF-8 text file") from None

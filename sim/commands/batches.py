@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
+from sim.commands._common import add_data_arg
 from sim.report.fmt import count, pct
 from sim.report.tables import aligned_table
 from sim.storage.paths import resolve_data_dir
-from sim.storage.records import effective_status, list_batches
+from sim.storage.records import effective_status, list_batches, unlisted_batches
 
 HEADER = ["ID", "STATUS", "PROGRESS", "RULES", "BOTS", "RED", "BLUE", "DRAW", "LABEL"]
 
@@ -20,19 +23,31 @@ def register(sub: argparse._SubParsersAction) -> None:
         "batches",
         help="list recorded batches (status, progress, rules, bots, counts)",
         description="List the batches of the data folder, oldest first. A batch whose driver "
-        "died shows as 'interrupted'; finish it with dsq simulate --resume BATCH_ID.",
+        "died shows as 'interrupted'; finish it with dsq simulate --resume BATCH_ID. A batch "
+        "whose record is unreadable shows as 'unreadable' (named on stderr): its games are "
+        "still counted, and --resume rebuilds the record when its spec is intact.",
     )
-    p.add_argument("--data", help="data folder (default: $DSQ_DATA, else data/ in the project)")
+    add_data_arg(p)
     p.add_argument("--json", action="store_true", help="print a JSON list of batch records")
     p.set_defaults(func=run)
 
 
 def batch_rows(data_dir: Any = None) -> list[dict[str, Any]]:
     """The batch records of a data folder, each with ``effective_status`` added."""
+    d = resolve_data_dir(data_dir)
     out = []
-    for rec in list_batches(resolve_data_dir(data_dir)):
-        out.append(dict(rec, effective_status=effective_status(rec)))
+    for rec in list_batches(d):
+        out.append(dict(rec, effective_status=effective_status(rec, d)))
     return out
+
+
+def unreadable_rows(data_dir: Path) -> list[dict[str, Any]]:
+    """What the listing leaves out although it may hold games: unreadable records and
+    games folders without a record, as ``{"batch_id", "effective_status", "error"}``."""
+    return [
+        {"batch_id": bid, "effective_status": "unreadable", "error": why}
+        for bid, why in unlisted_batches(data_dir)
+    ]
 
 
 def _row(r: dict[str, Any]) -> list[str]:
@@ -58,12 +73,16 @@ def _row(r: dict[str, Any]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq batches``."""
-    rows = batch_rows(args.data)
+    d = resolve_data_dir(args.data)
+    rows = batch_rows(d)
+    bad = unreadable_rows(d)
+    for r in bad:
+        print(f"dsq batches: warning: batch {r['batch_id']}: {r['error']}", file=sys.stderr)
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps(rows + bad, indent=2))
         return 0
-    if not rows:
-        print(f"no batches in {resolve_data_dir(args.data)}")
+    if not rows and not bad:
+        print(f"no batches in {d}")
         return 0
-    print(aligned_table(HEADER, [_row(r) for r in rows], right=(), indent=""))
+    print(aligned_table(HEADER, [_row(r) for r in rows + bad], right=(), indent=""))
     return 0

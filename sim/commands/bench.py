@@ -6,7 +6,7 @@ import argparse
 import json
 
 from sim.bench.kernels import run_bench
-from sim.commands._common import positive_int
+from sim.commands._common import int_in
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,13 +21,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--depth",
-        type=positive_int,
+        type=int_in(1, 9),
         action="append",
         default=None,
         help="perft depth (repeatable; default 6 and 7)",
     )
     p.add_argument(
-        "--games", type=positive_int, default=20000, help="random games per preset (default 20000)"
+        "--games",
+        type=int_in(1, 10_000_000),
+        default=20000,
+        help="random games per preset (default 20000)",
     )
     p.add_argument(
         "--no-warmup", action="store_true", help="skip the cold/warm cache warm-up measurement"

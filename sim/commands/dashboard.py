@@ -14,7 +14,7 @@ import webbrowser
 from pathlib import Path
 
 from engine.errors import DsqError
-from sim.commands._common import positive_int
+from sim.commands._common import add_data_arg, int_in, positive_int
 from sim.storage.paths import project_root, resolve_data_dir
 
 APP = project_root() / "dashboard" / "app.py"
@@ -23,6 +23,8 @@ LIMIT_FLAGS = {
     "max_depth": "DSQ_DASHBOARD_MAX_DEPTH",
     "max_playouts": "DSQ_DASHBOARD_MAX_PLAYOUTS",
     "max_workers": "DSQ_DASHBOARD_MAX_WORKERS",
+    "max_running": "DSQ_DASHBOARD_MAX_RUNNING",
+    "max_hours": "DSQ_DASHBOARD_MAX_HOURS",
 }
 
 
@@ -35,14 +37,29 @@ def register(sub: argparse._SubParsersAction) -> None:
         "unless --host says otherwise; batches launched from the browser are bounded by the "
         "--max-* settings and write only inside the data folder.",
     )
-    p.add_argument("--data", help="data folder (default: $DSQ_DATA, else data/ in the project)")
-    p.add_argument("--port", type=positive_int, default=8501, help="port (8501)")
+    add_data_arg(p)
+    p.add_argument("--port", type=int_in(1, 65535), default=8501, help="port (8501)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
     p.add_argument("--max-games", type=positive_int, help="most games per launched batch (20000)")
-    p.add_argument("--max-depth", type=positive_int, help="deepest alpha-beta a launch may use (6)")
-    p.add_argument("--max-playouts", type=positive_int, help="most MCTS playouts per move (20000)")
-    p.add_argument("--max-workers", type=positive_int, help="most workers per launch (CPU count)")
+    p.add_argument(
+        "--max-depth", type=int_in(1, 60), help="deepest alpha-beta a launch may use (6)"
+    )
+    p.add_argument(
+        "--max-playouts", type=int_in(1, 10**8), help="most MCTS playouts per move (20000)"
+    )
+    p.add_argument(
+        "--max-workers", type=int_in(1, 1024), help="most workers per launch (CPU count)"
+    )
+    p.add_argument(
+        "--max-running", type=int_in(1, 1000), help="most launched batches running at once (4)"
+    )
+    p.add_argument(
+        "--max-hours",
+        type=int_in(1, 24 * 365),
+        help="work budget of a launched batch in hours: longer requests are refused, and a "
+        "batch still running after that long is stopped, resumable (24)",
+    )
     p.add_argument(
         "--engines",
         metavar="FILE",
@@ -52,8 +69,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _check_port(host: str, port: int) -> None:
-    if port > 65535:
-        raise DsqError(f"--port must be at most 65535, got {port}")
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError:
@@ -88,7 +103,7 @@ def command(args: argparse.Namespace, data_dir: Path) -> tuple[list[str], dict[s
     root = str(project_root())
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     for attr, var in LIMIT_FLAGS.items():
-        value = getattr(args, attr)
+        value = getattr(args, attr, None)
         if value is not None:
             env[var] = str(value)
     return cmd, env

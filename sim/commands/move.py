@@ -8,7 +8,7 @@ from engine.errors import DsqError
 from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
-from sim.commands._common import add_position_args, position_from_args, print_json
+from sim.commands._common import SEED_ARG, add_position_args, position_from_args, print_json
 from sim.commands.engines import activate_engines, add_engines_arg
 from sim.play.referee import bot_seed
 
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_position_args(p)
     p.add_argument(
         "--seed",
-        type=int,
+        type=SEED_ARG,
         default=0,
         help="game seed; the bot draws from the generator the referee gives the side to move",
     )

@@ -12,21 +12,28 @@ from engine.errors import MoveError
 from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
-from sim.commands._common import positive_int
+from sim.commands._common import SEED_ARG, int_in
 from sim.commands.engines import activate_engines, add_engines_arg
 from sim.engines.process import EngineFault
 from sim.play.referee import bot_seed
+from sim.report.names import display_letter
 
 HUMAN = "human"
 DEN_SQUARES = {3: "red", 59: "blue"}
-LEGEND = (
-    "UPPERCASE red, lowercase blue: E elephant L lion T tiger P leopard W wolf D dog C cat "
-    "R rat; ~ water, # trap, @ den; [x] the last move"
-)
 
 
-def render_board(pos: Position, last: str | None = None) -> str:
-    """A text board, rank 9 on top: pieces, water ``~``, traps ``#``, dens ``@``."""
+def legend(fox: bool = False) -> str:
+    """What the board's letters and marks mean (the wolf shown as a fox with ``fox``)."""
+    wolf = "F fox" if fox else "W wolf"
+    return (
+        f"UPPERCASE red, lowercase blue: E elephant L lion T tiger P leopard {wolf} D dog "
+        "C cat R rat; ~ water, # trap, @ den; [x] the last move"
+    )
+
+
+def render_board(pos: Position, last: str | None = None, fox: bool = False) -> str:
+    """A text board, rank 9 on top: pieces, water ``~``, traps ``#``, dens ``@``; with
+    ``fox`` the wolf shows as a fox (``F``), a display setting only."""
     cells = pos.board()
     marks: set[int] = set()
     if last:
@@ -38,7 +45,7 @@ def render_board(pos: Position, last: str | None = None) -> str:
         for f in range(NFILES):
             sq = rank * NFILES + f
             if cells[sq]:
-                ch = cells[sq]
+                ch = display_letter(cells[sq], fox)
             elif sq in DEN_SQUARES:
                 ch = "@"
             elif WATER[sq]:
@@ -64,11 +71,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--red", required=True, help="bot spec or 'human'")
     p.add_argument("--blue", required=True, help="bot spec or 'human'")
     p.add_argument("--rules", default="standard", help="rules spec, e.g. datou")
-    p.add_argument("--seed", type=int, default=0, help="game seed (bots' generators)")
+    p.add_argument("--seed", type=SEED_ARG, default=0, help="game seed (bots' generators)")
     p.add_argument("--fen", default=None, help="start position (default: the initial one)")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument(
-        "--ply-cap", type=positive_int, default=1000, help="draw by ply_cap after P plies"
+        "--fox",
+        action="store_true",
+        help="show the wolf as a fox (F), as some editions name it; display only",
+    )
+    p.add_argument(
+        "--ply-cap", type=int_in(1, 65535), default=1000, help="draw by ply_cap after P plies"
     )
     add_engines_arg(p)
     p.set_defaults(func=run)
@@ -124,8 +136,8 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     ]
     if not args.quiet:
         print(f"rules {pos.rules.spec}; red {names[0]}; blue {names[1]}; seed {args.seed}")
-        print(LEGEND)
-        print(render_board(pos))
+        print(legend(args.fox))
+        print(render_board(pos, fox=args.fox))
     last = None
     while pos.result is None and pos.ply < args.ply_cap:
         side = 0 if pos.side == "red" else 1
@@ -148,7 +160,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         last = move
         if not args.quiet:
             print(f"\nply {pos.ply}: {mover} {move}")
-            print(render_board(pos, last))
+            print(render_board(pos, last, fox=args.fox))
     result = pos.result
     if result is None:
         print(f"result: draw (ply_cap) after {pos.ply} plies")

@@ -55,12 +55,40 @@ def run(args: argparse.Namespace) -> int:
         if not line.strip():
             continue
         try:
-            game = json.loads(line)
-            if not isinstance(game, dict) or not isinstance(game.get("moves", []), list | str):
-                raise DsqError('expected {"rules": ..., "fen": ..., "moves": [...]}')
-            print_json(replay(game.get("rules"), game.get("fen"), game.get("moves", [])))
-        except (DsqError, json.JSONDecodeError) as exc:
+            rules, fen, moves = parse_game_line(line)
+            print_json(replay(rules, fen, moves))
+        except DsqError as exc:
             failed += 1
             print(f"dsq replay: error: line {number}: {exc}", file=sys.stderr)
             print_json({"error": f"line {number}: {exc}"})
     return 2 if failed else 0
+
+
+SHAPE = 'expected {"rules": ..., "fen": ..., "moves": [...]}'
+MAX_LINE = 4 * 2**20
+
+
+def parse_game_line(line: str) -> tuple[str | None, str | None, str | list[str]]:
+    """``(rules, fen, moves)`` of one ``--jsonl`` line; DsqError (one line) when it is not
+    such a game: bad JSON (also nested too deep or too long), or fields of the wrong type."""
+    if len(line) > MAX_LINE:
+        raise DsqError(f"line longer than {MAX_LINE // 2**20} MiB")
+    try:
+        game = json.loads(line)
+    except RecursionError:
+        raise DsqError("JSON nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer of too many digits
+        raise DsqError(f"not JSON: {str(exc).splitlines()[0]}") from None
+    if not isinstance(game, dict):
+        raise DsqError(SHAPE)
+    rules, fen, moves = game.get("rules"), game.get("fen"), game.get("moves", [])
+    if rules is not None and not isinstance(rules, str):
+        raise DsqError(f"rules must be text, got {type(rules).__name__}")
+    if fen is not None and not isinstance(fen, str):
+        raise DsqError(f"fen must be text, got {type(fen).__name__}")
+    if isinstance(moves, list):
+        if not all(isinstance(m, str) for m in moves):
+            raise DsqError('moves must be a list of texts like "a3a4"')
+    elif not isinstance(moves, str):
+        raise DsqError(SHAPE)
+    return rules, fen, moves

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import signal
 import sys
 import threading
@@ -20,34 +21,20 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.errors import DsqError
+from sim.batch.backends import max_workers
 from sim.batch.driver import BatchFailed
 from sim.batch.progress import Progress
 from sim.batch.run import run_batches
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
+from sim.commands._common import add_data_arg, float_in, int_in
 from sim.commands.engines import add_engines_arg
-from sim.play.seeds import new_batch_seed
+from sim.play.seeds import MAX_SEED, new_batch_seed
 from sim.storage.paths import resolve_data_dir
+from sim.storage.recordcheck import MAX_GAMES, MAX_OPENING_PLIES, MAX_PLY_CAP
 
 SPEC_ARGS = ("rules", "red", "blue", "games", "seed", "opening_plies", "ply_cap", "label")
 EXIT_FAILED = 1
 EXIT_CANCELLED = 3
-
-
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-
-
-def _float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
-    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -64,20 +51,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules", help="rules spec(s), comma-separated: one batch each")
     p.add_argument("--red", help="bot playing red (moves first), e.g. random, greedy")
     p.add_argument("--blue", help="bot playing blue")
-    p.add_argument("--games", type=_int, help="games per batch")
-    p.add_argument("--seed", type=_int, help="batch seed (default: random, recorded)")
+    p.add_argument("--games", type=int_in(1, MAX_GAMES), help=f"games per batch (1..{MAX_GAMES})")
+    p.add_argument(
+        "--seed", type=int_in(0, MAX_SEED), help="batch seed (default: random, recorded)"
+    )
     p.add_argument(
         "--swap",
         action="store_true",
         default=None,
         help="play every opening twice with colours exchanged (games 2k, 2k+1 share pair k)",
     )
-    p.add_argument("--opening-plies", type=_int, help="uniformly random opening plies (0)")
-    p.add_argument("--ply-cap", type=_int, help="draw after this many plies (1000)")
-    p.add_argument("--workers", type=_int, default=1, help="local worker processes (1)")
+    p.add_argument(
+        "--opening-plies",
+        type=int_in(0, MAX_OPENING_PLIES),
+        help="uniformly random opening plies (0)",
+    )
+    p.add_argument(
+        "--ply-cap", type=int_in(1, MAX_PLY_CAP), help="draw after this many plies (1000)"
+    )
+    p.add_argument(
+        "--workers",
+        type=int_in(1, max_workers()),
+        default=1,
+        help=f"local worker processes (1..{max_workers()}; default 1)",
+    )
     p.add_argument("--scheduler", help="run on a Dask cluster: tcp://HOST:PORT")
-    p.add_argument("--data", help="data folder (default: $DSQ_DATA, else data/ in the project)")
-    p.add_argument("--label", help="free text stored with the batch")
+    add_data_arg(p)
+    p.add_argument("--label", help="free text stored with the batch (one line)")
     p.add_argument("--batch-id", help="choose the batch id (several rules: ID-1, ID-2, ...)")
     p.add_argument("--resume", metavar="BATCH_ID", help="play exactly the missing games")
     p.add_argument(
@@ -97,25 +97,43 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print a JSON summary at the end")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     adv = p.add_argument_group("tuning (does not change the games)")
-    adv.add_argument("--chunk-games", type=_int, default=1000, help="max games per task (1000)")
-    adv.add_argument("--chunk-seconds", type=_float, default=1.0, help="max seconds per task (1)")
     adv.add_argument(
-        "--flush-games", type=_int, default=20000, help="max games per parquet file (20000)"
+        "--chunk-games", type=int_in(1, 100_000), default=1000, help="max games per task (1000)"
     )
     adv.add_argument(
-        "--flush-seconds", type=_float, default=10.0, help="write a file at least this often (10)"
+        "--chunk-seconds",
+        type=float_in(0.001, 3600),
+        default=1.0,
+        help="max seconds per task (1)",
+    )
+    adv.add_argument(
+        "--flush-games",
+        type=int_in(1, 1_000_000),
+        default=20000,
+        help="max games per parquet file (20000)",
+    )
+    adv.add_argument(
+        "--flush-seconds",
+        type=float_in(0.001, 86400),
+        default=10.0,
+        help="write a file at least this often (10)",
+    )
+    adv.add_argument(
+        "--max-seconds",
+        type=float_in(0.001, 10**9),
+        default=None,
+        help="stop the batch after this much wall time, as if cancelled (resumable)",
     )
     p.set_defaults(func=run)
 
 
 def _options(args: argparse.Namespace) -> RunOptions:
-    if args.chunk_games < 1 or args.flush_games < 1:
-        raise DsqError("--chunk-games and --flush-games must be at least 1")
     return RunOptions(
         chunk_games=args.chunk_games,
         chunk_seconds=args.chunk_seconds,
         flush_games=args.flush_games,
         flush_seconds=args.flush_seconds,
+        max_seconds=args.max_seconds,
     )
 
 
@@ -153,11 +171,15 @@ def _engine_entries(
     rules (see :func:`sim.engines.admission.admit`); empty when no bot is an engine."""
     if specs:
         bots, rules = [specs[0].red, specs[0].blue], [s.rules for s in specs]
-    else:
-        from sim.storage.records import read_batch_record
+    else:  # --resume: the record's bots (run_batches says what is wrong with a bad record)
+        from sim.storage.paths import batch_path, check_batch_id
 
-        spec = read_batch_record(resolve_data_dir(args.data), args.resume)["spec"]
-        bots, rules = [spec["red"], spec["blue"]], [spec["rules"]]
+        try:
+            path = batch_path(resolve_data_dir(args.data), check_batch_id(args.resume))
+            spec = json.loads(path.read_text(encoding="utf-8"))["spec"]
+            bots, rules = [str(spec["red"]), str(spec["blue"])], [str(spec["rules"])]
+        except (DsqError, OSError, ValueError, KeyError, TypeError):
+            return ()
     if not any(b.startswith("engine:") for b in bots):
         return ()
     from sim.engines.admission import admit
@@ -189,8 +211,9 @@ def run(args: argparse.Namespace) -> int:
     """Run ``dsq simulate``; return 0 (done), 1 (failed) or 3 (cancelled)."""
     options = _options(args)
     engines = getattr(args, "engines", None)
-    if args.workers < 1:
-        raise DsqError(f"--workers must be at least 1, got {args.workers}")
+    if args.quiet:
+        # Dask's own warnings (a lost worker, a recomputed task) are progress chatter.
+        logging.getLogger("distributed").setLevel(logging.ERROR)
     if args.resume:
         given = [
             a for a in (*SPEC_ARGS, "swap", "batch_id", "sprt") if getattr(args, a) is not None
@@ -219,6 +242,14 @@ def run(args: argparse.Namespace) -> int:
                 progress=None if args.quiet else Progress(),
             )
         except BatchFailed as exc:
+            if exc.resource:
+                # The machine, not the batch: one line, exit 2; what was recorded is kept.
+                print(
+                    f"dsq simulate: error: batch {exc.batch_id} stopped: {exc}; the games "
+                    f"recorded are kept (dsq simulate --resume {exc.batch_id} plays the rest)",
+                    file=sys.stderr,
+                )
+                return 2
             print(f"dsq simulate: batch {exc.batch_id} failed: {exc}", file=sys.stderr)
             records, code = exc.records, EXIT_FAILED
         else:
@@ -235,11 +266,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _summary_line(rec: dict[str, Any]) -> str:
-    s = rec["spec"]
-    c = rec["counts"]
+    s = rec.get("spec") or {"rules": "?", "red": "?", "blue": "?", "swap": False}
+    c = rec.get("counts") or {"red": "?", "blue": "?", "draw": "?"}
     secs = rec.get("seconds") or 0.0
+    done, planned = rec.get("games_done", "?"), rec.get("games_planned", "?")
     return (
-        f"{rec['batch_id']}  {rec['status']:<9} {rec['games_done']}/{rec['games_planned']}  "
+        f"{rec['batch_id']}  {rec['status']:<9} {done}/{planned}  "
         f"rules {s['rules']}  {s['red']} vs {s['blue']}{' (swap)' if s['swap'] else ''}  "
         f"red {c['red']} blue {c['blue']} draw {c['draw']}  {secs:.1f} s"
     )

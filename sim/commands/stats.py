@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
+from sim.commands._common import add_data_arg, float_in, int_in
 from sim.report.jsonable import stats_json
 from sim.report.text import stats_text
 
@@ -32,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "or matchup (--by); rule sets compared (--compare); Bradley-Terry ratings (--ratings). "
         "Red moves first; lengths are in plies.",
     )
-    p.add_argument("--data", help="data folder (default: $DSQ_DATA, else data/ in the project)")
+    add_data_arg(p)
     p.add_argument(
         "--rules",
         action="append",
@@ -65,6 +66,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--between",
         action="store_true",
         help="with several --bot: only games between the listed bots",
+    )
+    p.add_argument(
+        "--humans",
+        action="store_true",
+        help="include games against people (played on the dashboard's Play page); they are "
+        "left out unless asked, or unless --bot human is given",
     )
     p.add_argument(
         "--min-plies",
@@ -110,24 +117,23 @@ class StatsRequest:
     json: bool
 
 
-def _int_arg(name: str, text: str, minimum: int) -> int:
+MAX_CONFIDENCE = 0.999999  # z = 4.9; closer to 1 the normal quantile is not finite
+MAX_BINS = 1000
+MAX_MIN_PLIES = 65535  # the largest ply cap
+
+
+def _int_arg(name: str, text: str, minimum: int, maximum: int) -> int:
     try:
-        v = int(str(text).strip())
-    except ValueError:
-        raise DsqError(f"{name} must be a whole number, got {text!r}") from None
-    if v < minimum:
-        raise DsqError(f"{name} must be at least {minimum}, got {v}")
-    return v
+        return int_in(minimum, maximum)(str(text))
+    except argparse.ArgumentTypeError as exc:
+        raise DsqError(f"{name} {exc}") from None
 
 
 def _confidence_arg(text: str) -> float:
     try:
-        v = float(text)
-    except ValueError:
-        raise DsqError(f"--confidence must be a number, got {text!r}") from None
-    if not 0.5 <= v < 1.0:
-        raise DsqError(f"--confidence must be at least 0.5 and below 1, got {text}")
-    return v
+        return float_in(0.5, MAX_CONFIDENCE)(str(text))
+    except argparse.ArgumentTypeError as exc:
+        raise DsqError(f"--confidence {exc}") from None
 
 
 def build_selection(args: argparse.Namespace) -> Any:
@@ -139,8 +145,9 @@ def build_selection(args: argparse.Namespace) -> Any:
         bots=tuple(args.bot),
         batches=tuple(args.batch),
         colour=args.colour,
-        min_plies=_int_arg("--min-plies", args.min_plies, 0),
+        min_plies=_int_arg("--min-plies", args.min_plies, 0, MAX_MIN_PLIES),
         between=bool(args.between),
+        humans=bool(args.humans),
     )
     return canonical_selection(sel)
 
@@ -148,7 +155,7 @@ def build_selection(args: argparse.Namespace) -> Any:
 def parse_request(args: argparse.Namespace) -> StatsRequest:
     """The checked, canonical request of the command line (DsqError, one line, if bad)."""
     conf = _confidence_arg(args.confidence)
-    bins = _int_arg("--bins", args.bins, 1)
+    bins = _int_arg("--bins", args.bins, 1, MAX_BINS)
     specs: list[str] = []
     if args.compare is not None:
         specs = [s.strip() for s in args.compare.split(",") if s.strip()]

@@ -110,6 +110,8 @@ def load_registry(path: str | os.PathLike[str]) -> dict[str, EngineEntry]:
         raise DsqError(f"the engine registry {p} is not a UTF-8 text file") from None
     except tomllib.TOMLDecodeError as exc:
         raise DsqError(f"the engine registry {p} is not valid TOML: {exc}") from None
+    except ValueError as exc:  # e.g. a NUL in the path
+        raise DsqError(f"cannot read the engine registry {str(p)[:200]!r}: {exc}") from None
     engines = data.get("engines", {})
     extra = sorted(set(data) - {"engines"})
     if extra or not isinstance(engines, dict):
@@ -218,7 +220,11 @@ def activate(engines_file: Any = None, data_dir: Any = None) -> dict[str, Engine
     global _ACTIVE, _ACTIVE_PATH
     path = registry_path(engines_file, data_dir)
     named = (engines_file is not None and str(engines_file) != "") or bool(os.environ.get(ENV_VAR))
-    if not path.exists() and not named:
+    try:
+        missing = not path.exists()
+    except (OSError, ValueError) as exc:
+        raise DsqError(f"bad engine registry path {str(path)[:200]!r}: {exc}") from None
+    if missing and not named:
         entries: dict[str, EngineEntry] = {}
     else:
         entries = load_registry(path)

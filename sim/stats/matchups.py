@@ -102,9 +102,8 @@ def _colour_columns(r: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-MATCHUP_COLUMNS = [
-    "bot",
-    "opponent",
+# The score columns of a bot against an opponent (a matchup) or against the field.
+SCORE_COLUMNS = [
     "games",
     "wins",
     "draws",
@@ -119,14 +118,9 @@ MATCHUP_COLUMNS = [
     "games_as_red",
     "score_as_red",
     "score_as_blue",
-    "pairs",
-    "ptnml",
-    "ptnml_elo",
-    "ptnml_elo_error",
-    "nelo",
-    "nelo_low",
-    "nelo_high",
 ]
+PAIR_COLUMNS = ["pairs", "ptnml", "ptnml_elo", "ptnml_elo_error", "nelo", "nelo_low", "nelo_high"]
+MATCHUP_COLUMNS = ["bot", "opponent", *SCORE_COLUMNS, *PAIR_COLUMNS]
 
 
 def matchup_table(
@@ -197,24 +191,7 @@ def matchup_table(
     return pd.DataFrame(out, columns=MATCHUP_COLUMNS)
 
 
-BOT_COLUMNS = [
-    "bot",
-    "opponents",
-    "games",
-    "wins",
-    "draws",
-    "losses",
-    "score",
-    "elo",
-    "elo_error",
-    "elo_low",
-    "elo_high",
-    "los",
-    "draw_ratio",
-    "games_as_red",
-    "score_as_red",
-    "score_as_blue",
-]
+BOT_COLUMNS = ["bot", "opponents", *SCORE_COLUMNS]
 
 
 def bot_table(

@@ -17,6 +17,9 @@ import pandas as pd
 from engine.errors import DsqError
 
 COLOURS = ("red", "blue")
+# The player spec recorded for a person (a game played on the dashboard's Play page or
+# with ``dsq play``); statistics leave such games out unless asked (``humans``).
+HUMAN = "human"
 
 
 def _tuple(values: Iterable[str] | str | None, what: str) -> tuple[str, ...]:
@@ -46,6 +49,9 @@ class Selection:
         min_plies: leave out games shorter than this many plies (20 = the Chinese page's
             anti-farming rule of 10 rounds).
         between: with ``bots``: keep only games in which *both* players are listed bots.
+        humans: also count games a person played (a player recorded as ``human``). They
+            are left out by default, so that the figures describe the bots and the rules;
+            naming ``human`` among ``bots`` asks for them too.
     """
 
     rules: tuple[str, ...] = ()
@@ -54,6 +60,7 @@ class Selection:
     colour: str | None = None
     min_plies: int = 0
     between: bool = False
+    humans: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", _tuple(self.rules, "rules spec"))
@@ -71,6 +78,13 @@ class Selection:
             raise DsqError(f"min_plies must be a whole number, got {self.min_plies!r}")
         if self.min_plies < 0:
             raise DsqError(f"min_plies must be 0 or more, got {self.min_plies}")
+        if not isinstance(self.humans, bool):
+            raise DsqError(f"humans must be true or false, got {self.humans!r}")
+
+    @property
+    def with_humans(self) -> bool:
+        """Whether games a person played are counted (asked for, or ``human`` named)."""
+        return self.humans or HUMAN in self.bots
 
     def with_rules(self, *rules: str) -> Selection:
         """The same selection restricted to other rules specs."""
@@ -106,6 +120,9 @@ class Selection:
         if self.min_plies > 0:
             conds.append("plies >= ?")
             params.append(int(self.min_plies))
+        if not self.with_humans:
+            conds.append("red <> ? AND blue <> ?")
+            params.extend((HUMAN, HUMAN))
         return (" AND ".join(conds) if conds else "TRUE"), params
 
     def cte(self) -> tuple[str, list[Any]]:
@@ -127,6 +144,8 @@ class Selection:
             parts.append("batches: " + ", ".join(self.batches))
         if self.min_plies:
             parts.append(f"at least {self.min_plies} plies")
+        if self.with_humans:
+            parts.append("games against people included")
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -138,6 +157,7 @@ class Selection:
             "colour": self.colour,
             "min_plies": self.min_plies,
             "between": self.between,
+            "humans": self.humans,
         }
 
 
@@ -173,8 +193,11 @@ def canonical_rules(spec: str) -> str:
 def canonical_bot(spec: str) -> str:
     """The canonical form of a bot spec (``sim.bots.parse_bot(spec).canonical``).
 
-    Falls back to the stripped spec while ``sim.bots`` has no parser.
+    Falls back to the stripped spec while ``sim.bots`` has no parser; ``human`` (a
+    person) is kept as it is.
     """
+    if spec.strip() == HUMAN:
+        return HUMAN
     try:
         from sim.bots import parse_bot  # type: ignore[attr-defined]
     except ImportError:

@@ -27,6 +27,8 @@ from engine.errors import DsqError
 
 MODELS = ("logistic", "normalized")
 _REG = 1e-3  # fishtest's regularisation of zero counts
+MAX_ELO = 1000.0  # |elo0|, |elo1| at most this (a 99.7% score); beyond, nothing is testable
+_SCORE_EPS = 1e-6  # hypothesis scores are kept inside (0, 1) by this much
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,12 @@ class SprtConfig:
             v = getattr(self, name)
             if not isinstance(v, int | float) or not math.isfinite(v):
                 raise DsqError(f"sprt: {name} must be a finite number, got {v!r}")
+        for name in ("elo0", "elo1"):
+            if abs(getattr(self, name)) > MAX_ELO:
+                raise DsqError(
+                    f"sprt: {name} must be between -{MAX_ELO:g} and {MAX_ELO:g}, "
+                    f"got {getattr(self, name):g}"
+                )
         if not (0.0 < self.alpha < 1.0 and 0.0 < self.beta < 1.0):
             raise DsqError("sprt: alpha and beta must be between 0 and 1 (exclusive)")
         if self.alpha + self.beta >= 1.0:
@@ -146,6 +154,18 @@ def _mle_logratio_terms(values: list[float], pdf: list[float], s: float) -> list
 
 
 def _hypothesis_scores(
+    values: list[float], pdf: list[float], elo0: float, elo1: float, model: str
+) -> tuple[float, float]:
+    """The expected scores under H0 and H1, kept strictly inside (0, 1): a normalized Elo
+    times a large observed deviation can point past a certain win or loss."""
+    s0, s1 = _raw_scores(values, pdf, elo0, elo1, model)
+    return (
+        min(1.0 - _SCORE_EPS, max(_SCORE_EPS, s0)),
+        min(1.0 - _SCORE_EPS, max(_SCORE_EPS, s1)),
+    )
+
+
+def _raw_scores(
     values: list[float], pdf: list[float], elo0: float, elo1: float, model: str
 ) -> tuple[float, float]:
     if model == "logistic":

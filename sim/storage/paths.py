@@ -18,7 +18,7 @@ from engine.errors import DsqError
 ENV_VAR = "DSQ_DATA"
 GAMES_DIR = "games"
 BATCHES_DIR = "batches"
-BATCH_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+BATCH_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")  # always used with fullmatch
 
 
 def project_root() -> Path:
@@ -27,8 +27,14 @@ def project_root() -> Path:
 
 
 def resolve_data_dir(data: str | os.PathLike[str] | None = None) -> Path:
-    """The data folder: ``data`` if given, else ``$DSQ_DATA``, else ``data/`` in the project."""
-    if data is not None and str(data) != "":
+    """The data folder: ``data`` if given, else ``$DSQ_DATA``, else ``data/`` in the project.
+
+    An empty or blank ``data`` is a mistake (a shell variable that was not set), never a
+    request for the default folder: ``DsqError``.
+    """
+    if data is not None:
+        if not str(data).strip():
+            raise DsqError("the data folder name is empty (--data '' or an unset variable?)")
         return Path(data).expanduser()
     env = os.environ.get(ENV_VAR, "")
     if env:
@@ -38,8 +44,11 @@ def resolve_data_dir(data: str | os.PathLike[str] | None = None) -> Path:
 
 def check_batch_id(batch_id: str) -> str:
     """Return ``batch_id`` if it is a safe file name (letters, digits, ``._-``), else raise."""
-    if not isinstance(batch_id, str) or not BATCH_ID_RE.match(batch_id) or ".." in batch_id:
-        raise DsqError(f"invalid batch id {batch_id!r} (letters, digits, '.', '_', '-' only)")
+    if not isinstance(batch_id, str) or not BATCH_ID_RE.fullmatch(batch_id) or ".." in batch_id:
+        raise DsqError(
+            f"invalid batch id {batch_id!r} (1 to 100 letters, digits, '.', '_', '-';"
+            " starting with a letter or digit)"
+        )
     return batch_id
 
 

@@ -1,9 +1,10 @@
-"""The one reader of the dataset: a DuckDB ``games`` view over the valid parquet files.
+"""The one reader of the dataset: a DuckDB ``games`` view over the verified parquet files.
 
 Readers look only at names ending in ``.parquet``; writers write to a temporary name that
 does not, then rename it into place (see :mod:`sim.storage.writing`). Every parquet file
-under ``DIR`` is checked cheaply (its footer's schema) before it enters the ``games``
-view; corrupt or foreign files are listed in :attr:`Dataset.skipped` and never deleted.
+under ``DIR`` is verified once in full, page checksums included, before it enters the
+``games`` view (:mod:`sim.storage.verify`; the verdict is cached by file identity);
+corrupt, damaged or foreign files are listed in :attr:`Dataset.skipped` and never deleted.
 """
 
 from __future__ import annotations
@@ -18,113 +19,35 @@ from typing import Any, TypeVar
 
 import duckdb
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from engine.errors import DsqError
 from sim.storage.paths import batches_dir, resolve_data_dir
+from sim.storage.recordcheck import check_record
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS
+from sim.storage.verify import (
+    check_games_file,
+    read_back,
+    record_verdict,
+    verify_files,
+    verify_games_file,
+)
 
 T = TypeVar("T")
 
-# (path, size, mtime_ns) -> reason the file is not a valid games file, or None if valid.
-_CHECK_CACHE: dict[tuple[str, int, int], str | None] = {}
-# path -> the optional (version 2) columns a valid games file holds, from its footer.
-_OPTIONAL_PRESENT: dict[str, frozenset[str]] = {}
+__all__ = [
+    "Dataset",
+    "check_games_file",
+    "dataset_fingerprint",
+    "empty_games_table",
+    "load_batch_records",
+    "open_dataset",
+    "verify_games_file",
+]
 
 
 def empty_games_table() -> pa.Table:
     """A zero-row table with :data:`GAME_SCHEMA`."""
     return GAME_SCHEMA.empty_table()
-
-
-def check_games_file(path: Path) -> str | None:
-    """Why ``path`` is not a valid games parquet file, or ``None`` when it is.
-
-    Reads only the footer (schema and row-group metadata); cached on (path, size, mtime).
-    """
-    try:
-        st = path.stat()
-    except OSError as exc:
-        return f"cannot stat: {exc.strerror or exc}"
-    key = (str(path), st.st_size, st.st_mtime_ns)
-    if key in _CHECK_CACHE:
-        return _CHECK_CACHE[key]
-    reason = _check_games_file_uncached(path)
-    if len(_CHECK_CACHE) > 100_000:
-        _CHECK_CACHE.clear()
-    _CHECK_CACHE[key] = reason
-    return reason
-
-
-def _check_games_file_uncached(path: Path) -> str | None:
-    try:
-        meta = pq.read_metadata(path)
-        schema = meta.schema.to_arrow_schema()
-    except Exception as exc:  # noqa: BLE001 - any failure here means "not readable parquet"
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        return f"not a readable parquet file: {msg}"
-    missing = [
-        f.name for f in GAME_SCHEMA if f.name not in schema.names and f.name not in OPTIONAL_COLUMNS
-    ]
-    if missing:
-        shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
-        return f"not a games file: missing columns {shown}"
-    for f in GAME_SCHEMA:
-        if f.name not in schema.names:  # an optional column of a version 1 file: read as NULL
-            continue
-        got = schema.field(f.name).type
-        if not got.equals(f.type):
-            return f"not a games file: column {f.name} has type {got}, expected {f.type}"
-    _OPTIONAL_PRESENT[str(path)] = frozenset(n for n in OPTIONAL_COLUMNS if n in schema.names)
-    return None
-
-
-def optional_columns_present(files: list[Path]) -> set[str]:
-    """The optional (version 2) columns held by at least one of ``files`` (checked files)."""
-    present: set[str] = set()
-    for p in files:
-        cols = _OPTIONAL_PRESENT.get(str(p))
-        if cols is None:
-            try:
-                names = pq.read_schema(p).names
-            except Exception:  # noqa: BLE001 - unreadable now: it holds nothing
-                continue
-            cols = _OPTIONAL_PRESENT[str(p)] = frozenset(n for n in OPTIONAL_COLUMNS if n in names)
-        present |= cols
-    return present
-
-
-_DEEP_CACHE: dict[tuple[str, int, int], str | None] = {}
-
-
-def verify_games_file(path: Path) -> str | None:
-    """Why ``path``'s data cannot be read in full, or ``None`` when every page decodes.
-
-    Footer checks (:func:`check_games_file`) miss damage inside data pages; this reads
-    and decodes every column. Cached on (path, size, mtime).
-    """
-    reason = check_games_file(path)
-    if reason is not None:
-        return reason
-    try:
-        st = path.stat()
-    except OSError as exc:
-        return f"cannot stat: {exc.strerror or exc}"
-    key = (str(path), st.st_size, st.st_mtime_ns)
-    if key not in _DEEP_CACHE:
-        try:
-            names = pq.read_schema(path).names
-            pq.read_table(path, columns=[n for n in GAME_SCHEMA.names if n in names])
-            con = duckdb.connect(database=":memory:")
-            try:
-                con.read_parquet(str(path)).to_arrow_table()
-            finally:
-                con.close()
-            _DEEP_CACHE[key] = None
-        except Exception as exc:  # noqa: BLE001 - any failure means damaged data
-            msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            _DEEP_CACHE[key] = f"damaged data pages: {msg}"
-    return _DEEP_CACHE[key]
 
 
 @dataclass
@@ -171,7 +94,12 @@ class Dataset:
         Call it when a query fails with a ``duckdb.Error``: the footer checks of
         :func:`open_dataset` cannot see damage inside a file's pages.
         """
-        bad = [(str(p), r) for p in self.files if (r := verify_games_file(p)) is not None]
+        bad = []
+        for p in self.files:
+            reason = read_back(p)  # a fresh read: the cached verdict said this file was fine
+            record_verdict(p, reason)
+            if reason is not None:
+                bad.append((str(p), reason))
         if bad:
             names = {p for p, _ in bad}
             self.files = [p for p in self.files if str(p) not in names]
@@ -205,7 +133,8 @@ def _sql_str(s: str) -> str:
 
 
 def load_batch_records(data_dir: Path) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
-    """All readable batch records under ``DIR/batches`` and the unreadable ones with reasons."""
+    """All readable batch records under ``DIR/batches`` and the unreadable ones with reasons
+    (not JSON, or not following the schema of :mod:`sim.storage.recordcheck`)."""
     records: list[dict[str, Any]] = []
     skipped: list[tuple[str, str]] = []
     bdir = batches_dir(data_dir)
@@ -215,15 +144,20 @@ def load_batch_records(data_dir: Path) -> tuple[list[dict[str, Any]], list[tuple
         if p.name.startswith("."):
             continue
         try:
-            rec = json.loads(p.read_text(encoding="utf-8"))
-            if not isinstance(rec, dict) or "batch_id" not in rec:
-                raise ValueError("no batch_id")
-        except (OSError, ValueError) as exc:
-            skipped.append((str(p), f"unreadable batch record: {exc}"))
+            rec = check_record(json.loads(p.read_text(encoding="utf-8")), p.stem)
+        except (OSError, ValueError, RecursionError) as exc:
+            skipped.append((str(p), f"unreadable batch record: {_reason(exc)}"))
             continue
         records.append(rec)
     records.sort(key=lambda r: (str(r.get("created_at", "")), str(r.get("batch_id", ""))))
     return records, skipped
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _fingerprint(entries: list[tuple[str, int, int]]) -> str:
@@ -254,25 +188,22 @@ def _stat_entries(data_dir: Path, files: list[Path]) -> list[tuple[str, int, int
 def _create_games_view(con: duckdb.DuckDBPyConnection, files: list[Path]) -> None:
     """(Re)create the ``games`` view over ``files`` (the empty table when there are none).
 
-    Optional (version 2) columns that no file holds are NULL of their type.
+    Optional (version 2) columns that no file holds (older datasets) are NULL of their type.
     """
-    present = optional_columns_present(files)
-    types: dict[str, str] = {}
-    if files and len(present) < len(OPTIONAL_COLUMNS):
-        types = {r[0]: r[1] for r in con.execute("DESCRIBE _games_empty").fetchall()}
-    cols = ", ".join(
-        f'"{f.name}"'
-        if f.name not in OPTIONAL_COLUMNS or f.name in present or not files
-        else f'CAST(NULL AS {types[f.name]}) AS "{f.name}"'
-        for f in GAME_SCHEMA
-    )
     if files:
         file_list = "[" + ", ".join(_sql_str(str(p)) for p in files) + "]"
-        con.execute(
-            f"CREATE OR REPLACE VIEW games AS SELECT {cols} FROM read_parquet({file_list}, "
-            f"union_by_name = true)"
+        source = f"read_parquet({file_list}, union_by_name = true)"
+        present = {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+        types = {r[0]: r[1] for r in con.execute("DESCRIBE _games_empty").fetchall()}
+        cols = ", ".join(
+            f'"{f.name}"'
+            if f.name in present or f.name not in OPTIONAL_COLUMNS
+            else f'CAST(NULL AS {types[f.name]}) AS "{f.name}"'
+            for f in GAME_SCHEMA
         )
+        con.execute(f"CREATE OR REPLACE VIEW games AS SELECT {cols} FROM {source}")
     else:
+        cols = ", ".join(f'"{f.name}"' for f in GAME_SCHEMA)
         con.execute(f"CREATE OR REPLACE VIEW games AS SELECT {cols} FROM _games_empty")
 
 
@@ -280,16 +211,18 @@ def open_dataset(data_dir: str | os.PathLike[str] | None = None) -> Dataset:
     """Open a data folder for reading.
 
     Returns a :class:`Dataset` whose ``con`` has a view ``games`` with exactly the columns
-    of :data:`sim.storage.schema.GAME_SCHEMA` over every valid games parquet file under the folder
-    (zero rows if there are none or the folder does not exist). Corrupt or foreign parquet
-    files and unreadable batch records are listed in ``skipped``; nothing is deleted.
+    of :data:`sim.storage.schema.GAME_SCHEMA` over every verified games parquet file under
+    the folder (zero rows if there are none or the folder does not exist). Corrupt, damaged
+    or foreign parquet files and unreadable batch records are listed in ``skipped``;
+    nothing is deleted.
     """
     d = resolve_data_dir(data_dir)
     files = _parquet_files(d)
     valid: list[Path] = []
     skipped: list[tuple[str, str]] = []
+    verdicts = verify_files(files)
     for p in files:
-        reason = check_games_file(p)
+        reason = verdicts[p]
         if reason is None:
             valid.append(p)
         else:

@@ -7,8 +7,10 @@ A record is a JSON object::
      "counts": {"red", "blue", "draw"}, "created_at", "started_at", "updated_at",
      "finished_at", "host", "pid", "engine_version", "schema_version", "error"}
 
-``status`` is one of :data:`STATUSES`. A record that says ``running`` but whose process is
-gone (same host, pid dead) is reported as ``interrupted`` by :func:`effective_status`.
+``status`` is one of :data:`STATUSES`. Every read checks the record against its schema
+(:mod:`sim.storage.recordcheck`). A record that says ``running`` or ``queued`` while no
+process holds its batch's lock (:mod:`sim.storage.locks`) is reported as ``interrupted``
+by :func:`effective_status`.
 """
 
 from __future__ import annotations
@@ -23,11 +25,27 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from engine.errors import DsqError
-from sim.storage.paths import batch_path, batches_dir, cancel_path, games_dir
-from sim.storage.reading import check_games_file, load_batch_records
-from sim.storage.writing import atomic_write_json, pid_alive
+from sim.storage.locks import batch_locked
+from sim.storage.paths import GAMES_DIR, batch_path, batches_dir, cancel_path, games_dir
+from sim.storage.reading import load_batch_records
+from sim.storage.recordcheck import STATUSES, RecordError, check_record, check_spec
+from sim.storage.verify import verify_files
+from sim.storage.writing import atomic_write_json, create_json_exclusive, pid_alive
 
-STATUSES = ("queued", "running", "done", "failed", "cancelled")
+__all__ = [
+    "STATUSES",
+    "cancel_requested",
+    "clear_cancel",
+    "create_batch_record",
+    "effective_status",
+    "list_batches",
+    "read_batch_record",
+    "read_spec_for_resume",
+    "recorded_games",
+    "request_cancel",
+    "unlisted_batches",
+    "write_batch_record",
+]
 
 
 def now_iso() -> str:
@@ -48,18 +66,65 @@ def write_batch_record(data_dir: Path, record: dict[str, Any]) -> None:
     atomic_write_json(batch_path(Path(data_dir), record["batch_id"]), record)
 
 
-def read_batch_record(data_dir: Path, batch_id: str) -> dict[str, Any]:
-    """The record of ``batch_id``; ``DsqError`` if there is none or it is unreadable."""
+def create_batch_record(data_dir: Path, record: dict[str, Any]) -> bool:
+    """Write the record of a new batch only if its id is free; return whether it was.
+
+    Atomic among processes (see :func:`sim.storage.writing.create_json_exclusive`).
+    """
+    record["updated_at"] = now_iso()
+    batches_dir(Path(data_dir)).mkdir(parents=True, exist_ok=True)
+    return create_json_exclusive(batch_path(Path(data_dir), record["batch_id"]), record)
+
+
+def _load(data_dir: Path, batch_id: str) -> Any:
     p = batch_path(Path(data_dir), batch_id)
     try:
-        rec = json.loads(p.read_text(encoding="utf-8"))
+        return json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DsqError(f"no batch {batch_id!r} in {data_dir}") from None
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else str(exc).splitlines()[0]
+        raise DsqError(f"batch record {p} is unreadable: {reason}") from None
+
+
+def read_batch_record(data_dir: Path, batch_id: str) -> dict[str, Any]:
+    """The record of ``batch_id``; ``DsqError`` if there is none or it is unreadable (not
+    JSON, or not following the record schema)."""
+    rec = _load(data_dir, batch_id)
+    try:
+        return check_record(rec, batch_id)
+    except RecordError as exc:
+        p = batch_path(Path(data_dir), batch_id)
         raise DsqError(f"batch record {p} is unreadable: {exc}") from None
-    if not isinstance(rec, dict) or rec.get("batch_id") != batch_id:
-        raise DsqError(f"batch record {p} is not a valid batch record")
-    return rec
+
+
+def read_spec_for_resume(data_dir: Path, batch_id: str) -> dict[str, Any]:
+    """The record to resume ``batch_id`` from: the record itself when it is readable, else
+    a record rebuilt around its intact ``spec`` (counts and status are recomputed from the
+    files by the driver). ``DsqError`` when not even the spec can be trusted."""
+    rec = _load(data_dir, batch_id)
+    try:
+        return check_record(rec, batch_id)
+    except RecordError as exc:
+        problem = str(exc)
+    spec = rec.get("spec") if isinstance(rec, dict) else None
+    try:
+        check_spec(spec)
+    except RecordError as exc:
+        raise DsqError(
+            f"batch {batch_id} cannot be resumed: its record is unreadable ({exc}); its "
+            "recorded games are still counted by dsq stats"
+        ) from None
+    assert isinstance(rec, dict) and isinstance(spec, dict)
+    keep = {k: rec.get(k) for k in ("group", "label", "created_at", "sprt")}
+    keep = {k: v for k, v in keep.items() if isinstance(v, str)}
+    return {
+        "batch_id": batch_id, "group": batch_id, "label": None, "created_at": now_iso(),
+        "sprt": None, **keep, "spec": spec, "status": "queued", "games_planned": spec["games"],
+        "games_done": 0, "counts": {"red": 0, "blue": 0, "draw": 0}, "started_at": None,
+        "finished_at": None, "host": None, "pid": None, "error": None,
+        "repaired": f"the record was rebuilt from its spec ({problem})",
+    }  # fmt: skip
 
 
 def list_batches(data_dir: Path) -> list[dict[str, Any]]:
@@ -67,11 +132,32 @@ def list_batches(data_dir: Path) -> list[dict[str, Any]]:
     return load_batch_records(Path(data_dir))[0]
 
 
-def effective_status(record: dict[str, Any]) -> str:
-    """The record's status, or ``interrupted`` when it says running/queued but its process
-    on this host is gone."""
+def unlisted_batches(data_dir: Path) -> list[tuple[str, str]]:
+    """``(batch_id or path, why)`` of what ``list_batches`` leaves out although it may hold
+    games: unreadable records, and games folders without any record."""
+    data_dir = Path(data_dir)
+    records, bad = load_batch_records(data_dir)
+    out = [(Path(p).stem, reason) for p, reason in bad]
+    known = {r["batch_id"] for r in records} | {b for b, _ in out}
+    gdir = data_dir / GAMES_DIR
+    if gdir.is_dir():
+        for folder in sorted(gdir.iterdir()):
+            if folder.is_dir() and not folder.name.startswith(".") and folder.name not in known:
+                if any(folder.glob("*.parquet")):
+                    out.append((folder.name, "games without a batch record"))
+    return out
+
+
+def effective_status(record: dict[str, Any], data_dir: Path | None = None) -> str:
+    """The record's status, or ``interrupted`` when it says running/queued but no live
+    process owns the batch: with ``data_dir``, nobody holds the batch's lock (any host);
+    without it, the record's pid on this host is gone (older callers)."""
     status = str(record.get("status", "?"))
-    if status in ("running", "queued") and record.get("host") == hostname():
+    if status not in ("running", "queued"):
+        return status
+    if data_dir is not None:
+        return status if batch_locked(Path(data_dir), str(record["batch_id"])) else "interrupted"
+    if record.get("host") == hostname():
         pid = record.get("pid")
         if isinstance(pid, int) and not pid_alive(pid):
             return "interrupted"
@@ -100,21 +186,23 @@ def clear_cancel(data_dir: Path, batch_id: str) -> None:
 
 
 def recorded_games(data_dir: Path, batch_id: str) -> dict[int, str]:
-    """``{game_index: winner}`` of the games already recorded for ``batch_id`` in valid files.
+    """``{game_index: winner}`` of the games recorded for ``batch_id`` in verified files.
 
-    Reads only two columns of the batch's parquet files; invalid files are ignored (their
-    games count as missing).
+    Every file is verified in full (cached, :mod:`sim.storage.verify`) before its games
+    count: the games of a damaged or foreign file count as missing, so a resume replays
+    them. Reads two columns of each verified file.
     """
     out: dict[int, str] = {}
     folder = games_dir(Path(data_dir), batch_id)
     if not folder.is_dir():
         return out
-    for p in sorted(folder.glob("*.parquet")):
-        if p.name.startswith(".") or check_games_file(p) is not None:
+    files = [p for p in sorted(folder.glob("*.parquet")) if not p.name.startswith(".")]
+    for p, verdict in verify_files(files).items():
+        if verdict is not None:
             continue
         try:
             t = pq.read_table(p, columns=["game_index", "winner", "batch_id"])
-        except Exception:  # noqa: BLE001 - a damaged data page: treat as missing games
+        except Exception:  # noqa: BLE001 - changed since verified: treat as missing games
             continue
         for gi, w, b in zip(
             t.column("game_index").to_pylist(),

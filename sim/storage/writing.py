@@ -7,6 +7,7 @@ and the folder is fsynced, so a crash never leaves a half-written file where rea
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import secrets
@@ -20,6 +21,7 @@ import pyarrow.parquet as pq
 
 from sim.storage.paths import games_dir
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
+from sim.storage.verify import read_back, record_verdict
 
 TMP_MARK = ".tmp-"
 ZSTD_LEVEL = 3
@@ -66,9 +68,51 @@ def atomic_write_bytes(dest: Path, data: bytes) -> None:
         raise
 
 
+def _json_bytes(obj: Any) -> bytes:
+    return (json.dumps(obj, indent=2, sort_keys=True) + "\n").encode()
+
+
 def atomic_write_json(dest: Path, obj: Any) -> None:
     """Write ``obj`` as indented JSON to ``dest`` atomically."""
-    atomic_write_bytes(Path(dest), (json.dumps(obj, indent=2, sort_keys=True) + "\n").encode())
+    atomic_write_bytes(Path(dest), _json_bytes(obj))
+
+
+def create_json_exclusive(dest: Path, obj: Any) -> bool:
+    """Create ``dest`` holding ``obj`` as JSON only if no file has that name; return whether
+    this call created it.
+
+    Atomic among any number of processes, and never visible half-written: the JSON is
+    written and fsynced under a temporary name, then hard-linked to ``dest`` (``link``
+    fails if the name exists, like ``O_EXCL``). Where the file system has no hard links,
+    ``O_CREAT | O_EXCL`` on ``dest`` itself decides instead.
+    """
+    dest = Path(dest)
+    tmp = _tmp_name(dest)
+    data = _json_bytes(obj)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, dest)
+        except FileExistsError:
+            return False
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+                raise
+            try:
+                fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                return False
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+        fsync_dir(dest.parent)
+        return True
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def rows_to_table(rows: Iterable[Mapping[str, Any]]) -> pa.Table:
@@ -90,7 +134,8 @@ def rows_to_table(rows: Iterable[Mapping[str, Any]]) -> pa.Table:
 
 
 def write_games_table(path: Path, table: pa.Table) -> None:
-    """Write a GAME_SCHEMA table to ``path`` atomically (zstd, one row group)."""
+    """Write a GAME_SCHEMA table to ``path`` atomically (zstd, one row group, a CRC-32
+    checksum in every data page header)."""
     path = Path(path)
     tmp = _tmp_name(path)
     try:
@@ -102,6 +147,7 @@ def write_games_table(path: Path, table: pa.Table) -> None:
             row_group_size=max(1, table.num_rows),
             use_dictionary=True,
             write_statistics=True,
+            write_page_checksum=True,
         )
         _finish(tmp, path)
     except BaseException:
@@ -114,7 +160,8 @@ def write_games_chunk(
 ) -> Path:
     """Write one chunk of a batch's games (rows or a GAME_SCHEMA table) as a new parquet
     file; return its path. Rows are sorted by ``game_index``; the file name records the
-    first index and the row count.
+    first index and the row count. The file is read back in full (page checksums checked)
+    and its verdict cached (:mod:`sim.storage.verify`); ``OSError`` if it does not read back.
     """
     table = rows if isinstance(rows, pa.Table) else rows_to_table(rows)
     if table.num_rows == 0:
@@ -127,6 +174,10 @@ def write_games_chunk(
     first = int(table.column("game_index")[0].as_py())
     dest = folder / f"part-{first:09d}-{table.num_rows}-{secrets.token_hex(4)}.parquet"
     write_games_table(dest, table)
+    verdict = read_back(dest)
+    record_verdict(dest, verdict)
+    if verdict is not None:
+        raise OSError(errno.EIO, f"{dest.name} does not read back as written ({verdict})")
     return dest
 
 

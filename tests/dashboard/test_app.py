@@ -8,7 +8,7 @@ import time
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.replay import describe_result
+from dashboard.i18n import result_text, text
 from sim.bots.spec import short_spec
 from sim.report import fmt
 from sim.stats import compare_rules, general_stats, matchup_table, ratings
@@ -161,7 +161,7 @@ def test_games_page_replays_a_game_to_its_recorded_result(monkeypatch, fixture_d
         first = ds.con.execute(
             "SELECT winner, reason, plies FROM games ORDER BY batch_id, game_index LIMIT 1"
         ).fetchone()
-    recorded = describe_result(first[0], first[1])
+    recorded = result_text("en", first[0], first[1])
     assert any(f"Recorded result: {recorded}" in s.value and "agree" in s.value
                for s in at.success)  # fmt: skip
     slider = at.slider[0]
@@ -189,7 +189,7 @@ def test_games_page_filters_by_result(monkeypatch, fixture_data):
     assert any(c.value.startswith(f"{fmt.count(draws)} games") for c in at.caption)
     assert draws > 0
     table = next(d.value for d in at.dataframe if "winner" in d.value.columns)
-    assert set(table["winner"]) == {"draw"} and len(table) == draws
+    assert set(table["winner"]) == {text("en", "side.draw")} and len(table) == draws
 
 
 def test_simulate_refuses_launches_above_the_limits(monkeypatch, data_copy):
@@ -300,7 +300,7 @@ def test_overview_charts_plot_the_statistics_layers_tables(monkeypatch, fixture_
     assert _values(specs[0]["data"][0]["y"]) == hist["games"].tolist()
     by_name = {d["name"]: d for d in specs[1]["data"]}
     for winner in ("red", "blue", "draw"):
-        assert _values(by_name[winner]["y"]) == reasons[winner].tolist()
+        assert _values(by_name[text("en", f"side.{winner}")]["y"]) == reasons[winner].tolist()
     den_spec = {d["name"]: d for d in specs[2]["data"]}
-    assert _values(den_spec["red"]["y"]) == den["red"].tolist()
-    assert _values(den_spec["blue"]["y"]) == den["blue"].tolist()
+    assert _values(den_spec[text("en", "side.red")]["y"]) == den["red"].tolist()
+    assert _values(den_spec[text("en", "side.blue")]["y"]) == den["blue"].tolist()

@@ -11,8 +11,9 @@ import socket
 import pytest
 
 from dashboard.board import board_svg, piece_from_letter, strength
+from dashboard.i18n import result_text
 from dashboard.jobs import LaunchRequest, check_bot_limits, list_jobs, validate
-from dashboard.replay import describe_result, replay_game
+from dashboard.replay import replay_game
 from dashboard.settings import Limits, load_settings
 from engine import Position, encode_move
 from engine.errors import DsqError
@@ -60,11 +61,13 @@ def test_replay_reaches_the_referees_result(rules):
 def test_replay_reports_a_damaged_record():
     bad = [encode_move("a3a4"), encode_move("a3a5")]
     rep = replay_game("standard", bad)
-    assert rep.plies == 1 and rep.error and "ply 2" in rep.error
-    assert replay_game("nonsense", []).error
-    assert describe_result("red", "den") == "red wins (den)"
-    assert describe_result("draw", "ply_cap") == "draw (ply_cap)"
-    assert describe_result(None, None) == "unfinished"
+    assert rep.plies == 1 and rep.error and rep.error_ply == 2 and rep.error_move == "a3a5"
+    bad_rules = replay_game("nonsense", [])
+    assert bad_rules.error and bad_rules.error_ply is None
+    assert result_text("en", "red", "den") == "Red wins (den entered)"
+    assert result_text("zh", "red", "den") == "红方胜（走入兽穴）"
+    assert result_text("pt", "draw", "ply_cap") == "Empate (limite de jogadas atingido)"
+    assert result_text("en", None, None) == "unfinished"
 
 
 def test_launch_requests_are_bounded():
@@ -99,7 +102,8 @@ def test_settings_come_from_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("DSQ_DASHBOARD_MAX_DEPTH", "zero")
     s = load_settings()
     assert s.data_dir == tmp_path.resolve() and s.limits.max_games == 50
-    assert s.limits.max_depth == 6 and "DSQ_DASHBOARD_MAX_DEPTH" in s.problems[0]
+    assert s.limits.max_depth == 6 and s.problems[0].variable == "DSQ_DASHBOARD_MAX_DEPTH"
+    assert "DSQ_DASHBOARD_MAX_DEPTH='zero' is not a whole number" in str(s.problems[0])
     assert list_jobs(tmp_path / "missing") == []
 
 

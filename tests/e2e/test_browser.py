@@ -2,44 +2,55 @@
 ``dsq dashboard`` server on 127.0.0.1 (a free port), on a temporary copy of the bundled
 sample dataset (``data/``).
 
-Saves a screenshot of every page to ``docs/screenshots/``.
+Screenshots go to a temporary folder only; ``python -m tests.e2e.screenshots`` refreshes
+``docs/screenshots/``. The Play page's timings (a click's reaction, the bot's answer) are
+measured here and printed (``pytest -s``) and written beside the screenshots, not asserted.
 """
 
 from __future__ import annotations
 
+import json
 import re
-import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from dashboard.replay import describe_result
+from dashboard.i18n import result_text
+from dashboard.i18n.numbers import Numbers
+from engine.board import square_index
 from sim.report import fmt
 from sim.storage.reading import open_dataset
-from tests.support import ROOT
-from tests.support.server import CHROMIUM, CHROMIUM_ARGS, dashboard_server
+from tests.support.browser import (
+    TIMEOUT,
+    choose_language,
+    chromium,
+    click_square,
+    copy_sample,
+    go,
+    metric_value,
+    new_tab,
+    shot,
+    start_play_game,
+    wait_idle,
+)
+from tests.support.server import dashboard_server
 
 pytestmark = pytest.mark.browser
-SHOTS = ROOT / "docs" / "screenshots"
-TIMEOUT = 90_000  # ms, for anything that waits on the app
-
-
-SAMPLE = ROOT / "data"
+# The initial position with Blue's wolf moved from e7 to d3, beside Red's wolf on c3.
+CAPTURE_FEN = "l5t/1d3c1/r1p3e/7/7/7/E1WwP1R/1C3D1/T5L r 0 1"
 
 
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A private copy of the bundled sample (the Simulate test writes into it)."""
-    dest = tmp_path_factory.mktemp("e2e") / "data"
-    (dest / "batches").mkdir(parents=True)
-    for folder in sorted((SAMPLE / "games").glob("sample-*")):
-        shutil.copytree(folder, dest / "games" / folder.name)
-    for record in sorted((SAMPLE / "batches").glob("sample-*.json")):
-        shutil.copy2(record, dest / "batches" / record.name)
-    return dest
+    return copy_sample(tmp_path_factory.mktemp("e2e") / "data")
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where this run's screenshots go (never the tracked docs/screenshots/)."""
+    return tmp_path_factory.mktemp("e2e-shots")
 
 
 @pytest.fixture(scope="module")
@@ -53,56 +64,16 @@ def server(data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     """Headless Debian Chromium."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `bash tests/ensure-chromium.sh`")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
 def page(browser):  # noqa: ANN001, ANN201
     """A fresh browser tab, large enough for the wide layout."""
-    context = browser.new_context(viewport={"width": 1500, "height": 2000})
-    tab = context.new_page()
-    tab.set_default_timeout(TIMEOUT)
+    tab = new_tab(browser)
     yield tab
-    context.close()
-
-
-def wait_idle(page) -> None:  # noqa: ANN001
-    """Wait until the app has finished its script run (no 'running' status widget)."""
-    page.wait_for_selector('[data-testid="stApp"]')
-    time.sleep(0.3)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT
-    )
-
-
-def metric_value(page, label: str) -> str:  # noqa: ANN001
-    """The value shown by the metric with this label."""
-    metric = page.locator('[data-testid="stMetric"]', has_text=label).first
-    return metric.locator('[data-testid="stMetricValue"]').inner_text().strip()
-
-
-def go(page, title: str) -> None:  # noqa: ANN001
-    """Click a page in the sidebar navigation."""
-    page.locator('[data-testid="stSidebarNav"] a', has_text=title).first.click()
-    wait_idle(page)
-
-
-def shot(page, name: str) -> None:  # noqa: ANN001
-    """Save a full-page screenshot to docs/screenshots/NAME.png, once every plotly chart
-    on the page has drawn (charts and tables render after the script run ends)."""
-    page.wait_for_function(
-        """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
-                 .every(el => el.querySelector('.main-svg'))""",
-        timeout=TIMEOUT,
-    )
-    page.wait_for_timeout(800)  # let the table canvases paint
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    tab.context.close()
 
 
 def games_in(data_dir: Path) -> int:
@@ -110,31 +81,24 @@ def games_in(data_dir: Path) -> int:
         return int(ds.con.execute("SELECT count(*) FROM games").fetchone()[0])
 
 
-def test_overview_shows_the_games_played(server, page, data_dir):
+def test_overview_shows_the_games_played(server, page, data_dir, shots):
     page.goto(server)
     page.get_by_text("Games played").first.wait_for()
     wait_idle(page)
     assert games_in(data_dir) > 1000  # the sample's several thousand games
     assert metric_value(page, "Games played") == fmt.count(games_in(data_dir))
-    shot(page, "overview")
+    shot(page, shots, "overview")
     page.get_by_text("Show game details").first.click()
     page.get_by_text("Where captures happen").first.wait_for()
     wait_idle(page)
-    page.get_by_text("Who captures whom").first.scroll_into_view_if_needed()
-    wait_idle(page)
-    shot(page, "overview-details")
-    for title, name, marker in (
-        ("Compare rules", "compare", "Side by side"),
-        ("Bots", "bots", "Cross table"),
-    ):
+    for title, marker in (("Compare rules", "Side by side"), ("Bots", "Cross table")):
         go(page, title)
         page.get_by_text(marker).first.wait_for()
         wait_idle(page)
         assert not page.locator('[data-testid="stException"]').count()
-        shot(page, name)
 
 
-def test_a_game_replays_to_its_recorded_result(server, page, data_dir):
+def test_a_game_replays_to_its_recorded_result(server, page, data_dir, shots):
     page.goto(server + "/games")
     page.get_by_text("Replay a game").first.wait_for()
     wait_idle(page)
@@ -142,9 +106,10 @@ def test_a_game_replays_to_its_recorded_result(server, page, data_dir):
         winner, reason, plies = ds.con.execute(
             "SELECT winner, reason, plies FROM games ORDER BY batch_id, game_index LIMIT 1"
         ).fetchone()
-    recorded = describe_result(winner, reason)
-    assert page.get_by_text(f"Recorded result: {recorded}").count() >= 1
-    board = page.locator('svg[aria-label="Dou Shou Qi board"]')
+    recorded = result_text("en", winner, reason)
+    page.get_by_text(f"Recorded result: {recorded}").first.wait_for()
+    board = page.locator("svg.dsq-board")
+    board.wait_for()
     assert board.count() == 1
     assert board.locator("g.piece").count() == 16  # the initial position
     for ply in (1, 2, 3):
@@ -153,15 +118,81 @@ def test_a_game_replays_to_its_recorded_result(server, page, data_dir):
         page.get_by_role("button", name=re.compile("Forward")).click()
         page.get_by_text(f"Ply {ply} of").first.wait_for()
         wait_idle(page)
-    shot(page, "games")
     page.get_by_role("button", name=re.compile("End$")).click()
     wait_idle(page)
     page.get_by_text(f"Final position: {recorded}").first.wait_for()
     assert page.get_by_text(f"Ply {plies} of {plies}").count() >= 1
-    shot(page, "games-final")
+    shot(page, shots, "games-final")
 
 
-def test_a_batch_launched_from_the_browser_grows_the_overview(server, page, data_dir, browser):
+def test_play_a_short_game_until_the_bot_answers_and_a_capture_happens(server, page, shots):
+    page.goto(server + "/play")
+    page.locator(".st-key-sq_14 button").wait_for()
+    wait_idle(page)
+    start_play_game(page, CAPTURE_FEN)
+    wolf, target = square_index("c3"), square_index("d3")
+    timings: dict[str, list[float]] = {"select_ms": [], "capture_and_answer_ms": []}
+    # Select and deselect a few times: each click shows (or clears) the legal destinations.
+    for _ in range(3):
+        timings["select_ms"].append(click_square(page, wolf, "legal move(s)"))
+        wait_idle(page)
+        click_square(page, wolf, "click one of your animals.")
+        wait_idle(page)
+    timings["select_ms"].append(click_square(page, wolf, "legal move(s)"))
+    wait_idle(page)
+    # The capture; the page then shows the bot's answer (alpha-beta at its defaults).
+    timings["capture_and_answer_ms"].append(click_square(page, target, "The bot played"))
+    wait_idle(page)
+    page.get_by_text("Red captured the Blue Wolf on d3.").first.wait_for()
+    answer = page.get_by_text(re.compile(r"The bot played [a-g]\d[a-g]\d in \d+ ms")).first
+    bot_ms = int(re.search(r"in (\d+) ms", answer.inner_text()).group(1))
+    timings["bot_think_ms"] = [bot_ms]
+    assert page.locator(".st-key-play_undo button").is_enabled()
+    assert not page.locator('[data-testid="stException"]').count()
+    shot(page, shots, "play")
+    (shots / "play-timings.json").write_text(json.dumps(timings, indent=2), encoding="utf-8")
+    print("Play page timings (ms):", json.dumps(timings))
+    assert all(v >= 0 for values in timings.values() for v in values), timings
+
+
+def test_the_dashboard_speaks_chinese_and_portuguese(server, page, data_dir, shots):
+    page.goto(server)
+    page.get_by_text("Games played").first.wait_for()
+    wait_idle(page)
+    choose_language(page, "简体中文")
+    page.get_by_text("对局数").first.wait_for()
+    assert metric_value(page, "对局数") == Numbers("zh").count(games_in(data_dir))
+    assert "lang=zh" in page.url
+    shot(page, shots, "overview-zh")
+    go(page, "对局")
+    board = page.locator("svg.dsq-board")
+    board.wait_for()
+    assert board.locator("text.name", has_text="象").count() == 2  # both elephants
+    page.get_by_role("button", name=re.compile("前进")).click()
+    page.get_by_text("第 1 步（共").first.wait_for()
+    wait_idle(page)
+    go(page, "总览")
+    choose_language(page, "Português")
+    page.get_by_text("Partidas jogadas").first.wait_for()
+    assert re.search("partidas jogadas", page.locator("body").inner_text(), re.I)
+    assert metric_value(page, "Partidas jogadas") == Numbers("pt").count(games_in(data_dir))
+    assert "lang=pt" in page.url
+    page.reload()  # a link keeps the language
+    page.get_by_text("Partidas jogadas").first.wait_for()
+
+
+def test_the_browsers_language_is_the_default(server, browser):
+    context = browser.new_context(locale="zh-CN", viewport={"width": 1500, "height": 1200})
+    try:
+        tab = context.new_page()
+        tab.goto(server)  # no ?lang= in the URL
+        tab.get_by_text("对局数").first.wait_for(timeout=TIMEOUT)
+        assert tab.locator("h1").first.inner_text() == "总览"
+    finally:
+        context.close()
+
+
+def test_a_batch_launched_from_the_browser_grows_the_overview(server, page, data_dir, shots):
     before = games_in(data_dir)
     page.goto(server)
     page.get_by_text("Games played").first.wait_for()
@@ -192,7 +223,6 @@ def test_a_batch_launched_from_the_browser_grows_the_overview(server, page, data
     )
     done.first.wait_for(timeout=120_000)
     page.get_by_text(f"{size} / {size} games").first.wait_for()
-    shot(page, "simulate")
     page.reload()  # a reload reattaches: the batch is still listed, finished
     page.get_by_text(batch_id).first.wait_for()
     go(page, "Overview")

@@ -40,7 +40,7 @@ def bad_engine(name: str, fault: str, after: int = 0, sleep_ms: int = 2000) -> s
             "--sleep", str(sleep_ms)]  # fmt: skip
     return (
         f"[engines.{name}]\ncommand = {_toml_list(argv)}\ncwd = {_toml_str(str(ROOT))}\n"
-        'rules = "standard"\nstart_timeout = 3\n'
+        f'rules = "standard"\nstart_timeout = {1 if fault == "handshake" else 10}\n'
     )
 
 

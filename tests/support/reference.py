@@ -418,9 +418,12 @@ def _my_moves(pos: Pos) -> list[Played]:
     return [m for m in pos.history if m.side == pos.side]
 
 
-def _forbidden_by_7_3(pos: Pos, frm: int, to: int, rules: dict[str, object]) -> bool:
+def _forbidden_by_7_3(
+    pos: Pos, frm: int, to: int, rules: dict[str, object], mine: list[Played]
+) -> bool:
+    """``mine``: the mover's own moves so far (:func:`_my_moves`)."""
     animal = animal_of(pos.board[frm])
-    window = _my_moves(pos)[-7:]
+    window = mine[-7:]
     visits = sum(1 for m in window if m.animal == animal and m.to == to)
     if visits < 3:
         return False
@@ -431,8 +434,8 @@ def _forbidden_by_7_3(pos: Pos, frm: int, to: int, rules: dict[str, object]) -> 
     return True
 
 
-def _forbidden_by_17_5(pos: Pos, frm: int, to: int) -> bool:
-    mine = _my_moves(pos)
+def _forbidden_by_17_5(pos: Pos, frm: int, to: int, mine: list[Played]) -> bool:
+    """``mine``: the mover's own moves so far (:func:`_my_moves`)."""
     if len(mine) < 17:
         return False
     last = mine[-17:]
@@ -447,13 +450,14 @@ def _forbidden_by_17_5(pos: Pos, frm: int, to: int) -> bool:
 
 def _legal_moves_unfinished(pos: Pos, rules: dict[str, object]) -> list[str]:
     moves = []
+    mine = _my_moves(pos)
     for sq, piece in enumerate(pos.board):
         if not piece or side_of(piece) != pos.side:
             continue
         for to in pseudo_targets(pos.board, sq, rules):
-            if rules["rule_7_3"] and _forbidden_by_7_3(pos, sq, to, rules):
+            if rules["rule_7_3"] and _forbidden_by_7_3(pos, sq, to, rules, mine):
                 continue
-            if rules["rule_17_5"] and _forbidden_by_17_5(pos, sq, to):
+            if rules["rule_17_5"] and _forbidden_by_17_5(pos, sq, to, mine):
                 continue
             moves.append(square_name(sq) + square_name(to))
     return sorted(moves)

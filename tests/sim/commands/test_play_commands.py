@@ -135,3 +135,17 @@ def test_human_end_of_input_stops_cleanly() -> None:
     assert "ply 1: red a3a4" in done.stdout and "ply 2: blue" in done.stdout
     assert "game stopped by red after 2 plies" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_play_shows_the_wolf_as_a_fox_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["play", "--red", "greedy", "--blue", "greedy", "--seed", "3", "--ply-cap", "2"]
+    assert main(args) == 0
+    plain = capsys.readouterr().out
+    assert main([*args, "--fox"]) == 0
+    fox = capsys.readouterr().out
+    first = fox.splitlines()[3:12]  # the initial board, ranks 9..1
+    assert " F " in first[6] and " f " in first[2]  # red's wolf c3, blue's wolf e7
+    assert "W" not in "".join(first) and "w" not in "".join(first)
+    assert "F fox" in fox and "W wolf" in plain
+    # Display only: the same game is played, the moves and result are unchanged.
+    assert plain.splitlines()[-1] == fox.splitlines()[-1]

@@ -190,3 +190,28 @@ def test_stats_imports_neither_numba_nor_streamlit(data: Path) -> None:
     )
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_games_against_people_are_counted_only_when_asked(tmp_path: Path, capsys) -> None:
+    from sim.play.human import human_game_row, save_human_game
+
+    write_games_chunk(
+        tmp_path, "bots", synthetic_table(200, rules="standard", seed=3, batch_id="bots")
+    )
+    from engine import Position
+
+    # A complete game played by rote: each ply takes the legal move at a rotating index.
+    pos, moves = Position("standard"), []
+    while pos.result is None:
+        legal = pos.legal_moves()
+        moves.append(legal[len(moves) % len(legal)])
+        pos.play(moves[-1])
+    save_human_game(tmp_path, human_game_row("standard", "human", "greedy", moves))
+    games = {}
+    for extra in ([], ["--humans"], ["--bot", "human"]):
+        code, out, _ = dsq_inproc(capsys, "--data", str(tmp_path), "--json", *extra)
+        assert code == 0
+        games[tuple(extra)] = json.loads(out)["general"]["games"]
+    assert games[()] == 200
+    assert games[("--humans",)] == 201
+    assert games[("--bot", "human")] == 1

@@ -17,7 +17,7 @@ from sim.play.referee import play_game
 from sim.storage.reading import open_dataset
 from tests.support.engines import dsq_engine, processes_with, write_registry
 
-MARKER = "424242"  # the seed of the batches' engines: finds their processes
+POOL, DASK = "424242", "424243"  # the seeds of the batches' engines: find their processes
 TRAP_FEN = "l5t/2dL3/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T6 r 0 1"  # red lion in blue's trap d8
 
 
@@ -26,7 +26,8 @@ def registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     path = write_registry(
         tmp_path_factory.mktemp("engines") / "engines.toml",
         dsq_engine("dsq-ab", "alphabeta:depth=2"),
-        dsq_engine("dsq-batch", "alphabeta:depth=1", marker=MARKER),
+        dsq_engine("dsq-pool", "alphabeta:depth=1", marker=POOL),
+        dsq_engine("dsq-dask", "alphabeta:depth=1", marker=DASK),
         dsq_engine("dsq-tcc", "greedy", rules="standard+trapped_can_capture"),
     )
     activate(path)
@@ -68,32 +69,32 @@ def _wait_gone(marker: str) -> None:
 
 
 def test_pool_batch_with_an_engine_bot(registry: Path, tmp_path: Path) -> None:
-    spec = make_spec("standard", "engine:dsq-batch,depth=1", "greedy", 4, seed=3, swap=True)
+    spec = make_spec("standard", "engine:dsq-pool,depth=1", "greedy", 4, seed=3, swap=True)
     ref = make_spec("standard", "alphabeta:depth=1", "greedy", 4, seed=3, swap=True)
-    engines = entries_json(["dsq-batch"])
+    engines = entries_json(["dsq-pool"])
     run_batch(spec, tmp_path, workers=2, batch_id="pool",
               options=RunOptions(chunk_games=1, engines=engines))  # fmt: skip
     run_batch(ref, tmp_path, batch_id="ref")
     got, want = _batch_rows(tmp_path, "pool"), _batch_rows(tmp_path, "ref")
     assert [g[2:] for g in got] == [w[2:] for w in want]
-    _wait_gone(MARKER)  # the workers closed their engines when they ended
+    _wait_gone(POOL)  # the workers closed their engines when they ended
 
 
 @pytest.mark.slow
 def test_dask_batch_with_an_engine_bot(registry: Path, tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
-    spec = make_spec("standard", "engine:dsq-batch,depth=1", "greedy", 4, seed=3, swap=True)
+    spec = make_spec("standard", "engine:dsq-dask,depth=1", "greedy", 4, seed=3, swap=True)
     ref = make_spec("standard", "alphabeta:depth=1", "greedy", 4, seed=3, swap=True)
     run_batch(ref, tmp_path, batch_id="ref")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:  # fmt: skip
-        options = RunOptions(chunk_games=1, engines=entries_json(["dsq-batch"]))
+        options = RunOptions(chunk_games=1, engines=entries_json(["dsq-dask"]))
         run_batch(spec, tmp_path, scheduler=cluster.scheduler_address, batch_id="dask",
                   options=options)  # fmt: skip
-        assert processes_with(MARKER)  # kept up by the workers between chunks
+        assert processes_with(DASK)  # kept up by the workers between chunks
     got, want = _batch_rows(tmp_path, "dask"), _batch_rows(tmp_path, "ref")
     assert [g[2:] for g in got] == [w[2:] for w in want]
-    _wait_gone(MARKER)
+    _wait_gone(DASK)
 
 
 def test_rules_check_passes_against_ourselves(registry: Path) -> None:

@@ -25,6 +25,7 @@ from sim.storage.records import (
 from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
 from sim.storage.writing import remove_stale_temp_files, rows_to_table, write_games_chunk
 from tests.support import ROOT
+from tests.support.records import valid_record
 
 
 def make_row(i: int, batch_id: str = "b1") -> dict:
@@ -68,7 +69,8 @@ def test_empty_dataset_has_games_view_with_schema_columns(tmp_path: Path) -> Non
 def test_chunk_round_trip_and_no_temp_files(tmp_path: Path) -> None:
     path = write_games_chunk(tmp_path, "b1", [make_row(i) for i in (4, 2, 3)])
     assert path.name.startswith("part-000000002-3-") and path.suffix == ".parquet"
-    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temp left behind
+    # no temp left behind; the verdict of the read-back is cached beside the file
+    assert sorted(p.name for p in path.parent.iterdir()) == [".verified.json", path.name]
     table = pq.read_table(path)
     assert table.schema.equals(GAME_SCHEMA)
     assert table.column("game_index").to_pylist() == [2, 3, 4]
@@ -129,7 +131,7 @@ def test_fingerprint_changes_when_files_change(tmp_path: Path) -> None:
     write_games_chunk(tmp_path, "b1", [make_row(0)])
     f1 = open_dataset(tmp_path).fingerprint
     assert f1 != f0 and dataset_fingerprint(tmp_path) == f1
-    write_batch_record(tmp_path, {"batch_id": "b1", "status": "running"})
+    write_batch_record(tmp_path, valid_record("b1", status="running"))
     f2 = dataset_fingerprint(tmp_path)
     assert f2 != f1
     with open_dataset(tmp_path) as ds:
@@ -161,7 +163,7 @@ def test_request_cancel(tmp_path: Path) -> None:
         request_cancel(tmp_path, "nope")
     with pytest.raises(DsqError, match="invalid batch id"):
         request_cancel(tmp_path, "../etc")
-    write_batch_record(tmp_path, {"batch_id": "b1", "status": "running"})
+    write_batch_record(tmp_path, valid_record("b1", status="running"))
     assert not cancel_requested(tmp_path, "b1")
     request_cancel(tmp_path, "b1")
     assert cancel_requested(tmp_path, "b1")

@@ -1,0 +1,138 @@
+"""Form parts shared by the Simulate and Play pages: a rules builder (a preset and its
+options) and a bot builder (a kind and its parameters, within the dashboard's limits).
+
+Widget keys start with a page's prefix (``sim``, ``play``), so each page keeps its own
+choices. Labels, options and help texts come from the catalogue: an option of the engine
+is ``option.<name>``, a value ``optval.<value>``, a bot kind ``botkind.<name>``, a bot
+parameter ``botparam.<name>`` with its help ``bothelp.<kind>.<name>``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Any
+
+import streamlit as st
+
+from dashboard.i18n import has_text
+from dashboard.jobs import bot_caps
+from dashboard.lang import labels, t
+from dashboard.settings import Limits
+from engine import PRESETS
+from engine.rules import JUMP_BLOCK_VALUES, JUMP_VALUES, MAX_NO_CAPTURE_PLIES
+
+
+def _label(key: str, fallback: str) -> str:
+    return t(key) if has_text(key) else fallback
+
+
+def rules_builder(prefix: str) -> str:
+    """A preset and its options, two columns of widgets; returns the canonical spec."""
+    preset = st.selectbox(
+        t("rules.preset"),
+        list(PRESETS),
+        key=f"{prefix}_preset",
+        format_func=labels("rules.preset_"),
+    )
+    base = PRESETS[preset]
+    values: dict[str, Any] = {}
+    cols = st.columns(2)
+    for i, f in enumerate(fields(base)):
+        current = getattr(base, f.name)
+        key = f"{prefix}_opt_{preset}_{f.name}"
+        box = cols[i % 2]
+        label = _label(f"option.{f.name}", f.name)
+        if isinstance(current, bool):
+            values[f.name] = box.toggle(label, value=current, key=key)
+        elif f.name == "jump_block" or f.name.endswith("_jump"):
+            choices = JUMP_BLOCK_VALUES if f.name == "jump_block" else JUMP_VALUES
+            values[f.name] = box.selectbox(
+                label,
+                choices,
+                index=choices.index(current),
+                key=key,
+                format_func=labels("optval."),
+            )
+        else:
+            values[f.name] = int(box.number_input(label, 0, MAX_NO_CAPTURE_PLIES, current, key=key))
+    spec = replace(base, **values).spec
+    st.markdown(t("rules.spec", spec=spec))
+    return spec
+
+
+def bot_kind_help(name: str) -> str:
+    """What a kind of bot does, in the user's language."""
+    from sim.bots.spec import BOTS
+
+    return _label(f"botkind.{name}", BOTS[name][0])
+
+
+def engine_choice(prefix: str) -> str | None:
+    """An engine of the registry (``dsq dashboard --engines``, ``$DSQ_ENGINES`` or the data
+    folder's ``engines.toml``), or None (with a message) when there is none."""
+    from dashboard.settings import load_settings
+    from engine.errors import DsqError
+    from sim.engines.registry import activate
+
+    try:
+        names = sorted(activate(None, load_settings().data_dir))
+    except DsqError as exc:
+        st.warning(t("engines.bad", error=exc))
+        return None
+    if not names:
+        st.info(t("engines.none"))
+        return None
+    return st.selectbox(t("engines.choose"), names, key=f"{prefix}_engine_name")
+
+
+def bot_builder(prefix: str, label: str, limits: Limits, default: str) -> str:
+    """A kind of bot and its parameters (bounded by the dashboard's limits); returns its
+    spec with only the parameters that differ from their defaults. An external engine
+    (kind ``engine``) is chosen by its name in the engine registry."""
+    from sim.bots.spec import BOTS
+
+    names = list(BOTS)
+    index = names.index(default) if default in names else 0
+    name = st.selectbox(
+        label, names, index=index, key=f"{prefix}_bot", help=bot_kind_help(names[index])
+    )
+    caps = bot_caps(limits)
+    parts = []
+    head = name
+    if name == "engine":  # engine:NAME,key=value,...
+        engine = engine_choice(prefix)
+        head = f"engine:{engine}" if engine else "engine"
+    for p in BOTS[name][1]:
+        key = f"{prefix}_{name}_{p.name}"
+        text = _label(f"botparam.{p.name}", p.name)
+        help_text = _label(f"bothelp.{name}.{p.name}", p.help)
+        if p.kind == "int":
+            high = int(min(p.high, caps.get(p.name, p.high)))
+            value = st.number_input(
+                text, int(p.low), high, min(int(p.default), high), key=key, help=help_text
+            )
+            if value != p.default:
+                parts.append(f"{p.name}={int(value)}")
+        elif p.kind == "float":
+            value = st.number_input(
+                text, float(p.low), float(p.high), float(p.default), key=key, help=help_text
+            )
+            if value != p.default:
+                parts.append(f"{p.name}={value}")
+        elif p.kind == "choice":
+            value = st.selectbox(
+                text,
+                p.choices,
+                index=p.choices.index(p.default),
+                key=key,
+                help=help_text,
+                format_func=labels("optval."),
+            )
+            if value != p.default:
+                parts.append(f"{p.name}={value}")
+        else:
+            entered = st.text_input(text, p.format(p.default), key=key, help=help_text)
+            if entered.strip() != p.format(p.default):
+                parts.append(f"{p.name}={entered.strip()}")
+    sep = "," if ":" in head else ":"
+    return head + (sep + ",".join(parts) if parts else "")

@@ -1,0 +1,123 @@
+"""The schema of a batch record, checked on every read.
+
+A record any of whose known fields has the wrong type or an impossible value is an
+*unreadable record*: readers name it and leave it out of the list of batches (the games
+of its batch are still counted: statistics read the parquet files, not the records), and
+``dsq simulate --resume`` rebuilds it from its ``spec`` when the spec itself is intact.
+Unknown keys are allowed (a newer version may add some).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sim.play.seeds import MAX_SEED
+from sim.storage.paths import BATCH_ID_RE
+
+MAX_GAMES = 2**31 - 1  # game_index is an int32
+MAX_OPENING_PLIES = 200
+MAX_PLY_CAP = 65535
+STATUSES = ("queued", "running", "done", "failed", "cancelled")
+
+
+class RecordError(ValueError):
+    """A batch record that does not follow the schema (the message names the field)."""
+
+
+def _int(low: int, high: int) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+
+
+def _opt(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: v is None or check(v)
+
+
+def _str(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _short_str(v: Any) -> bool:
+    return isinstance(v, str) and 0 < len(v) <= 10_000
+
+
+SPEC_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "rules": (_short_str, "a rules spec"),
+    "red": (_short_str, "a bot spec"),
+    "blue": (_short_str, "a bot spec"),
+    "games": (_int(1, MAX_GAMES), f"a whole number from 1 to {MAX_GAMES}"),
+    "seed": (_int(0, MAX_SEED), f"a whole number from 0 to {MAX_SEED}"),
+    "swap": (lambda v: isinstance(v, bool), "true or false"),
+    "opening_plies": (_int(0, MAX_OPENING_PLIES), f"a whole number from 0 to {MAX_OPENING_PLIES}"),
+    "ply_cap": (_int(1, MAX_PLY_CAP), f"a whole number from 1 to {MAX_PLY_CAP}"),
+}
+
+_COUNT = _int(0, MAX_GAMES)
+RECORD_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "group": (_opt(_str), "text or null"),
+    "label": (_opt(_str), "text or null"),
+    "status": (lambda v: v in STATUSES, "one of " + ", ".join(STATUSES)),
+    "games_planned": (_COUNT, "a whole number of games"),
+    "games_done": (_COUNT, "a whole number of games"),
+    "created_at": (_opt(_str), "a timestamp or null"),
+    "started_at": (_opt(_str), "a timestamp or null"),
+    "updated_at": (_opt(_str), "a timestamp or null"),
+    "finished_at": (_opt(_str), "a timestamp or null"),
+    "host": (_opt(_str), "text or null"),
+    "pid": (_opt(_int(0, 2**63 - 1)), "a process id or null"),
+    "engine_version": (_opt(_str), "text or null"),
+    "schema_version": (_opt(_int(0, 2**15 - 1)), "a whole number or null"),
+    "error": (_opt(_str), "text or null"),
+    "sprt": (_opt(_str), "an --sprt spec or null"),
+    "stopped_early": (lambda v: isinstance(v, bool), "true or false"),
+    "stop_check": (_opt(lambda v: isinstance(v, dict)), "an object or null"),
+}
+REQUIRED = ("batch_id", "spec", "status", "games_done", "counts")
+
+
+def check_spec(spec: Any) -> dict[str, Any]:
+    """``spec`` if it is a valid batch spec object (every field of the right type and
+    range), else :class:`RecordError` naming the first bad field."""
+    if not isinstance(spec, dict):
+        raise RecordError(f"spec: expected an object, got {type(spec).__name__}")
+    for name, (ok, what) in SPEC_FIELDS.items():
+        if name not in spec:
+            raise RecordError(f"spec.{name}: missing")
+        if not ok(spec[name]):
+            raise RecordError(f"spec.{name}: expected {what}, got {_show(spec[name])}")
+    if spec["swap"] and spec["games"] % 2:
+        raise RecordError("spec.games: odd with swap")
+    if spec["opening_plies"] >= spec["ply_cap"]:
+        raise RecordError("spec.opening_plies: not below spec.ply_cap")
+    return spec
+
+
+def check_record(record: Any, batch_id: str | None = None) -> dict[str, Any]:
+    """``record`` if it follows the schema of a batch record (and names ``batch_id`` when
+    given), else :class:`RecordError` naming the first bad field."""
+    if not isinstance(record, dict):
+        raise RecordError(f"expected a JSON object, got {type(record).__name__}")
+    for name in REQUIRED:
+        if name not in record:
+            raise RecordError(f"{name}: missing")
+    bid = record["batch_id"]
+    if not isinstance(bid, str) or not BATCH_ID_RE.fullmatch(bid) or ".." in bid:
+        raise RecordError(f"batch_id: not a batch id: {_show(bid)}")
+    if batch_id is not None and bid != batch_id:
+        raise RecordError(f"batch_id: {bid!r} in the record of {batch_id!r}")
+    check_spec(record["spec"])
+    for name, (ok, what) in RECORD_FIELDS.items():
+        if name in record and not ok(record[name]):
+            raise RecordError(f"{name}: expected {what}, got {_show(record[name])}")
+    counts = record["counts"]
+    if not isinstance(counts, dict) or any(not _COUNT(counts.get(k)) for k in WINNER_KEYS):
+        raise RecordError(f"counts: expected red, blue and draw counts, got {_show(counts)}")
+    return record
+
+
+WINNER_KEYS = ("red", "blue", "draw")
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,122 @@
+"""Every argument is range-checked before any work starts, and every parse error, resource
+error (memory, disk) and malformed input is one line on stderr and exit 2, never a
+traceback; nothing recorded is lost."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sim.batch import make_spec, run_batches
+from sim.batch.spec import RunOptions
+from sim.storage.reading import open_dataset
+from sim.storage.records import read_batch_record
+from tests.support import ROOT
+from tests.support.procs import dsq, in_process, limit, one_line_error
+
+HUGE = "99999999999999999999"
+REFUSED = [
+    ["perft", "--depth", "1000000000"],
+    ["perft", "--depth", HUGE],
+    ["perft", "--suite", "/dev/zero"],
+    ["simulate", "--rules", "standard", "--games", "4", "--workers", HUGE],
+    ["simulate", "--rules", "standard", "--games", "4", "--sprt", "elo0=-1e308,elo1=1e308"],
+    ["simulate", "--rules", "standard", "--games", "4", "--batch-id", "nl\n"],
+    ["simulate", "--rules", "standard", "--games", "4", "--label", "two\nlines"],
+    ["simulate", "--rules", "standard", "--games", "4", "--chunk-seconds", "inf"],
+    ["simulate", "--rules", "standard", "--games", "4", "--flush-games", HUGE],
+    ["simulate", "--rules", "standard", "--games", "4", "--data", ""],
+    ["stats", "--confidence", "0.9999999999999999"],
+    ["stats", "--min-plies", HUGE],
+    ["stats", "--bins", HUGE],
+    ["batches", "--data", " "],
+    ["move", "--bot", "random", "--seed", HUGE * 2],
+    ["play", "--red", "random", "--blue", "random", "--ply-cap", HUGE],
+    ["bench", "--games", HUGE],
+    ["dashboard", "--max-hours", "0"],
+]
+
+
+@pytest.mark.parametrize("argv", REFUSED, ids=lambda a: " ".join(a)[:60])
+def test_out_of_range_arguments_are_one_line_exit_2(argv: list[str], tmp_path: Path) -> None:
+    if "--data" not in argv and argv[0] in ("simulate", "stats"):
+        argv = [*argv, "--data", str(tmp_path / "d")]
+    code, out, err = in_process(argv)
+    assert code == 2 and out == "", (code, err)
+    assert len(err.strip().splitlines()) == 1 and err.startswith(f"dsq {argv[0]}: error:")
+    assert not (tmp_path / "d" / "batches").exists()  # nothing written
+    assert not list((ROOT / "data" / "batches").glob("nl*"))
+
+
+def test_a_suite_line_with_a_huge_depth_is_refused_before_any_count(tmp_path: Path) -> None:
+    suite = tmp_path / "cases.tsv"
+    suite.write_text(f"standard\tstart\t\t1\nstandard\tstart\t\t{HUGE}\n")
+    code, out, err = in_process(["perft", "--suite", str(suite)])
+    assert code == 2 and out == "" and ":2: depth" in err
+
+
+def test_a_deeply_nested_line_does_not_stop_the_lines_after_it() -> None:
+    lines = "[" * 3000 + "\n" + json.dumps({"rules": "standard", "moves": ["a3a4"]}) + "\n"
+    lines += json.dumps({"rules": 5, "moves": [1, 2]}) + "\n" + "9" * 5000 + "\n"
+    code, out, err = in_process(["replay", "--jsonl"], stdin=lines)
+    results = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and len(results) == 4
+    assert "nested too deeply" in results[0]["error"]
+    assert results[1]["plies"] == 1 and results[1]["result"] is None
+    assert "rules must be text" in results[2]["error"] and "line 4" in results[3]["error"]
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 3
+
+
+def test_the_largest_game_count_starts_and_stops_cleanly(tmp_path: Path) -> None:
+    res = dsq(
+        "simulate", "--rules", "standard", "--games", "2147483647", "--data", str(tmp_path),
+        "--batch-id", "big", "--quiet", "--max-seconds", "1", "--flush-seconds", "0.2",
+        preexec=limit("as", 6 * 2**30),
+    )  # fmt: skip
+    assert res.returncode == 3, res.stderr  # cancelled by its time limit: resumable
+    rec = read_batch_record(tmp_path, "big")
+    assert rec["status"] == "cancelled" and "time limit" in rec["error"]
+    assert 0 < rec["games_done"] < 2147483647
+
+
+def test_an_empty_data_folder_name_never_means_the_project_data(tmp_path: Path) -> None:
+    before = sorted(p.name for p in (ROOT / "data").rglob("*"))
+    res = dsq("simulate", "--rules", "standard", "--games", "4", "--data", "")
+    one_line_error(res, "simulate")
+    assert sorted(p.name for p in (ROOT / "data").rglob("*")) == before
+
+
+def test_a_full_disk_is_one_line_and_keeps_what_was_recorded(tmp_path: Path) -> None:
+    spec = make_spec("standard", "random", "random", 50_000, seed=8)
+    opts = RunOptions(flush_games=500, max_seconds=0.5)
+    [rec] = run_batches([spec], tmp_path, batch_id="full", options=opts)
+    kept = rec["games_done"]
+    assert rec["status"] == "cancelled" and 0 < kept < 50_000
+    # Files may grow to 100 kB: the next file (20,000 games) cannot be written (EFBIG).
+    res = dsq("simulate", "--resume", "full", "--data", str(tmp_path), "--quiet",
+              preexec=limit("fsize", 100_000))  # fmt: skip
+    line = one_line_error(res, "simulate")
+    assert "file size limit" in line and "--resume full" in line
+    rec = read_batch_record(tmp_path, "full")
+    assert rec["status"] == "failed" and rec["games_done"] == kept
+    with open_dataset(tmp_path) as ds:
+        assert ds.con.execute("SELECT count(*) FROM games").fetchone() == (kept,)
+    assert not [p for p in tmp_path.rglob("*") if ".tmp-" in p.name]
+
+
+def test_an_accepted_table_size_that_cannot_be_allocated_is_one_line() -> None:
+    res = dsq("move", "--bot", "alphabeta:tt_mb=4096", preexec=limit("as", 3 * 2**30))
+    assert "out of memory" in one_line_error(res, "move")
+
+
+def test_a_memory_limit_during_a_batch_keeps_its_record_right(tmp_path: Path) -> None:
+    res = dsq(
+        "simulate", "--rules", "standard", "--red", "alphabeta:tt_mb=4096", "--games", "2",
+        "--data", str(tmp_path), "--batch-id", "oom", "--quiet",
+        preexec=limit("as", 3 * 2**30),
+    )  # fmt: skip
+    assert "out of memory" in one_line_error(res, "simulate")
+    rec = read_batch_record(tmp_path, "oom")
+    assert rec["status"] == "failed" and rec["games_done"] == 0

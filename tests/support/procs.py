@@ -1,0 +1,130 @@
+"""Real processes for the adversarial tests: ``dsq`` as a subprocess (optionally under a
+resource limit), the children of a process, whether a process is alive, and an
+in-process ``dsq`` call that reports a traceback instead of hiding it."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.support import ROOT
+
+WAIT = 120.0  # generous deadline for polling (never an assertion on speed)
+
+
+def env() -> dict[str, str]:
+    """The environment of a ``dsq`` subprocess: this worktree's code first."""
+    return dict(os.environ, PYTHONPATH=str(ROOT))
+
+
+def limit(kind: str, value: int) -> Callable[[], None]:
+    """A ``preexec_fn`` setting one resource limit: ``fsize`` (bytes a file may grow to;
+    SIGXFSZ ignored, so a write past it fails with EFBIG: a portable stand-in for a full
+    disk) or ``as`` (bytes of address space: allocations past it fail)."""
+
+    def apply() -> None:
+        if kind == "fsize":
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (value, value))
+        else:
+            resource.setrlimit(resource.RLIMIT_AS, (value, value))
+
+    return apply
+
+
+def dsq(
+    *args: str, stdin: str | None = None, preexec: Callable[[], None] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m sim.cli ARGS`` and capture its output."""
+    return subprocess.run(
+        [sys.executable, "-m", "sim.cli", *args],
+        cwd=ROOT,
+        env=env(),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=preexec,
+    )
+
+
+def popen_dsq(*args: str) -> subprocess.Popen[str]:
+    """Start ``python -m sim.cli ARGS`` in the background (output captured)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", *args],
+        cwd=ROOT,
+        env=env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def one_line_error(res: subprocess.CompletedProcess[str], command: str) -> str:
+    """Assert ``res`` exited 2 with one ``dsq COMMAND: error:`` line and no traceback;
+    return that line."""
+    assert "Traceback" not in res.stderr, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert res.returncode == 2, (res.returncode, res.stderr)
+    assert len(lines) == 1 and lines[0].startswith(f"dsq {command}: error:"), res.stderr
+    return lines[0]
+
+
+def in_process(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    """``sim.cli.main(argv)`` in this process: (exit code, stdout, stderr). Any exception
+    other than the parser's ``SystemExit`` propagates (it would be a traceback)."""
+    from sim.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old_stdin = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        sys.stdin = old_stdin
+    return code, out.getvalue(), err.getvalue()
+
+
+def children(pid: int) -> list[int]:
+    """The pids whose parent is ``pid``."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid:
+            out.append(int(d.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def wait_for(pred: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
+    """Poll ``pred`` until true; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
