@@ -6,7 +6,7 @@ process pool. Seeds come from :mod:`sim.play.seeds` (batch seed, game index), so
 the same arguments plays the same games.
 
 Run: ``python benchmarks/ladder.py [--games 200] [--workers 2] [--rules standard]``.
-Expected shape (issue 3): greedy >= 90% vs random; alphabeta depth 2 >= 75% vs greedy;
+Expected shape: greedy >= 90% vs random; alphabeta depth 2 >= 75% vs greedy;
 depth 4 >= 65% vs depth 2; mcts 2000 playouts >= 90% vs random.
 """
 

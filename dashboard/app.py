@@ -13,25 +13,12 @@ the ``PYTHONPATH`` of the ``streamlit run`` it starts.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
 from dashboard.filters import sidebar_filters
 from dashboard.lang import init_display_settings, sidebar_display_settings, t
+from dashboard.pages import PAGE_LIST, PAGES
 from dashboard.settings import load_settings
-
-# Not "pages/": that folder name switches Streamlit to its older directory-based navigation.
-PAGES = Path(__file__).resolve().parent / "views"
-# (script, catalogue key of its title, icon, url path); the first is the default page.
-PAGE_LIST = (
-    ("overview.py", "nav.overview", ":material/monitoring:", ""),
-    ("compare.py", "nav.compare", ":material/compare_arrows:", "compare"),
-    ("bots.py", "nav.bots", ":material/smart_toy:", "bots"),
-    ("games.py", "nav.games", ":material/replay:", "games"),
-    ("play.py", "nav.play", ":material/sports_esports:", "play"),
-    ("simulate.py", "nav.simulate", ":material/play_circle:", "simulate"),
-)
 
 
 def first_line(exc: BaseException) -> str:

@@ -120,6 +120,9 @@ def check_bot_limits(spec: str, limits: Limits) -> str:
 
     bot = parse_bot(spec)
     caps = bot_caps(limits)
+    if bot.params.get("time_ms"):
+        # A time budget (itself capped) bounds the search: its depth or playouts need not be.
+        caps = {k: v for k, v in caps.items() if k not in ("depth", "playouts")}
     for name, value in bot.params.items():
         cap = caps.get(name)
         if cap is not None and isinstance(value, int | float) and value > cap:

@@ -116,3 +116,12 @@ def test_no_import_cycle_between_modules() -> None:
     for name in sorted(graph):
         if name not in state:
             visit(name, [])
+
+
+def test_user_documentation_speaks_of_the_project_only() -> None:
+    # No issue numbers, briefs or notes about how the project was built.
+    docs = [ROOT / "README.md", ROOT / "data" / "README.md", *(ROOT / "docs").rglob("*.md")]
+    pattern = re.compile(r"\bissue\s*#?\d|\bbriefs?\b|working tree|half-edited", re.I)
+    for path in docs:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            assert not pattern.search(line), f"{path.relative_to(ROOT)}:{number}: {line}"

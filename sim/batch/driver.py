@@ -8,9 +8,10 @@ holds, and records the games through a :class:`~sim.batch.recorder.GameRecorder`
 counts as recorded, in memory and in the batch record, only once its file is in place.
 
 Between results it polls the batch's cancel request and, after each chunk, the stop check.
-``KeyboardInterrupt`` (also a SIGTERM the CLI turns into one) records what was played, sets
-``cancelled`` and propagates; any error records what was played, sets ``failed`` and raises
-:class:`BatchFailed`.
+A cancel request or the time limit sets ``cancelled``; ``KeyboardInterrupt`` (also a
+SIGTERM the CLI turns into one) records what was played, sets ``interrupted`` and
+propagates; any error records what was played, sets ``failed`` and raises
+:class:`BatchFailed`. Every one of them is resumable.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ class BatchDriver:
         """Play the batch to its end; return the final record (also written to disk).
 
         Raises :class:`BatchFailed` (record ``failed``) or ``KeyboardInterrupt`` (record
-        ``cancelled``), in both cases after recording the games played.
+        ``interrupted``), in both cases after recording the games played.
         """
         with BatchLock(self.data_dir, self.batch_id):
             self.record = read_batch_record(self.data_dir, self.batch_id)  # now it is ours
@@ -102,11 +103,11 @@ class BatchDriver:
             status = self._play()
             recorder.flush()
         except KeyboardInterrupt:
-            self._abort("cancelled", None)
+            self._abort("interrupted", None)
             raise
         except BaseException as exc:
             if interrupted(exc):
-                self._abort("cancelled", None)
+                self._abort("interrupted", None)
                 raise KeyboardInterrupt from exc
             msg = str(exc) if isinstance(exc, BatchFailed) else describe(exc)
             msg = self._abort("failed", msg)
@@ -126,8 +127,10 @@ class BatchDriver:
         remove_stale_temp_files(games_dir(d, bid))
         remove_stale_temp_files(batch_path(d, bid).parent)
         done_games = {gi: w for gi, w in recorded_games(d, bid).items() if 0 <= gi < spec.games}
+        recorded = Tally(spec.swap)
         for gi, w in done_games.items():
             self.tally.add(gi, w)
+            recorded.add(gi, w)
         self.missing = MissingIndices(spec.games, set(done_games))
         slots = self.backend.slots
         self.chunk_size = max(
@@ -142,7 +145,7 @@ class BatchDriver:
             started_at=rec.get("started_at") or now_iso(),
             finished_at=None,
             games_done=len(done_games),
-            counts=self.tally.colours(),
+            counts=recorded.record_counts(),
             error=None,
         )
         rec.pop("stopped_early", None)
@@ -155,16 +158,16 @@ class BatchDriver:
             d,
             bid,
             done_games,
-            self.tally.colours(),
+            recorded,
             self._record_progress,
             flush_games=self.options.flush_games,
             flush_seconds=self.options.flush_seconds,
         )
         return self.recorder
 
-    def _record_progress(self, games_done: int, colours: dict[str, int]) -> None:
-        """Write the recorded games' count to the batch record (after each file)."""
-        self.record.update(games_done=games_done, counts=colours)
+    def _record_progress(self, games_done: int, counts: dict[str, Any]) -> None:
+        """Write the recorded games' counts to the batch record (after each file)."""
+        self.record.update(games_done=games_done, counts=counts)
         write_batch_record(self.data_dir, self.record)
 
     def _finish(self, status: str) -> dict[str, Any]:

@@ -14,14 +14,16 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
+from sim.batch.tally import Tally
 from sim.storage.writing import write_games_chunk
 
-OnRecorded = Callable[[int, dict[str, int]], None]
-"""Called after each file is in place with the number of games recorded and their
-red/blue/draw counts."""
+OnRecorded = Callable[[int, dict[str, Any]], None]
+"""Called after each file is in place with the number of games recorded and their counts
+(:meth:`sim.batch.tally.Tally.record_counts`)."""
 
 MAX_PENDING_WRITES = 2  # a flush waits for the writer when more files than this are queued
 
@@ -29,9 +31,10 @@ MAX_PENDING_WRITES = 2  # a flush waits for the writer when more files than this
 class GameRecorder:
     """Buffers a batch's games and writes them as parquet files on one writer thread.
 
-    ``recorded`` and ``colours`` describe the games already on disk; ``on_recorded`` is
-    called after every file written. A file is written when :meth:`flush_due` says so (the
-    caller asks) or on :meth:`flush`. :meth:`close` stops the writer thread.
+    ``recorded`` and ``tally`` (the counts of :class:`~sim.batch.tally.Tally`) describe the
+    games already on disk; ``on_recorded`` is called after every file written. A file is
+    written when :meth:`flush_due` says so (the caller asks) or on :meth:`flush`.
+    :meth:`close` stops the writer thread.
     """
 
     def __init__(
@@ -39,7 +42,7 @@ class GameRecorder:
         data_dir: Path,
         batch_id: str,
         recorded: Iterable[int],
-        colours: dict[str, int],
+        tally: Tally,
         on_recorded: OnRecorded,
         flush_games: int = 20_000,
         flush_seconds: float = 10.0,
@@ -47,14 +50,14 @@ class GameRecorder:
         self.data_dir = data_dir
         self.batch_id = batch_id
         self.recorded: set[int] = set(recorded)
-        self.colours = dict(colours)
+        self.tally = tally
         self.on_recorded = on_recorded
         self.flush_games = flush_games
         self.flush_seconds = flush_seconds
         self._buffer: list[pa.Table] = []
         self._buffered: set[int] = set()
-        self._buffered_winners: list[str] = []
-        self._writing: deque[tuple[Future, list[int], list[str]]] = deque()
+        self._buffered_results: list[tuple[int, str]] = []
+        self._writing: deque[tuple[Future, list[int], list[tuple[int, str]]]] = deque()
         self._in_writing: set[int] = set()
         self._last_flush = time.monotonic()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dsq-writer")
@@ -74,11 +77,11 @@ class GameRecorder:
             idx = [i for i, k in zip(idx, keep, strict=True) if k]
         if not table.num_rows:
             return []
-        winners = table.column("winner").to_pylist()
+        results = list(zip(idx, table.column("winner").to_pylist(), strict=True))
         self._buffer.append(table)
         buffered.update(idx)
-        self._buffered_winners.extend(winners)
-        return list(zip(idx, winners, strict=True))
+        self._buffered_results.extend(results)
+        return results
 
     def flush_due(self) -> bool:
         """Whether ``flush_games`` games are buffered or ``flush_seconds`` have passed."""
@@ -95,24 +98,24 @@ class GameRecorder:
             self._buffer.sort(key=lambda t: t.column("game_index")[0].as_py())
             table = pa.concat_tables(self._buffer)
             fut = self._writer.submit(write_games_chunk, self.data_dir, self.batch_id, table)
-            self._writing.append((fut, sorted(self._buffered), self._buffered_winners))
+            self._writing.append((fut, sorted(self._buffered), self._buffered_results))
             self._in_writing.update(self._buffered)
             self._buffer = []
             self._buffered = set()
-            self._buffered_winners = []
+            self._buffered_results = []
         self.settle(block=wait or len(self._writing) > MAX_PENDING_WRITES)
 
     def settle(self, block: bool) -> None:
         """Count the games of every finished write as recorded (oldest first); with
         ``block``, wait for all writes. A failed write raises here."""
         while self._writing and (block or self._writing[0][0].done()):
-            fut, idx, winners = self._writing.popleft()
+            fut, idx, results = self._writing.popleft()
             self._in_writing.difference_update(idx)
             fut.result()
             self.recorded.update(idx)
-            for w in winners:
-                self.colours[w] = self.colours.get(w, 0) + 1
-            self.on_recorded(len(self.recorded), dict(self.colours))
+            for gi, w in results:
+                self.tally.add(gi, w)
+            self.on_recorded(len(self.recorded), self.tally.record_counts())
 
     def close(self) -> None:
         """Stop the writer thread once the writes handed to it are done."""

@@ -14,12 +14,12 @@ Python API::
 
 :func:`run_batches` owns everything around the driver: the backend (created and closed),
 the data folder, the batch records, the stop check each batch's record asks for, and the
-batches still queued when one fails or is cancelled or interrupted (marked ``cancelled``,
-``error = "not started"``). Scripts using ``workers > 1`` must guard the call with
-``if __name__ == "__main__":`` (worker processes are spawned).
+batches still queued when one fails or is cancelled (marked ``cancelled``) or interrupted
+(marked ``interrupted``), with ``error = "not started"``. Scripts using ``workers > 1``
+must guard the call with ``if __name__ == "__main__":`` (worker processes are spawned).
 
 Ctrl-C (``KeyboardInterrupt``) is handled here: the running batch records what was played
-and says ``cancelled``, the rest are not started, the backend is closed without waiting,
+and says ``interrupted``, the rest are not started, the backend is closed without waiting,
 and the interrupt propagates. SIGTERM is not: ``dsq simulate`` turns it into a
 ``KeyboardInterrupt`` while it runs; other callers install such a handler if they want one.
 """
@@ -40,7 +40,7 @@ from sim.batch.chunks import engine_version
 from sim.batch.driver import BatchDriver, BatchFailed
 from sim.batch.progress import Progress
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
-from sim.batch.tally import StopCheck
+from sim.batch.tally import StopCheck, Tally
 from sim.storage.locks import LOCK_NAME, BatchBusy, BatchLock
 from sim.storage.paths import batch_path, check_batch_id, games_dir, resolve_data_dir
 from sim.storage.records import (
@@ -136,7 +136,7 @@ def run_batches(
     finally:
         try:
             if d is not None:
-                cancel_queued(d, created)
+                cancel_queued(d, created, "interrupted" if interrupted else "cancelled")
         finally:
             for lock in locks.values():
                 lock.release()
@@ -298,7 +298,7 @@ def create_batch(
         "status": "queued",
         "games_planned": spec.games,
         "games_done": 0,
-        "counts": {"red": 0, "blue": 0, "draw": 0},
+        "counts": Tally(spec.swap).record_counts(),
         "created_at": now_iso(),
         "started_at": None,
         "finished_at": None,
@@ -359,13 +359,14 @@ def build_stop_check(sprt: str | None) -> StopCheck | None:
     return make_stop_check(sprt)
 
 
-def cancel_queued(data_dir: Path, ids: Sequence[str]) -> None:
-    """Mark those of ``ids`` still ``queued`` as ``cancelled`` (``error = "not started"``)."""
+def cancel_queued(data_dir: Path, ids: Sequence[str], status: str = "cancelled") -> None:
+    """Mark those of ``ids`` still ``queued`` with ``status`` (``cancelled``, or
+    ``interrupted`` after Ctrl-C) and ``error = "not started"``."""
     for bid in ids:
         try:
             rec = read_batch_record(data_dir, bid)
         except DsqError:
             continue
         if rec.get("status") == "queued":
-            rec.update(status="cancelled", finished_at=now_iso(), error="not started")
+            rec.update(status=status, finished_at=now_iso(), error="not started")
             write_batch_record(data_dir, rec)

@@ -45,8 +45,18 @@ class Tally:
                 self.half_pairs[pair] = a_points
 
     def colours(self) -> dict[str, int]:
-        """``{"red", "blue", "draw"}``: the counts a batch record and the progress show."""
+        """``{"red", "blue", "draw"}``: the counts the progress shows."""
         return {k: self.c[k] for k in WINNERS}
+
+    def record_counts(self) -> dict[str, Any]:
+        """The ``counts`` of a batch record: ``red``, ``blue``, ``draw``, the wins of bot a
+        (the ``--red`` bot) and bot b, and with colour swapping the ``pentanomial`` of bot
+        a over the pairs with both games recorded (see :func:`bot_results`)."""
+        out: dict[str, Any] = self.colours()
+        out.update(a_wins=self.c["a_wins"], b_wins=self.c["b_wins"])
+        if self.swap:
+            out["pentanomial"] = list(self.penta)
+        return out
 
     def counts(self) -> dict[str, Any]:
         """Every count, as passed to a :data:`StopCheck`."""
@@ -55,3 +65,19 @@ class Tally:
         if self.swap:
             out["pentanomial"] = list(self.penta)
         return out
+
+
+def bot_results(counts: dict[str, Any], swap: bool) -> dict[str, Any] | None:
+    """Bot a's ``wins``, ``draws`` and ``losses`` (a = the ``--red`` bot of the spec) from a
+    batch record's ``counts``, with ``pentanomial`` when the record holds one; None when
+    the counts cannot tell (a colour-swapped batch recorded before the bots' wins were)."""
+    if "a_wins" in counts and "b_wins" in counts:
+        wins, losses = counts["a_wins"], counts["b_wins"]
+    elif not swap:
+        wins, losses = counts.get("red", 0), counts.get("blue", 0)  # bot a always red
+    else:
+        return None
+    out: dict[str, Any] = {"wins": wins, "draws": counts.get("draw", 0), "losses": losses}
+    if swap and isinstance(counts.get("pentanomial"), list):
+        out["pentanomial"] = list(counts["pentanomial"])
+    return out

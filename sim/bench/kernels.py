@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -80,15 +81,30 @@ def random_games_rate(rules: str, games: int, seed: int = 1, ply_cap: int = 5000
 
 
 def run_bench(
-    perft_depths: tuple[int, ...] = (6, 7), games: int = 20000, measure_warmup: bool = True
+    perft_depths: tuple[int, ...] = (6, 7),
+    games: int = 20000,
+    measure_warmup: bool = True,
+    say: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Every figure of ``dsq bench``."""
+    """Every figure of ``dsq bench``; ``say`` (if given) is told what is measured next."""
+    tell = say or (lambda text: None)
     report: dict[str, Any] = {}
     if measure_warmup:
+        tell(
+            "JIT warm-up: compiling every kernel from an empty numba cache, then loading "
+            "them from the warm one, in fresh interpreters (about 10-20 s)"
+        )
         report["warmup_seconds"] = warmup_seconds()
     from engine.warmup import warm_up
 
+    tell("loading the compiled kernels")
     warm_up()
-    report["perft"] = [perft_rate(d) for d in perft_depths]
-    report["random_games"] = [random_games_rate(name, games) for name in PRESETS]
+    report["perft"] = []
+    for d in perft_depths:
+        tell(f"perft {d} from the initial position")
+        report["perft"].append(perft_rate(d))
+    report["random_games"] = []
+    for name in PRESETS:
+        tell(f"{games:,} uniform-random games under {name}")
+        report["random_games"].append(random_games_rate(name, games))
     return report

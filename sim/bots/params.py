@@ -88,5 +88,5 @@ VALUES = Param(
     "values",
     "values",
     DEFAULT_VALUES,
-    "animal values for the evaluation, rat/cat/dog/wolf/leopard/tiger/lion/elephant",
+    "animal values for the evaluation",
 )

@@ -4,11 +4,18 @@ it and, for bots the referee can run inside its compiled game loop, their kernel
 Adding a bot kind is one :class:`BotKind` entry in :data:`KINDS` (and its player class,
 named here as ``"module:Class"`` and imported only when a bot of that kind is built, so
 parsing specs never loads numba).
+
+A kind may also carry a ``fill`` rule: parameters whose value depends on which others the
+spec gave. The searching bots use one (:func:`budget_lifts_cap`): a time or node budget
+given without a depth (playouts) lifts the default cap to its maximum, so the budget
+decides when to stop. The filled value is written into the canonical spec, which
+therefore still names exactly the player.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -28,6 +35,10 @@ class TimeControlParam(Param):
 FAST_RANDOM = 0
 FAST_GREEDY = 1
 
+Fill = Callable[[dict[str, Any], frozenset[str]], None]
+"""``fill(values, given)``: complete a parsed spec's ``values`` (every parameter, defaults
+filled in) in place, knowing the names of the parameters the spec text ``given``."""
+
 
 @dataclass(frozen=True)
 class BotKind:
@@ -35,9 +46,11 @@ class BotKind:
 
     ``player`` names the class built for a spec (``"module:Class"``, constructed as
     ``Class(spec, ruleset, rng)``); ``fast_kind`` is the kernel kind of a bot that
-    ``sim.bots.fast`` plays in compiled code, else None. ``spec_module`` names a module
-    whose ``parse_body(text, body)``, ``canonical(params)`` and ``short(params)`` read and
-    write the specs of a kind that does not fit ``key=value`` parameters alone (``engine``).
+    ``sim.bots.fast`` plays in compiled code, else None; ``fill`` completes the values of
+    parameters that depend on which others a spec gives (see :data:`Fill`), else None.
+    ``spec_module`` names a module whose ``parse_body(text, body)``, ``canonical(params)``
+    and ``short(params)`` read and write the specs of a kind that does not fit
+    ``key=value`` parameters alone (``engine``).
     """
 
     name: str
@@ -46,6 +59,38 @@ class BotKind:
     player: str
     fast_kind: int | None = None
     spec_module: str | None = None
+    fill: Fill | None = None
+
+
+def budget_lifts_cap(cap: Param, budgets: tuple[str, ...]) -> Fill:
+    """A :data:`Fill` rule: when a spec sets one of ``budgets`` above 0 but does not give
+    ``cap``, ``cap`` takes its maximum (an explicit ``cap`` still caps)."""
+
+    def fill(values: dict[str, Any], given: frozenset[str]) -> None:
+        if cap.name not in given and any(values[b] for b in budgets):
+            values[cap.name] = int(cap.high)
+
+    return fill
+
+
+DEPTH = Param(
+    "depth",
+    "int",
+    4,
+    "deepest iteration, in plies; with a time_ms or nodes budget and no depth given, 60 "
+    "(the budget decides)",
+    1,
+    60,
+)
+PLAYOUTS = Param(
+    "playouts",
+    "int",
+    2000,
+    "playouts per move; with a time_ms budget and no playouts given, 100000000 (the "
+    "budget decides)",
+    1,
+    10**8,
+)
 
 
 KINDS: dict[str, BotKind] = {
@@ -73,7 +118,7 @@ KINDS: dict[str, BotKind] = {
             "move ordering (table move, captures by victim, killers, history), quiescence "
             "over captures and den entries, mate-distance scores",
             (
-                Param("depth", "int", 4, "deepest iteration, in plies", 1, 60),
+                DEPTH,
                 Param(
                     "noise",
                     "int",
@@ -111,13 +156,14 @@ KINDS: dict[str, BotKind] = {
                 VALUES,
             ),
             "sim.bots.alphabeta:AlphaBetaBot",
+            fill=budget_lifts_cap(DEPTH, ("time_ms", "nodes")),
         ),
         BotKind(
             "mcts",
             "UCT Monte Carlo tree search; capped rollouts scored by the evaluation; plays the "
             "most visited move; never misses an immediate win",
             (
-                Param("playouts", "int", 2000, "playouts per move", 1, 10**8),
+                PLAYOUTS,
                 Param("c", "float", 1.4, "UCT exploration constant", 0.0, 100.0),
                 Param(
                     "rollout", "choice", "random", "rollout policy", choices=("random", "greedy")
@@ -141,6 +187,7 @@ KINDS: dict[str, BotKind] = {
                 VALUES,
             ),
             "sim.bots.mcts:MctsBot",
+            fill=budget_lifts_cap(PLAYOUTS, ("time_ms",)),
         ),
         BotKind(
             "engine",

@@ -1,9 +1,11 @@
 """Bot specs: ``name`` or ``name:key=value,key=value``, parsed, validated and canonical.
 
-The canonical spec lists every parameter of the bot, defaults filled in, in the fixed
-order of its kind's parameters (:mod:`sim.bots.registry`), so
+The canonical spec lists every parameter of the bot, defaults filled in (and the values
+its kind's ``fill`` rule derives, e.g. ``alphabeta:time_ms=300`` searches up to depth 60),
+in the fixed order of its kind's parameters (:mod:`sim.bots.registry`), so
 ``parse_bot(spec.canonical) == spec`` and a stored game names exactly the player that
-played it.
+played it. The short form leaves out what the canonical form adds, and parses back to
+the same spec too.
 """
 
 from __future__ import annotations
@@ -57,15 +59,25 @@ class BotSpec:
 
     @property
     def short(self) -> str:
-        """The spec without parameters left at their defaults, e.g. ``alphabeta:depth=2``."""
+        """The spec without the parameters the parser fills in by itself (defaults, and
+        values a budget implies), e.g. ``alphabeta:depth=2``, ``alphabeta:time_ms=300``;
+        ``parse_bot(spec.short) == spec``."""
         custom = _spec_module(self.name)
         if custom is not None:
             return custom.short(self.params)
         params = BOTS[self.name][1]
         changed = [p for p in params if self.params[p.name] != p.default]
-        if not changed:
+        for p in list(changed):
+            rest = [q for q in changed if q is not p]
+            if parse_bot(self._text(rest)) == self:
+                changed = rest
+        return self._text(changed)
+
+    def _text(self, params: list[Param]) -> str:
+        """``name:key=value,...`` with ``params`` only (just ``name`` when there are none)."""
+        if not params:
             return self.name
-        body = ",".join(f"{p.name}={p.format(self.params[p.name])}" for p in changed)
+        body = ",".join(f"{p.name}={p.format(self.params[p.name])}" for p in params)
         return f"{self.name}:{body}"
 
     def __str__(self) -> str:
@@ -96,8 +108,8 @@ def parse_bot(spec: str | BotSpec) -> BotSpec:
     params = BOTS[name][1]
     by_name = {p.name: p for p in params}
     values = {p.name: p.default for p in params}
+    seen: set[str] = set()
     if sep and body.strip():
-        seen: set[str] = set()
         for part in body.split(","):
             key, eq, value = part.partition("=")
             key = key.strip().lower()
@@ -114,8 +126,9 @@ def parse_bot(spec: str | BotSpec) -> BotSpec:
                 raise BotSpecError(f"bot {name}: parameter {key} given twice")
             seen.add(key)
             values[key] = by_name[key].parse(name, value)
-    elif sep and not params:
-        pass
+    fill = KINDS[name].fill
+    if fill is not None:
+        fill(values, frozenset(seen))
     return BotSpec(name, values)
 
 

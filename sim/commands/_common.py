@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
@@ -18,7 +20,9 @@ if TYPE_CHECKING:
 def add_position_args(parser: argparse.ArgumentParser, moves_help: str | None = None) -> None:
     """``--rules``, ``--fen`` and ``--moves``."""
     parser.add_argument(
-        "--rules", default="standard", help="rules spec, e.g. yeshou+tiger_jump=horizontal"
+        "--rules",
+        default="standard",
+        help="rules spec, e.g. yeshou+tiger_jump=horizontal (default: standard)",
     )
     parser.add_argument("--fen", default=None, help="start position (default: the initial one)")
     parser.add_argument(
@@ -107,13 +111,35 @@ def data_folder(text: str) -> str:
     return text
 
 
-def add_data_arg(parser: argparse.ArgumentParser) -> None:
-    """``--data DIR`` (default: ``$DSQ_DATA``, else ``data/`` in the project)."""
+def add_data_arg(parser: argparse.ArgumentParser, creates: bool = False) -> None:
+    """``--data DIR`` (default: ``$DSQ_DATA``, else ``data/`` in the project).
+
+    Every command that only reads a data folder refuses one that does not exist
+    (:func:`existing_data_dir`); only a command that records games (``creates``) makes it.
+    """
     parser.add_argument(
         "--data",
         type=data_folder,
-        help="data folder (default: $DSQ_DATA, else data/ in the project)",
+        help="data folder (default: $DSQ_DATA, else data/ in the project); "
+        + ("created if missing" if creates else "must exist"),
     )
+
+
+def existing_data_dir(data: str | None) -> Path:
+    """The data folder a reading command reads (``--data``, else ``$DSQ_DATA``, else the
+    project's ``data/``); ``DsqError`` naming it, and where the name came from, when it
+    does not exist or is not a folder."""
+    from sim.storage.paths import ENV_VAR, resolve_data_dir
+
+    d = resolve_data_dir(data)
+    origin = "" if data is not None or not os.environ.get(ENV_VAR) else f" (from ${ENV_VAR})"
+    if not d.exists():
+        raise DsqError(
+            f"data folder {d}{origin} does not exist (dsq simulate --data {d} creates it)"
+        )
+    if not d.is_dir():
+        raise DsqError(f"data folder {d}{origin} is not a folder")
+    return d
 
 
 MAX_TEXT_BYTES = 16 * 2**20

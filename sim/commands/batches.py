@@ -8,13 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim.commands._common import add_data_arg
-from sim.report.fmt import count, pct
-from sim.report.tables import aligned_table
+from sim.commands._common import add_data_arg, existing_data_dir
+from sim.report.batch_text import batches_table
 from sim.storage.paths import resolve_data_dir
 from sim.storage.records import effective_status, list_batches, unlisted_batches
-
-HEADER = ["ID", "STATUS", "PROGRESS", "RULES", "BOTS", "RED", "BLUE", "DRAW", "LABEL"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,8 +19,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "batches",
         help="list recorded batches (status, progress, rules, bots, counts)",
-        description="List the batches of the data folder, oldest first. A batch whose driver "
-        "died shows as 'interrupted'; finish it with dsq simulate --resume BATCH_ID. A batch "
+        description="List the batches of the data folder, oldest first. Statuses: queued, "
+        "running, done, failed, cancelled (a cancel request, or its time limit), interrupted "
+        "(Ctrl-C, SIGTERM, or a driver that died); finish any of the last three with dsq "
+        "simulate --resume BATCH_ID. The bots' score is given from the --red bot's side, "
+        "with the SPRT's verdict when the batch runs one. A batch "
         "whose record is unreadable shows as 'unreadable' (named on stderr): its games are "
         "still counted, and --resume rebuilds the record when its spec is intact.",
     )
@@ -50,30 +50,9 @@ def unreadable_rows(data_dir: Path) -> list[dict[str, Any]]:
     ]
 
 
-def _row(r: dict[str, Any]) -> list[str]:
-    """One batch as the cells of the table."""
-    spec = r.get("spec", {})
-    c = r.get("counts", {})
-    done, planned = r.get("games_done", 0), r.get("games_planned", 0)
-    bots = f"{spec.get('red', '?')} vs {spec.get('blue', '?')}"
-    if spec.get("swap"):
-        bots += " (swap)"
-    return [
-        str(r.get("batch_id")),
-        r["effective_status"],
-        f"{count(done)}/{count(planned)} {pct(done / planned if planned else None, 0)}",
-        str(spec.get("rules", "?")),
-        bots,
-        count(c.get("red", 0)),
-        count(c.get("blue", 0)),
-        count(c.get("draw", 0)),
-        str(r.get("label") or ""),
-    ]
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq batches``."""
-    d = resolve_data_dir(args.data)
+    d = existing_data_dir(args.data)
     rows = batch_rows(d)
     bad = unreadable_rows(d)
     for r in bad:
@@ -84,5 +63,5 @@ def run(args: argparse.Namespace) -> int:
     if not rows and not bad:
         print(f"no batches in {d}")
         return 0
-    print(aligned_table(HEADER, [_row(r) for r in rows + bad], right=(), indent=""))
+    print(batches_table(rows + bad))
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from sim.bench.kernels import run_bench
 from sim.commands._common import int_in
@@ -16,7 +17,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="measure engine speed (perft nodes/s, random games/s)",
         description="Single-core throughput after JIT warm-up: perft nodes/s from the initial "
         "position, uniform-random games/s and plies/s under each preset, and the JIT warm-up "
-        "time from a cold and from a warm numba cache.",
+        "time from a cold and from a warm numba cache (measured first: about 10-20 s). Each "
+        "step is announced on stderr as it starts.",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -40,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq bench``."""
-    report = run_bench(tuple(args.depth or (6, 7)), args.games, not args.no_warmup)
+    report = run_bench(tuple(args.depth or (6, 7)), args.games, not args.no_warmup, say=_say)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -61,3 +63,8 @@ def run(args: argparse.Namespace) -> int:
             f"(red {g['red_wins']}, blue {g['blue_wins']}, draws {g['draws']})"
         )
     return 0
+
+
+def _say(text: str) -> None:
+    """What ``dsq bench`` measures next, on stderr (``--json`` keeps stdout clean)."""
+    print(f"dsq bench: {text} ...", file=sys.stderr, flush=True)

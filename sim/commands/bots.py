@@ -39,4 +39,7 @@ def run(args: argparse.Namespace) -> int:
         print()
     print("spec: NAME or NAME:key=value,... (e.g. mcts:playouts=500,rollout=greedy); the")
     print("play command also accepts 'human' for --red or --blue.")
+    print("budgets: a time_ms or nodes budget without depth= (playouts= for mcts) searches")
+    print("until the budget is spent: alphabeta:time_ms=300 deepens up to depth 60, while")
+    print("alphabeta:depth=6,time_ms=300 stops at depth 6 or after 300 ms.")
     return 0

@@ -1,9 +1,17 @@
-"""``dsq dashboard``: run the Streamlit app on a data folder (127.0.0.1 by default)."""
+"""``dsq dashboard``: run the Streamlit app on a data folder (127.0.0.1 by default).
+
+The server is a child process (``streamlit run``); the signals that stop ``dsq dashboard``
+stop it too (:func:`serve`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
+import ctypes.util
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -14,8 +22,8 @@ import webbrowser
 from pathlib import Path
 
 from engine.errors import DsqError
-from sim.commands._common import add_data_arg, int_in, positive_int
-from sim.storage.paths import project_root, resolve_data_dir
+from sim.commands._common import add_data_arg, existing_data_dir, int_in, positive_int
+from sim.storage.paths import project_root
 
 APP = project_root() / "dashboard" / "app.py"
 LIMIT_FLAGS = {
@@ -111,9 +119,7 @@ def command(args: argparse.Namespace, data_dir: Path) -> tuple[list[str], dict[s
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq dashboard`` (blocks until the server stops)."""
-    data_dir = resolve_data_dir(args.data).resolve()
-    if data_dir.exists() and not data_dir.is_dir():
-        raise DsqError(f"--data {data_dir} is not a folder")
+    data_dir = existing_data_dir(args.data).resolve()
     _check_port(args.host, args.port)
     if getattr(args, "engines", None):
         from sim.engines.registry import load_registry
@@ -122,12 +128,74 @@ def run(args: argparse.Namespace) -> int:
     cmd, env = command(args, data_dir)
     url = f"http://{args.host}:{args.port}"
     print(f"dsq dashboard: {url} on {data_dir}", file=sys.stderr)
-    if not args.no_browser:
-        threading.Thread(target=_open_browser_when_ready, args=(url,), daemon=True).start()
+    return serve(cmd, env, None if args.no_browser else url)
+
+
+FORWARDED = ("SIGTERM", "SIGINT", "SIGHUP")
+STOP_SECONDS = 15.0  # after a forwarded signal, how long the server has to stop
+
+
+def serve(cmd: list[str], env: dict[str, str], browser_url: str | None = None) -> int:
+    """Run the server ``cmd`` as a child process until it exits; return its exit code, or 0
+    when it stopped because ``dsq dashboard`` was asked to stop.
+
+    SIGTERM, SIGINT and SIGHUP sent to this process are passed on to the server, and this
+    process waits for it to stop (SIGKILL after :data:`STOP_SECONDS`), so stopping ``dsq
+    dashboard`` by its pid never leaves a server holding the port. On Linux the server is
+    also sent SIGTERM by the kernel if this process dies without a chance to forward
+    (``kill -9``). With ``browser_url`` a browser tab is opened once the server answers.
+    """
+    received: list[int] = []
+    children: list[subprocess.Popen] = []
+
+    def forward(signum: int, frame: object) -> None:
+        received.append(signum)
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                child.send_signal(signum)
+
+    signums = [getattr(signal, name) for name in FORWARDED if hasattr(signal, name)]
+    previous = {sig: signal.signal(sig, forward) for sig in signums}
     try:
-        return subprocess.call(cmd, env=env, stdin=subprocess.DEVNULL)
-    except KeyboardInterrupt:
-        return 0
+        proc = subprocess.Popen(
+            cmd, env=env, stdin=subprocess.DEVNULL, preexec_fn=_terminate_with_parent
+        )
+        children.append(proc)
+        if received:  # a signal came while the child was being started
+            forward(received[-1], None)
+        if browser_url:
+            threading.Thread(
+                target=_open_browser_when_ready, args=(browser_url,), daemon=True
+            ).start()
+        deadline: float | None = None
+        while True:
+            try:
+                code = proc.wait(timeout=0.2)
+                break
+            except subprocess.TimeoutExpired:
+                if received and deadline is None:
+                    deadline = time.monotonic() + STOP_SECONDS
+                if deadline is not None and time.monotonic() > deadline:
+                    proc.kill()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0 if received else code
+
+
+def _terminate_with_parent() -> None:
+    """In the child, before it runs the server: ask the Linux kernel to send it SIGTERM
+    when its parent dies (best effort; elsewhere nothing)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+PR_SET_PDEATHSIG = 1
 
 
 def _open_browser_when_ready(url: str, timeout: float = 60.0) -> None:

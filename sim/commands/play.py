@@ -68,10 +68,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--blue human reads that side's moves (e.g. a3a4) from standard input; 'moves' lists "
         "the legal moves, 'quit' or end of input stops the game.",
     )
-    p.add_argument("--red", required=True, help="bot spec or 'human'")
-    p.add_argument("--blue", required=True, help="bot spec or 'human'")
-    p.add_argument("--rules", default="standard", help="rules spec, e.g. datou")
-    p.add_argument("--seed", type=SEED_ARG, default=0, help="game seed (bots' generators)")
+    p.add_argument("--red", required=True, help="bot spec or 'human' (required; dsq bots)")
+    p.add_argument("--blue", required=True, help="bot spec or 'human' (required)")
+    p.add_argument("--rules", default="standard", help="rules spec, e.g. datou (default: standard)")
+    p.add_argument(
+        "--seed", type=SEED_ARG, default=0, help="game seed (bots' generators; default 0)"
+    )
     p.add_argument("--fen", default=None, help="start position (default: the initial one)")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument(
@@ -80,7 +82,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="show the wolf as a fox (F), as some editions name it; display only",
     )
     p.add_argument(
-        "--ply-cap", type=int_in(1, 65535), default=1000, help="draw by ply_cap after P plies"
+        "--ply-cap",
+        type=int_in(1, 65535),
+        default=1000,
+        help="draw by ply_cap after P plies (1000)",
     )
     add_engines_arg(p)
     p.set_defaults(func=run)
@@ -131,7 +136,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
                 make_bot(parse_bot(text), pos.rules, seed_state(bot_seed(args.seed, side)))
             )
     names = [
-        HUMAN if p is None else p.spec.canonical
+        HUMAN if p is None else p.spec.short
         for p in players  # type: ignore[union-attr]
     ]
     if not args.quiet:

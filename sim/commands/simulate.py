@@ -4,7 +4,8 @@ A thin wrapper over :func:`sim.batch.run.run_batches`: it turns the flags into s
 options, prints the summary, and maps the outcome to an exit code. SIGTERM is handled here,
 not in ``run_batches`` (a library call should not install process-wide signal handlers):
 while the batches run, SIGTERM raises ``KeyboardInterrupt`` like Ctrl-C, so the batch
-records what was played, says ``cancelled``, and the command exits with 130.
+records what was played, says ``interrupted``, and the command exits with 130. A cancel
+request (the dashboard's Cancel) or ``--max-seconds`` ends a batch ``cancelled``: exit 3.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
 
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
@@ -29,12 +29,15 @@ from sim.batch.spec import BatchSpec, RunOptions, make_spec
 from sim.commands._common import add_data_arg, float_in, int_in
 from sim.commands.engines import add_engines_arg
 from sim.play.seeds import MAX_SEED, new_batch_seed
+from sim.report.batch_text import summary_text
 from sim.storage.paths import resolve_data_dir
 from sim.storage.recordcheck import MAX_GAMES, MAX_OPENING_PLIES, MAX_PLY_CAP
 
 SPEC_ARGS = ("rules", "red", "blue", "games", "seed", "opening_plies", "ply_cap", "label")
 EXIT_FAILED = 1
 EXIT_CANCELLED = 3
+DEFAULT_RULES = "standard"
+DEFAULT_BOT = "random"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,12 +49,23 @@ def register(sub: argparse._SubParsersAction) -> None:
         "rules spec, all with the same seeds) and record every game as parquet in the data "
         "folder. Each game's seed derives from the batch seed and the game index only, so "
         "the same command gives the same games for any --workers and on Dask. Exit codes: "
-        "0 done, 1 failed, 2 bad arguments, 3 cancelled, 130 interrupted.",
+        "0 done; 1 failed; 2 bad arguments; 3 cancelled (a cancel request, or --max-seconds "
+        "reached); 130 interrupted (Ctrl-C or SIGTERM). The batch records say the same word, "
+        "and dsq simulate --resume BATCH_ID plays the rest of any of them.",
     )
-    p.add_argument("--rules", help="rules spec(s), comma-separated: one batch each")
-    p.add_argument("--red", help="bot playing red (moves first), e.g. random, greedy")
-    p.add_argument("--blue", help="bot playing blue")
-    p.add_argument("--games", type=int_in(1, MAX_GAMES), help=f"games per batch (1..{MAX_GAMES})")
+    p.add_argument(
+        "--rules",
+        help=f"rules spec(s), comma-separated: one batch each (default: {DEFAULT_RULES})",
+    )
+    p.add_argument(
+        "--red",
+        help=f"bot playing red (moves first), e.g. greedy, alphabeta:depth=3 (default: "
+        f"{DEFAULT_BOT}; dsq bots lists them)",
+    )
+    p.add_argument("--blue", help=f"bot playing blue (default: {DEFAULT_BOT})")
+    p.add_argument(
+        "--games", type=int_in(1, MAX_GAMES), help=f"games per batch (1..{MAX_GAMES}; required)"
+    )
     p.add_argument(
         "--seed", type=int_in(0, MAX_SEED), help="batch seed (default: random, recorded)"
     )
@@ -76,7 +90,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"local worker processes (1..{max_workers()}; default 1)",
     )
     p.add_argument("--scheduler", help="run on a Dask cluster: tcp://HOST:PORT")
-    add_data_arg(p)
+    add_data_arg(p, creates=True)
     p.add_argument("--label", help="free text stored with the batch (one line)")
     p.add_argument("--batch-id", help="choose the batch id (several rules: ID-1, ID-2, ...)")
     p.add_argument("--resume", metavar="BATCH_ID", help="play exactly the missing games")
@@ -95,7 +109,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "check (their games may end in forfeits)",
     )
     p.add_argument("--json", action="store_true", help="print a JSON summary at the end")
-    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress, and no summary unless a batch ends other than done",
+    )
     adv = p.add_argument_group("tuning (does not change the games)")
     adv.add_argument(
         "--chunk-games", type=int_in(1, 100_000), default=1000, help="max games per task (1000)"
@@ -139,17 +157,18 @@ def _options(args: argparse.Namespace) -> RunOptions:
 
 def _specs(args: argparse.Namespace) -> list[BatchSpec]:
     """The specs of the new batches the flags ask for (one per rules spec, same seed)."""
-    if args.rules is None or args.games is None:
-        raise DsqError("--rules and --games are required (or --resume BATCH_ID)")
+    if args.games is None:
+        raise DsqError("--games is required (or --resume BATCH_ID)")
     seed = args.seed if args.seed is not None else new_batch_seed()
-    rules = [r.strip() for r in args.rules.split(",")]
+    text = DEFAULT_RULES if args.rules is None else args.rules
+    rules = [r.strip() for r in text.split(",")]
     if any(not r for r in rules):
         raise DsqError(f"empty rules spec in --rules {args.rules!r}")
     specs = [
         make_spec(
             r,
-            args.red or "random",
-            args.blue or "random",
+            DEFAULT_BOT if args.red is None else args.red,
+            DEFAULT_BOT if args.blue is None else args.blue,
             args.games,
             seed=seed,
             swap=bool(args.swap),
@@ -187,6 +206,36 @@ def _engine_entries(
 
     activate(engines, args.data)
     return admit(bots, rules, args.data, force=bool(getattr(args, "force_engines", False)))
+
+
+def default_bots_note(args: argparse.Namespace) -> str | None:
+    """The note saying which side's bot was left to its default, or None."""
+    if args.resume:
+        return None
+    missing = [f"--{side}" for side in ("red", "blue") if getattr(args, side) is None]
+    if not missing:
+        return None
+    sides = "both sides" if len(missing) == 2 else missing[0][2:]
+    return (
+        f"dsq simulate: note: {' and '.join(missing)} not given: {DEFAULT_BOT} plays "
+        f"{sides} (dsq bots lists the bots)"
+    )
+
+
+class NotedProgress(Progress):
+    """Progress output that first prints a note, once the first batch really starts (so
+    bad arguments still give one error line and nothing else)."""
+
+    def __init__(self, note: str | None) -> None:
+        super().__init__()
+        self.note = note
+
+    def start(self, name: str, total: int, done: int, counts: dict[str, int]) -> None:
+        """Print the note (the first time), then start the batch's progress."""
+        if self.note:
+            print(self.note, file=self.stream, flush=True)
+            self.note = None
+        super().start(name, total, done, counts)
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -239,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 scheduler=args.scheduler,
                 options=options,
-                progress=None if args.quiet else Progress(),
+                progress=None if args.quiet else NotedProgress(default_bots_note(args)),
             )
         except BatchFailed as exc:
             if exc.resource:
@@ -260,18 +309,5 @@ def run(args: argparse.Namespace) -> int:
         data = str(resolve_data_dir(args.data))
         print(json.dumps({"data": data, "seconds": round(total, 3), "batches": records}))
     elif not args.quiet or code:
-        for rec in records:
-            print(_summary_line(rec))
+        print("\n".join(summary_text(rec) for rec in records))
     return code
-
-
-def _summary_line(rec: dict[str, Any]) -> str:
-    s = rec.get("spec") or {"rules": "?", "red": "?", "blue": "?", "swap": False}
-    c = rec.get("counts") or {"red": "?", "blue": "?", "draw": "?"}
-    secs = rec.get("seconds") or 0.0
-    done, planned = rec.get("games_done", "?"), rec.get("games_planned", "?")
-    return (
-        f"{rec['batch_id']}  {rec['status']:<9} {done}/{planned}  "
-        f"rules {s['rules']}  {s['red']} vs {s['blue']}{' (swap)' if s['swap'] else ''}  "
-        f"red {c['red']} blue {c['blue']} draw {c['draw']}  {secs:.1f} s"
-    )

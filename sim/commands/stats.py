@@ -12,11 +12,10 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
-from sim.commands._common import add_data_arg, float_in, int_in
+from sim.commands._common import add_data_arg, existing_data_dir, float_in, int_in
 from sim.report.jsonable import stats_json
 from sim.report.text import stats_text
 
@@ -190,13 +189,9 @@ def parse_request(args: argparse.Namespace) -> StatsRequest:
 
 
 def _open(data: str | None) -> Any:
-    from sim.storage.paths import resolve_data_dir
     from sim.storage.reading import open_dataset
 
-    d = resolve_data_dir(data)
-    if not Path(d).is_dir():
-        raise DsqError(f"data folder {d} does not exist")
-    return open_dataset(d)
+    return open_dataset(existing_data_dir(data))
 
 
 def collect(request: StatsRequest) -> dict[str, Any]:

@@ -246,18 +246,26 @@ def _by_section(key: str, table: pd.DataFrame) -> str:
 def stats_text(out: dict[str, Any]) -> str:
     """The whole text report of ``dsq stats`` from what it collected (the dict with
     ``data``, ``selection``, ``confidence``, ``general`` and, when there are games,
-    ``reasons`` and the optional ``by``, ``compare``, ``ratings`` and ``details``)."""
+    ``reasons`` and the optional ``by``, ``compare``, ``ratings`` and ``details``). With
+    ``compare`` the comparison replaces the overview of the pooled games."""
     g, sel = out["general"], out["selection"]
     if g.games == 0:
         return f"no games in {out['data']} for the selection ({sel.describe()})"
-    sections = [
-        f"{count(g.games)} games in {out['data']}  ({sel.describe()})",
-        general_text(g, out["reasons"], out["confidence"]),
-    ]
+    head = f"{count(g.games)} games in {out['data']}  ({sel.describe()})"
+    if "compare" in out:
+        # The comparison is what was asked for: the pooled overview of several rule sets
+        # would mix them (``--json`` still holds it).
+        c = out["compare"]
+        compared = int(sum(c.per_rules["games"])) if not c.per_rules.empty else 0
+        rules = ", ".join(str(r) for r in c.per_rules["rules"])
+        sections = [
+            f"rule sets compared: {rules} ({count(compared)} games in {out['data']}; "
+            f"{sel.describe()})\n" + compare_text(c)
+        ]
+    else:
+        sections = [head, general_text(g, out["reasons"], out["confidence"])]
     if "by" in out:
         sections.append(_by_section(out["by"]["key"], out["by"]["table"]))
-    if "compare" in out:
-        sections.append("rule sets compared:\n" + compare_text(out["compare"]))
     if "ratings" in out:
         sections.append(ratings_text(out["ratings"]))
     if "details" in out:

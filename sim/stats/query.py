@@ -131,10 +131,12 @@ class Selection:
         return f"WITH sel AS (SELECT * FROM games WHERE {cond})", params
 
     def describe(self) -> str:
-        """A one-line human description of the selection."""
+        """A one-line human description of the selection (bots by their short spec)."""
+        from sim.bots.spec import short_spec
+
         parts = [
             "rules: " + (", ".join(self.rules) if self.rules else "all"),
-            "bots: " + (", ".join(self.bots) if self.bots else "all"),
+            "bots: " + (", ".join(short_spec(b) for b in self.bots) if self.bots else "all"),
         ]
         if self.bots and self.between:
             parts[-1] += " (games between them)"

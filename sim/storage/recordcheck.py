@@ -18,7 +18,7 @@ from sim.storage.paths import BATCH_ID_RE
 MAX_GAMES = 2**31 - 1  # game_index is an int32
 MAX_OPENING_PLIES = 200
 MAX_PLY_CAP = 65535
-STATUSES = ("queued", "running", "done", "failed", "cancelled")
+STATUSES = ("queued", "running", "done", "failed", "cancelled", "interrupted")
 
 
 class RecordError(ValueError):
@@ -112,10 +112,21 @@ def check_record(record: Any, batch_id: str | None = None) -> dict[str, Any]:
     counts = record["counts"]
     if not isinstance(counts, dict) or any(not _COUNT(counts.get(k)) for k in WINNER_KEYS):
         raise RecordError(f"counts: expected red, blue and draw counts, got {_show(counts)}")
+    for k in BOT_KEYS:
+        if k in counts and not _COUNT(counts[k]):
+            raise RecordError(
+                f"counts.{k}: expected a whole number of games, got {_show(counts[k])}"
+            )
+    penta = counts.get("pentanomial")
+    if penta is not None and not (
+        isinstance(penta, list) and len(penta) == 5 and all(_COUNT(c) for c in penta)
+    ):
+        raise RecordError(f"counts.pentanomial: expected 5 pair counts, got {_show(penta)}")
     return record
 
 
 WINNER_KEYS = ("red", "blue", "draw")
+BOT_KEYS = ("a_wins", "b_wins")  # wins of the --red bot (a) and the --blue bot (b)
 
 
 def _show(value: Any) -> str:

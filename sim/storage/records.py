@@ -7,7 +7,8 @@ A record is a JSON object::
      "counts": {"red", "blue", "draw"}, "created_at", "started_at", "updated_at",
      "finished_at", "host", "pid", "engine_version", "schema_version", "error"}
 
-``status`` is one of :data:`STATUSES`. Every read checks the record against its schema
+``status`` is one of :data:`STATUSES`: ``cancelled`` after a cancel request or the time
+limit, ``interrupted`` after Ctrl-C or SIGTERM. Every read checks the record against its schema
 (:mod:`sim.storage.recordcheck`). A record that says ``running`` or ``queued`` while no
 process holds its batch's lock (:mod:`sim.storage.locks`) is reported as ``interrupted``
 by :func:`effective_status`.

@@ -94,6 +94,11 @@ def test_launch_requests_are_bounded():
     with pytest.raises(DsqError, match="playouts=501"):
         check_bot_limits("mcts:playouts=501", limits)
     assert check_bot_limits("alphabeta:depth=3", limits).startswith("alphabeta:depth=3,")
+    # A time budget bounds the search instead of the depth or playouts (it is capped itself).
+    assert check_bot_limits("alphabeta:time_ms=300", limits).startswith("alphabeta:depth=60,")
+    assert check_bot_limits("mcts:time_ms=300", limits).startswith("mcts:playouts=100000000,")
+    with pytest.raises(DsqError, match="time_ms=20000"):
+        check_bot_limits("alphabeta:time_ms=20000", limits)
 
 
 def test_settings_come_from_the_environment(monkeypatch, tmp_path):
@@ -159,5 +164,12 @@ def test_dashboard_command_refuses_bad_input(tmp_path, capsys):
     assert exc.value.code == 2
 
 
-def test_app_entry_point_exists():
-    assert (APP).is_file()
+def test_every_page_script_is_in_the_navigation_and_exists():
+    from dashboard.pages import PAGE_LIST, PAGES
+
+    scripts = [script for script, *_ in PAGE_LIST]
+    on_disk = sorted(p.name for p in PAGES.glob("*.py") if p.name != "__init__.py")
+    assert sorted(scripts) == on_disk  # no page unreachable, none missing
+    paths = [path for *_, path in PAGE_LIST]
+    assert len(set(paths)) == len(paths) and paths[0] == ""  # the first page is the default
+    assert APP.is_file() and APP.parent == PAGES.parent

@@ -60,7 +60,11 @@ def test_bench_reports_its_figures() -> None:
         text=True,
         check=True,
     )
-    report = json.loads(done.stdout)
+    report = json.loads(done.stdout)  # stdout holds the JSON alone
+    # What it measures is announced on stderr as each step starts.
+    steps = done.stderr.splitlines()
+    assert steps[0] == "dsq bench: loading the compiled kernels ..."
+    assert "dsq bench: perft 3 from the initial position ..." in steps
     assert [p["nodes"] for p in report["perft"]] == [12240]
     assert [g["rules"] for g in report["random_games"]] == ["standard", "yeshou", "datou"]
     for g in report["random_games"]:

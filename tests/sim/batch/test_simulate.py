@@ -297,7 +297,7 @@ BAD = [
     (["--rules", "standard", "--games", "5", "--scheduler", "tcp://127.0.0.1:9"], "connect"),
     (["--resume", "nosuchbatch"], "no batch"),
     (["--resume", "x", "--rules", "standard"], "--resume"),
-    (["--games", "5"], "--rules"),
+    (["--rules", "standard"], "--games is required"),
 ]
 
 
@@ -336,10 +336,30 @@ def test_resume_refuses_a_running_batch(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=600)
-    assert read_batch_record(tmp_path, "live")["status"] == "cancelled"
+    assert read_batch_record(tmp_path, "live")["status"] == "interrupted"  # SIGTERM
 
 
-def test_keyboard_interrupt_records_cancelled(tmp_path: Path) -> None:
+def test_ctrl_c_says_interrupted_in_records_listing_and_exit_code(tmp_path: Path) -> None:
+    # The words agree with the exit codes --help lists: 130 interrupted, 3 cancelled.
+    assert "130 interrupted (Ctrl-C or SIGTERM)" in " ".join(
+        dsq("simulate", "--help").stdout.split()
+    )
+    proc = popen_dsq(
+        "simulate", "--rules", "standard,datou", "--games", "200000", "--data", str(tmp_path),
+        "--batch-id", "ci", "--quiet", "--flush-seconds", "0.2",
+    )  # fmt: skip
+    wait_for(lambda: parquet_files(tmp_path, "ci-1"), "the first chunk", proc)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=600)
+    assert proc.returncode == 130 and "interrupted" in err
+    first, second = read_batch_record(tmp_path, "ci-1"), read_batch_record(tmp_path, "ci-2")
+    assert first["status"] == "interrupted" and first["games_done"] > 0
+    assert second["status"] == "interrupted" and second["error"] == "not started"
+    listing = dsq("batches", "--data", str(tmp_path)).stdout
+    assert listing.count("interrupted") == 2 and "cancelled" not in listing
+
+
+def test_keyboard_interrupt_records_interrupted(tmp_path: Path) -> None:
     spec = make_spec("standard", "random", "random", 100000, seed=1)
 
     def interrupt_once_games_are_recorded() -> None:
@@ -356,5 +376,5 @@ def test_keyboard_interrupt_records_cancelled(tmp_path: Path) -> None:
         run_batches([spec], tmp_path, batch_id="kb", options=RunOptions(flush_seconds=0.1))
     interrupter.join()
     rec = read_batch_record(tmp_path, "kb")
-    assert rec["status"] == "cancelled"
+    assert rec["status"] == "interrupted"
     assert games(tmp_path, "kb").num_rows == rec["games_done"]

@@ -253,3 +253,21 @@ def test_search_state_unchanged_by_deep_history() -> None:
         assert move in pos.legal_moves()
         assert np.array_equal(st, pos.st)
     assert core.MAX_MOVES == 48
+
+
+def test_a_budget_without_depth_searches_past_the_default_depth() -> None:
+    pos = Position()
+    by_nodes = make_bot("alphabeta:nodes=100000", pos.rules, seed_state(3))
+    by_nodes.choose(pos.st)
+    assert by_nodes.info["depth"] > 4 and by_nodes.info["nodes"] <= 100000
+    capped = make_bot("alphabeta:depth=3,nodes=100000", pos.rules, seed_state(3))
+    capped.choose(pos.st)
+    assert capped.info["depth"] == 3  # an explicit depth still caps
+    by_time = make_bot("alphabeta:time_ms=300", pos.rules, seed_state(3))
+    by_time.choose(pos.st)  # the first move may include compiling the search
+    by_time.choose(pos.st)
+    assert by_time.info["depth"] > 4
+    mcts = make_bot("mcts:time_ms=100", pos.rules, seed_state(3))
+    mcts.choose(pos.st)
+    mcts.choose(pos.st)
+    assert mcts.info["playouts"] > 2000 or mcts.info["time_ms"] >= 100

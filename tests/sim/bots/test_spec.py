@@ -77,3 +77,34 @@ def test_describe_bots_covers_every_parameter() -> None:
         assert parse_bot(b["canonical"]).canonical == b["canonical"]
         for p in b["params"]:
             assert p["help"] and p["allowed"] and p["default"] != ""
+
+
+@pytest.mark.parametrize(
+    ("spec", "filled", "short"),
+    [
+        ("alphabeta:time_ms=300", {"depth": 60}, "alphabeta:time_ms=300"),
+        ("alphabeta:nodes=5000", {"depth": 60}, "alphabeta:nodes=5000"),
+        ("alphabeta:depth=6,time_ms=300", {"depth": 6}, "alphabeta:depth=6,time_ms=300"),
+        ("alphabeta:time_ms=0", {"depth": 4}, "alphabeta"),
+        ("alphabeta:depth=60", {"depth": 60}, "alphabeta:depth=60"),
+        ("mcts:time_ms=50", {"playouts": 10**8}, "mcts:time_ms=50"),
+        ("mcts:playouts=100,time_ms=50", {"playouts": 100}, "mcts:playouts=100,time_ms=50"),
+    ],
+)
+def test_a_budget_lifts_the_default_cap(spec: str, filled: dict, short: str) -> None:
+    parsed = parse_bot(spec)
+    assert {k: parsed.params[k] for k in filled} == filled
+    assert parse_bot(parsed.canonical) == parsed and parse_bot(parsed.short) == parsed
+    assert parsed.short == short
+
+
+def test_default_canonical_specs_are_unchanged() -> None:
+    # Stored games name their bots by these strings: they must keep counting together.
+    assert parse_bot("alphabeta").canonical == (
+        "alphabeta:depth=4,noise=0,time_ms=0,nodes=0,contempt=30,tt_mb=16,"
+        "values=450/200/300/350/500/800/900/1000"
+    )
+    assert parse_bot("mcts").canonical == (
+        "mcts:playouts=2000,c=1.4,rollout=random,rollout_plies=20,time_ms=0,"
+        "values=450/200/300/350/500/800/900/1000"
+    )

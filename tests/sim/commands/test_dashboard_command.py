@@ -10,6 +10,9 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
+
+from tests.support.procs import alive, children, wait_for
 from tests.support.server import ROOT, free_port, wait_healthy
 
 
@@ -36,3 +39,35 @@ def test_dashboard_serves_without_flags_on_a_fresh_home(tmp_path: Path, fixture_
         os.killpg(proc.pid, signal.SIGTERM)
         out, _ = proc.communicate(timeout=30)
     assert b"Email" not in out
+
+
+# SIGINT and SIGHUP are forwarded by the same handler as SIGTERM.
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
+def test_a_signal_to_dsq_dashboard_stops_the_server(
+    signum: int, tmp_path: Path, fixture_data: Path
+) -> None:
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", "dashboard", "--data", str(fixture_data),
+         "--port", str(port), "--no-browser"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_healthy(url, proc, timeout=60)
+        [server] = children(proc.pid)
+        os.kill(proc.pid, signum)  # dsq's pid only, as `kill -TERM PID` does
+        if signum == signal.SIGKILL:  # no chance to forward: the kernel tells the server
+            assert proc.wait(timeout=60) == -signal.SIGKILL
+            wait_for(lambda: not alive(server), "the server to stop")
+        else:
+            assert proc.wait(timeout=60) == 0
+            assert not alive(server)  # waited for: the server stopped before dsq did
+        with pytest.raises(OSError):
+            urllib.request.urlopen(url + "/_stcore/health", timeout=5)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

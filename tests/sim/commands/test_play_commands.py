@@ -39,6 +39,10 @@ def test_bots_lists_every_parameter(capsys: pytest.CaptureFixture[str]) -> None:
         "values=450/",
     ):
         assert word in out
+    # Each parameter's text names the animals' order once (the values= parameter).
+    values_block = out.split("\n    values=450/")[1].split("\n\n")[0]
+    assert values_block.count("rat/cat/dog/wolf/leopard/tiger/lion/elephant") == 1
+    assert "alphabeta:time_ms=300" in out  # how budgets lift the depth cap
     assert main(["bots", "--json"]) == 0
     bots = json.loads(capsys.readouterr().out)
     assert [b["name"] for b in bots] == ["random", "greedy", "alphabeta", "mcts", "engine"]

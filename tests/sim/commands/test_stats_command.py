@@ -122,6 +122,17 @@ def test_ratings_and_compare_text(data: Path) -> None:
     assert "standard - yeshou" in r.stdout and "Kruskal-Wallis" in r.stdout
 
 
+def test_compare_prints_the_comparison_not_the_pooled_overview(data: Path) -> None:
+    r = dsq("--data", str(data), "--compare", "standard,yeshou")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("rule sets compared: standard, yeshou (")
+    assert "standard - yeshou" in r.stdout
+    for overview in ("first-player score", "end reason", "red wins (first player)"):
+        assert overview not in r.stdout
+    plain = dsq("--data", str(data))
+    assert "first-player score" in plain.stdout  # without --compare, the overview
+
+
 def test_no_games(tmp_path: Path) -> None:
     r = dsq("--data", str(tmp_path))
     assert r.returncode == 0 and "no games" in r.stdout
@@ -215,3 +226,10 @@ def test_games_against_people_are_counted_only_when_asked(tmp_path: Path, capsys
     assert games[()] == 200
     assert games[("--humans",)] == 201
     assert games[("--bot", "human")] == 1
+
+
+def test_the_selection_names_bots_by_their_short_spec(data: Path) -> None:
+    r = dsq("--data", str(data), "--bot", "greedy", "--bot", "alphabeta:depth=2,noise=0")
+    first = r.stdout.splitlines()[0]
+    assert "bots: greedy, alphabeta:depth=2)" in first
+    assert "tt_mb" not in r.stdout

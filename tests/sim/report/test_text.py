@@ -145,12 +145,16 @@ def test_the_whole_report_is_plain_ascii_with_every_section(data: Path) -> None:
                           "--compare", "standard,yeshou"))  # fmt: skip
     text = stats_text(out)
     assert text.isascii()
-    assert text.startswith(f"{fmt.count(out['general'].games)} games in {data}  (")
+    assert text.startswith("rule sets compared: standard, yeshou (")  # no pooled overview
+    assert "first-player score" not in text
     sections = text.split("\n\n")
     assert any(s.startswith("by matchup:") for s in sections)
     assert any(s.startswith("rule sets compared:") for s in sections)
     assert any(s.startswith("Bradley-Terry") for s in sections)
     assert "nan" not in text.lower()
+    overview = stats_text(collect(request(data, "--by", "matchup")))
+    assert overview.startswith(f"{fmt.count(out['general'].games)} games in {data}  (")
+    assert "first-player score" in overview
 
 
 def test_no_games_for_the_selection(data: Path) -> None:

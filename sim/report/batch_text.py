@@ -1,0 +1,235 @@
+"""Batches as a person reads them: the summary ``dsq simulate`` prints when it ends and the
+table of ``dsq batches``.
+
+Bots are named by their short spec (:func:`sim.bots.spec.short_spec`; the records and the
+JSON output keep the canonical one). A batch's result is given by colour and, from bot a's
+side (the ``--red`` bot of the spec, which plays blue in the odd games of a colour-swapped
+batch), as W/D/L, score and Elo with its 95% interval: from the pentanomial of the
+colour-swapped pairs when the batch has them, else from W/D/L. A batch with an SPRT shows
+its verdict (H1, H0 or undecided) and the log-likelihood ratio.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from sim.batch.tally import bot_results
+from sim.bots.spec import short_spec
+from sim.report.fmt import MISSING, count, num, pct, plus_minus, wdl
+from sim.report.tables import aligned_table
+
+__all__ = [
+    "BATCHES_HEADER",
+    "BatchScore",
+    "batch_row",
+    "batch_score",
+    "batches_table",
+    "bots_label",
+    "sprt_verdict",
+    "summary_text",
+]
+
+
+@dataclass(frozen=True)
+class BatchScore:
+    """Bot a's result in a batch: W/D/L, mean score and, between two different bots, the
+    Elo difference a - b with its 95% error (``elo_from`` says from what: ``"pairs"`` of
+    the pentanomial, or ``"games"``)."""
+
+    a: str
+    b: str
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    elo: float
+    elo_error: float
+    elo_from: str | None
+    pairs: int
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def self_play(self) -> bool:
+        """Both sides are the same bot (its score is only a colour's)."""
+        return self.elo_from is None
+
+
+def batch_score(record: dict[str, Any]) -> BatchScore | None:
+    """Bot a's result from a batch record's ``counts``; None before any game, or when the
+    record cannot tell (a colour-swapped batch recorded before the bots' wins were kept)."""
+    from sim.stats.elo import match_score, pentanomial
+
+    spec = record.get("spec") or {}
+    counts = record.get("counts") or {}
+    res = bot_results(counts, bool(spec.get("swap")))
+    if res is None or not res["wins"] + res["draws"] + res["losses"]:
+        return None
+    w, d, lo = res["wins"], res["draws"], res["losses"]
+    elo, error, source, pairs = math.nan, math.nan, None, 0
+    if spec.get("red") != spec.get("blue"):
+        ptnml = res.get("pentanomial")
+        if ptnml and sum(ptnml):
+            p = pentanomial(ptnml)
+            elo, error, source, pairs = p.elo, p.elo_error, "pairs", p.pairs
+        else:
+            m = match_score(w, d, lo)
+            elo, error, source = m.elo, m.elo_error, "games"
+    return BatchScore(
+        a=short_spec(str(spec.get("red", "?"))),
+        b=short_spec(str(spec.get("blue", "?"))),
+        wins=w,
+        draws=d,
+        losses=lo,
+        score=(w + d / 2) / (w + d + lo),
+        elo=elo,
+        elo_error=error,
+        elo_from=source,
+        pairs=pairs,
+    )
+
+
+def sprt_verdict(record: dict[str, Any]) -> dict[str, Any] | None:
+    """The SPRT of a batch that runs one: ``{"spec", "decision" ("H1", "H0" or None),
+    "llr", "lower", "upper"}``, as stored when the batch ended, else computed from its
+    counts (a batch still running or interrupted); None without an SPRT."""
+    spec = record.get("sprt")
+    if not spec:
+        return None
+    check = record.get("stop_check")
+    if isinstance(check, dict) and isinstance(check.get("llr"), int | float):
+        return {
+            "spec": spec,
+            "decision": check.get("decision"),
+            "llr": float(check["llr"]),
+            "lower": check.get("lower"),
+            "upper": check.get("upper"),
+        }
+    from engine.errors import DsqError
+    from sim.stats.sprt import parse_sprt, sprt_test
+
+    res = bot_results(record.get("counts") or {}, bool((record.get("spec") or {}).get("swap")))
+    if res is None:
+        return {"spec": spec, "decision": None, "llr": math.nan, "lower": None, "upper": None}
+    results = res.get("pentanomial") or (res["wins"], res["draws"], res["losses"])
+    try:
+        t = sprt_test(results, parse_sprt(spec))
+    except DsqError:
+        return {"spec": spec, "decision": None, "llr": math.nan, "lower": None, "upper": None}
+    return {"spec": spec, "decision": t.decision, "llr": t.llr, "lower": t.lower, "upper": t.upper}
+
+
+def _verdict_word(v: dict[str, Any]) -> str:
+    return v["decision"] or "undecided"
+
+
+def sprt_cell(record: dict[str, Any]) -> str:
+    """The SPRT column of ``dsq batches``: ``H1 (LLR 2.96)``, ``undecided (LLR 0.51)``."""
+    v = sprt_verdict(record)
+    return "" if v is None else f"{_verdict_word(v)} (LLR {num(v['llr'], 2)})"
+
+
+def sprt_line(record: dict[str, Any]) -> str | None:
+    """The SPRT sentence of the summary, or None without an SPRT."""
+    v = sprt_verdict(record)
+    if v is None:
+        return None
+    meaning = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(v["decision"] or "", "undecided")
+    bounds = (
+        f", bounds [{num(v['lower'], 2)}, {num(v['upper'], 2)}]" if v["lower"] is not None else ""
+    )
+    early = "; stopped early" if record.get("stopped_early") else ""
+    return f"SPRT {v['spec']}: {meaning}, LLR {num(v['llr'], 2)}{bounds}{early}"
+
+
+def bots_label(spec: dict[str, Any]) -> str:
+    """``greedy vs random (swap)``: the two bots by their short specs."""
+    label = f"{short_spec(str(spec.get('red', '?')))} vs {short_spec(str(spec.get('blue', '?')))}"
+    return label + (" (swap)" if spec.get("swap") else "")
+
+
+def _elo_text(s: BatchScore) -> str:
+    return MISSING if s.self_play else plus_minus(s.elo, s.elo_error)
+
+
+def score_line(s: BatchScore) -> str:
+    """Each bot's W/D/L and score, and the Elo difference with its 95% error."""
+    if s.self_play:
+        return f"self-play: {s.a} on both sides (its results are the colours' above)"
+    first = f"{s.a} {wdl(s.wins, s.draws, s.losses)} (score {num(s.score, 3)})"
+    second = f"{s.b} {wdl(s.losses, s.draws, s.wins)} (score {num(1 - s.score, 3)})"
+    source = f"{count(s.pairs)} colour-swapped pairs" if s.elo_from == "pairs" else "W/D/L"
+    return f"{first}; {second}; Elo {s.a} - {s.b}: {_elo_text(s)} (95%, from {source})"
+
+
+def summary_text(record: dict[str, Any]) -> str:
+    """The lines ``dsq simulate`` prints for one batch when it ends."""
+    spec = record.get("spec") or {}
+    c = record.get("counts") or {}
+    done, planned = record.get("games_done", 0), record.get("games_planned", 0)
+    secs = record.get("seconds") or 0.0
+    lines = [
+        f"{record.get('batch_id')}  {record.get('status')}  {count(done)}/{count(planned)} "
+        f"games  rules {spec.get('rules', '?')}  {bots_label(spec)}  {secs:.1f} s"
+    ]
+    if done:
+        lines.append(
+            "  by colour: "
+            + ", ".join(
+                f"{name} {count(c.get(k, 0))} ({pct(c.get(k, 0) / done)})"
+                for k, name in (("red", "red wins"), ("blue", "blue wins"), ("draw", "draws"))
+            )
+        )
+    score = batch_score(record)
+    if score is not None:
+        lines.append("  " + score_line(score))
+    sprt = sprt_line(record)
+    if sprt:
+        lines.append("  " + sprt)
+    if record.get("error") and record.get("status") != "done":
+        lines.append(f"  {record['error']}")
+    return "\n".join(lines)
+
+
+BATCHES_HEADER = [
+    "ID", "STATUS", "PROGRESS", "RULES", "BOTS", "RED", "BLUE", "DRAW",
+    "W-D-L", "SCORE", "ELO", "SPRT", "LABEL",
+]  # fmt: skip
+
+
+def batch_row(r: dict[str, Any]) -> list[str]:
+    """One batch (a record with ``effective_status``) as the cells of :data:`BATCHES_HEADER`;
+    W-D-L, score and Elo from the first bot's (``--red``'s) side, ``-`` in self-play."""
+    spec = r.get("spec") or {}
+    c = r.get("counts") or {}
+    done, planned = r.get("games_done", 0), r.get("games_planned", 0)
+    s = batch_score(r) if spec else None
+    if s is not None and s.self_play:
+        s = None  # one bot: its results are the colours'
+    return [
+        str(r.get("batch_id")),
+        str(r.get("effective_status", r.get("status", "?"))),
+        f"{count(done)}/{count(planned)} {pct(done / planned if planned else None, 0)}",
+        str(spec.get("rules", "?")),
+        bots_label(spec) if spec else "?",
+        count(c.get("red", 0)),
+        count(c.get("blue", 0)),
+        count(c.get("draw", 0)),
+        MISSING if s is None else wdl(s.wins, s.draws, s.losses),
+        MISSING if s is None else num(s.score, 3),
+        MISSING if s is None else _elo_text(s),
+        sprt_cell(r),
+        str(r.get("label") or ""),
+    ]
+
+
+def batches_table(rows: list[dict[str, Any]]) -> str:
+    """The table of ``dsq batches``: one line per batch, numbers right-aligned."""
+    return aligned_table(
+        BATCHES_HEADER, [batch_row(r) for r in rows], right={5, 6, 7, 8, 9, 10}, indent=""
+    )
