@@ -15,8 +15,8 @@ from typing import Any
 import streamlit as st
 
 from dashboard.i18n import has_text
-from dashboard.jobs import bot_caps
 from dashboard.lang import labels, t
+from dashboard.limits import bot_caps
 from dashboard.settings import Limits
 from engine import PRESETS
 from engine.rules import JUMP_BLOCK_VALUES, JUMP_VALUES, MAX_NO_CAPTURE_PLIES

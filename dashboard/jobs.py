@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from dashboard.budget import duration_text, estimate_seconds
+from dashboard.limits import LimitError, check_bot_limits
 from dashboard.settings import Limits
 from engine.errors import DsqError
 from sim.batch import BatchSpec, make_spec, new_batch_id, prepare_data_dir, spawn_detached
@@ -44,18 +45,6 @@ from sim.storage.writing import atomic_write_json, pid_alive
 
 JOBS_DIR = Path(".dashboard") / "jobs"
 ACTIVE = ("starting", "queued", "running")
-# Parameters bounded by fixed caps (the search-size ones come from the settings).
-FIXED_CAPS = {"time_ms": 10_000, "nodes": 10_000_000, "tt_mb": 256, "rollout_plies": 1000}
-
-
-class LimitError(DsqError):
-    """A request the dashboard refuses in its own words: ``key`` names the text in the
-    catalogue (``errors.<key>``) and ``fields`` fill it; ``str()`` is the English sentence."""
-
-    def __init__(self, key: str, message: str, **fields: Any) -> None:
-        super().__init__(message)
-        self.key = key
-        self.fields = fields
 
 
 @dataclass(frozen=True)
@@ -107,35 +96,6 @@ class JobView:
 def jobs_dir(data_dir: Path) -> Path:
     """Where the dashboard keeps its launch records and logs."""
     return Path(data_dir) / JOBS_DIR
-
-
-def bot_caps(limits: Limits) -> dict[str, float]:
-    """The most each bounded bot parameter may be on this dashboard (by parameter name)."""
-    return {"depth": limits.max_depth, "playouts": limits.max_playouts, **FIXED_CAPS}
-
-
-def check_bot_limits(spec: str, limits: Limits) -> str:
-    """The canonical bot spec if it is valid and within the limits; DsqError otherwise."""
-    from sim.bots.spec import parse_bot
-
-    bot = parse_bot(spec)
-    caps = bot_caps(limits)
-    if bot.params.get("time_ms"):
-        # A time budget (itself capped) bounds the search: its depth or playouts need not be.
-        caps = {k: v for k, v in caps.items() if k not in ("depth", "playouts")}
-    for name, value in bot.params.items():
-        cap = caps.get(name)
-        if cap is not None and isinstance(value, int | float) and value > cap:
-            raise LimitError(
-                "bot_limit",
-                f"bot {bot.name}: {name}={value} is above this dashboard's limit of {int(cap)}"
-                " (launches from the browser are bounded; use `dsq simulate` for more)",
-                bot=bot.name,
-                param=name,
-                value=value,
-                limit=int(cap),
-            )
-    return bot.canonical
 
 
 def validate(request: LaunchRequest, limits: Limits) -> list[BatchSpec]:

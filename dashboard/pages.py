@@ -12,6 +12,7 @@ PAGE_LIST = (
     ("compare.py", "nav.compare", ":material/compare_arrows:", "compare"),
     ("bots.py", "nav.bots", ":material/smart_toy:", "bots"),
     ("games.py", "nav.games", ":material/replay:", "games"),
+    ("endgames.py", "nav.endgames", ":material/flag:", "endgames"),
     ("play.py", "nav.play", ":material/sports_esports:", "play"),
     ("simulate.py", "nav.simulate", ":material/play_circle:", "simulate"),
 )

@@ -93,8 +93,9 @@ class Reason(IntEnum):
     NO_MOVES = 3
     NO_CAPTURE = 4
     PLY_CAP = 5  # not a rule: a simulator's cap on the game length, recorded as a draw
-    FORFEIT = 6  # not a rule: an external engine's fault (illegal move, crash, silence, ...)
-    TIME = 7  # not a rule: a player's clock ran out (the editions lose a game on time)
+    TABLEBASE = 6  # not a rule: a simulator adjudicated the game by an endgame table
+    FORFEIT = 7  # not a rule: an external engine's fault (illegal move, crash, silence, ...)
+    TIME = 8  # not a rule: a player's clock ran out (the editions lose a game on time)
 
     @property
     def label(self) -> str:
@@ -163,6 +164,7 @@ CAPTURE_ALL = int(Reason.CAPTURE_ALL)
 NO_MOVES = int(Reason.NO_MOVES)
 NO_CAPTURE = int(Reason.NO_CAPTURE)
 PLY_CAP = int(Reason.PLY_CAP)
+TABLEBASE = int(Reason.TABLEBASE)
 STATUS_BITS = max(Status).bit_length()  # the status in the low bits of Hist.STATUS
 STATUS_MASK = (1 << STATUS_BITS) - 1
 JUMP_NONE, JUMP_HORIZONTAL, JUMP_BOTH = (int(j) for j in Jump)

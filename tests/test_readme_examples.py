@@ -41,6 +41,10 @@ SCALED: dict[str, str | None] = {
     "dsq engines check jungine --rules standard": None,
     "dsq simulate --rules standard+trapped_can_capture --red alphabeta:depth=60,time_ms=50 "
     "--blue engine:jungine,movetime=50 --games 100 --swap --opening-plies 4 --workers 2": None,
+    # Every material of up to 3 animals (about 15 s): those of 2 (the stats example then
+    # builds the 3-animal one it needs, and the verify example checks it).
+    "dsq tablebase build --rules standard --pieces 3": "dsq tablebase build --rules standard "
+    "--pieces 2",
     # Perft 6 and 7 and 60,000 random games after a 20 s warm-up measurement.
     "dsq bench": "dsq bench --depth 3 --games 200 --no-warmup",
 }

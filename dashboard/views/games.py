@@ -13,6 +13,7 @@ import streamlit as st
 
 from dashboard.board import board_svg
 from dashboard.common import page_start
+from dashboard.endgames_replay import tables_agree, tables_value
 from dashboard.lang import (
     fox,
     labels,
@@ -105,7 +106,7 @@ def listing_table(listing: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
-def _status(rep: Replay, ply: int) -> str:
+def _status(rep: Replay, ply: int, rules: str) -> str:
     last = rep.plies
     frame = rep.frames[ply]
     n = nf()
@@ -130,6 +131,9 @@ def _status(rep: Replay, ply: int) -> str:
         )
     if frame.captured:
         status += t("games.status_captured", piece=piece(frame.captured))
+    table_says = tables_value(rules, frame.board, "red" if ply % 2 == 0 else "blue")
+    if table_says:
+        status += f" · {table_says}"
     return status
 
 
@@ -159,6 +163,8 @@ def show_replay(game: dict[str, Any]) -> None:
     stopped = game["reason"] in STOPPED and rep.winner is None and rep.error is None
     if rep.winner == game["winner"] and rep.reason == game["reason"]:
         st.success(t("games.results_agree", recorded=recorded, replayed=replayed))
+    elif game["reason"] == "tablebase" and rep.winner is None and not rep.error:
+        tables_agree(game, rep, recorded)  # ended by the endgame tables, not by a rule
     elif stopped:  # a forfeit or a loss on time: the position was left unfinished
         note = game["forfeit_note"] if _present(game.get("forfeit_note")) else reason(
             game["reason"])  # fmt: skip
@@ -204,7 +210,7 @@ def show_replay(game: dict[str, Any]) -> None:
                 fox=fox(),
             )
             st.markdown(svg, unsafe_allow_html=True)
-            st.markdown(f"**{_status(rep, ply)}**")
+            st.markdown(f"**{_status(rep, ply, game['rules'])}**")
     with right:
         moves = move_list(rep)
         capture_col = t("games.col_capture")

@@ -18,8 +18,8 @@ import streamlit as st
 
 from dashboard import hints
 from dashboard.builders import bot_builder, rules_builder
-from dashboard.jobs import check_bot_limits
 from dashboard.lang import error_text, fox, labels, lang, nf, piece, result, side, t
+from dashboard.limits import check_bot_limits
 from dashboard.playboard import board_cells, draw_board
 from dashboard.playgame import PlayGame, PlaySetup
 from dashboard.settings import Limits, load_settings

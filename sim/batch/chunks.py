@@ -7,6 +7,7 @@ how many of the job's games fit in its time budget. It never touches the file sy
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import time
 from collections.abc import Callable
@@ -27,9 +28,10 @@ class ChunkJob:
     """A chunk of one batch's games: the batch's spec and the game indices to play.
 
     ``bot_a`` is the ``--red`` bot (red on even indices with ``swap``, always without);
-    ``play_fn`` names the game function as ``"module:function"``; ``engines`` carries the
-    registry entries of the external engines the bots name (JSON texts, see
-    :func:`sim.engines.registry.entries_json`), so any worker can start them.
+    ``play_fn`` names the game function as ``"module:function"``; ``tables`` is the batch's
+    folder of endgame tables (read by ``adjudicate="tablebase"`` and by bots that probe);
+    ``engines`` carries the registry entries of the external engines the bots name (JSON
+    texts, see :func:`sim.engines.registry.entries_json`), so any worker can start them.
     """
 
     batch_id: str
@@ -43,6 +45,8 @@ class ChunkJob:
     indices: tuple[int, ...]
     max_seconds: float = 5.0
     play_fn: str = DEFAULT_PLAY_FN
+    adjudicate: str = "none"
+    tables: str = ""
     engines: tuple[str, ...] = ()
 
 
@@ -77,17 +81,22 @@ def play_one(job: ChunkJob, game_index: int) -> dict[str, Any]:
     plan = plan_game(job.batch_seed, game_index, job.bot_a, job.bot_b, job.swap)
     fn = _resolve(job.play_fn)
     t0 = time.perf_counter()
-    row = dict(
-        fn(
-            job.rules,
-            plan.red,
-            plan.blue,
-            plan.seed,
-            opening_plies=job.opening_plies,
-            ply_cap=job.ply_cap,
-            opening_seed=plan.opening_seed,
+    extra: dict[str, Any] = {}
+    if job.adjudicate != "none":  # only then, so game functions without it keep working
+        extra = {"adjudicate": job.adjudicate, "tables": job.tables or None}
+    with _tables(job):
+        row = dict(
+            fn(
+                job.rules,
+                plan.red,
+                plan.blue,
+                plan.seed,
+                opening_plies=job.opening_plies,
+                ply_cap=job.ply_cap,
+                opening_seed=plan.opening_seed,
+                **extra,
+            )
         )
-    )
     if row.get("duration_ms") is None:
         row["duration_ms"] = (time.perf_counter() - t0) * 1000.0
     row.update(
@@ -99,6 +108,15 @@ def play_one(job: ChunkJob, game_index: int) -> dict[str, Any]:
         engine_version=engine_version(),
     )
     return row
+
+
+def _tables(job: ChunkJob) -> contextlib.AbstractContextManager[None]:
+    """While a game plays, bots that probe endgame tables read the batch's folder."""
+    if not job.tables:
+        return contextlib.nullcontext()
+    from sim.tablebase.store import use_root
+
+    return use_root(job.tables)
 
 
 FAST_SLICE = 64  # games per compiled call on the fast path, between deadline checks
@@ -150,6 +168,8 @@ def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
             [p.opening_seed for p in plans],
             job.opening_plies,
             job.ply_cap,
+            adjudicate=job.adjudicate,
+            tables=job.tables or None,
         )
         n = len(indices)
         columns.update(

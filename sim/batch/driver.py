@@ -43,6 +43,7 @@ from sim.storage.records import (
     write_batch_record,
 )
 from sim.storage.writing import remove_stale_temp_files
+from sim.tablebase.store import tables_root
 
 MAX_LOST_WORKERS = 20
 POLL_SECONDS = 0.5  # longest wait for a chunk before polling the cancel request again
@@ -283,6 +284,8 @@ class BatchDriver:
             indices=idx,
             max_seconds=self.options.chunk_seconds,
             play_fn=self.options.play_fn,
+            adjudicate=spec.adjudicate,
+            tables=str(tables_root(self.data_dir)),
             engines=self.options.engines,
         )
 

@@ -15,7 +15,9 @@ from sim.batch.chunks import DEFAULT_PLAY_FN
 from sim.play.seeds import MAX_SEED, new_batch_seed
 from sim.storage.recordcheck import MAX_GAMES, MAX_OPENING_PLIES, MAX_PLY_CAP
 
-__all__ = ["MAX_GAMES", "BatchSpec", "RunOptions", "make_spec"]
+__all__ = ["ADJUDICATE", "MAX_GAMES", "BatchSpec", "RunOptions", "make_spec"]
+
+ADJUDICATE = ("none", "tablebase")  # sim.tablebase.adjudicate.MODES, without loading it
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class BatchSpec:
     swap: bool = False
     opening_plies: int = 0
     ply_cap: int = 1000
+    adjudicate: str = "none"  # or "tablebase": end games by the endgame tables
 
     def to_dict(self) -> dict[str, Any]:
         """The spec as stored in the batch record."""
@@ -89,10 +92,12 @@ def make_spec(
     swap: bool = False,
     opening_plies: int = 0,
     ply_cap: int = 1000,
+    adjudicate: str = "none",
 ) -> BatchSpec:
     """A validated :class:`BatchSpec` with canonical specs; ``DsqError`` on any bad value.
 
-    ``seed=None`` draws a fresh batch seed (recorded with the batch).
+    ``seed=None`` draws a fresh batch seed (recorded with the batch). ``adjudicate`` is
+    ``none`` or ``tablebase``.
     """
     if not isinstance(games, int) or isinstance(games, bool) or games <= 0:
         raise DsqError(f"--games must be a positive integer, got {games}")
@@ -112,6 +117,8 @@ def make_spec(
         raise DsqError(f"--ply-cap must be between 1 and {MAX_PLY_CAP}, got {ply_cap}")
     if opening_plies >= ply_cap:
         raise DsqError(f"--opening-plies ({opening_plies}) must be below --ply-cap ({ply_cap})")
+    if adjudicate not in ADJUDICATE:
+        raise DsqError(f"--adjudicate takes one of {', '.join(ADJUDICATE)}, not {adjudicate!r}")
     return BatchSpec(
         rules=canonical_rules(rules),
         red=canonical_bot(red),
@@ -121,4 +128,5 @@ def make_spec(
         swap=swap,
         opening_plies=opening_plies,
         ply_cap=ply_cap,
+        adjudicate=adjudicate,
     )

@@ -24,6 +24,7 @@ from sim.bots import search as S
 from sim.bots.evaluate import ZOBRIST, full_hash
 from sim.bots.spec import BotSpec
 from sim.bots.values import values_array
+from sim.tablebase.advice import TableAdvisor
 
 _MASK63 = (1 << 63) - 1
 
@@ -58,6 +59,7 @@ class AlphaBetaBot:
         self.ws = S.new_workspace(tt_entries(p["tt_mb"]), values_array(p["values"], rules))
         self.work = core.new_state(S.MAX_PLY + 8)
         self.info: dict[str, Any] = {}
+        self.tables = TableAdvisor(rules) if p["tablebase"] == "on" else None
 
     def _load(self, st: np.ndarray) -> np.ndarray:
         used = core.HEADER + core.HIST_SIZE * int(st[core.S_NPLY])
@@ -75,6 +77,19 @@ class AlphaBetaBot:
         n = int(core.legal_moves(work, ra, buf))
         if n == 0:
             raise MoveError("no legal move: the game is over")
+        advice = self.tables.advise(work, buf[:n]) if self.tables is not None else None
+        if advice is not None and advice.play is not None:
+            self.info = {
+                "move": decode_move(advice.play),
+                "depth": 0,
+                "score": None,
+                "mate_in": advice.plies,
+                "nodes": 0,
+                "pv": [decode_move(advice.play)],
+                "tablebase": advice.info(),
+                "time_ms": (time.perf_counter() - start) * 1000.0,
+            }
+            return advice.play
         ws = self.ws
         ctl, pv = ws["ws"], ws["pv"]
         ctl[: S.V_OFF] = 0
@@ -106,6 +121,10 @@ class AlphaBetaBot:
                     break
         if best not in buf[:n]:  # never: the root only searches legal moves
             raise MoveError(f"search returned an illegal move {decode_move(best)}")
+        if advice is not None:  # keep the draw, or the longest loss
+            kept = advice.settle(best)
+            if kept != best:
+                best, line = kept, [kept]
         self.info = {
             "move": decode_move(best),
             "depth": reached,
@@ -116,4 +135,6 @@ class AlphaBetaBot:
             "pv": [decode_move(m) for m in line],
             "time_ms": (time.perf_counter() - start) * 1000.0,
         }
+        if advice is not None:
+            self.info["tablebase"] = advice.info()
         return best

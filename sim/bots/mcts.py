@@ -17,6 +17,7 @@ from sim.bots.evaluate import V_OFF
 from sim.bots.search import now_us
 from sim.bots.spec import BotSpec
 from sim.bots.values import values_array
+from sim.tablebase.advice import TableAdvisor
 
 MAX_NODES = 1 << 22
 
@@ -41,6 +42,7 @@ class MctsBot:
         self.tree_i = np.zeros((nodes, 5), dtype=np.int32)
         self.tree_f = np.zeros((nodes, 2), dtype=np.float64)
         self.info: dict[str, Any] = {}
+        self.tables = TableAdvisor(rules) if p["tablebase"] == "on" else None
 
     def choose(self, st: np.ndarray) -> int:
         """The most visited root move after the playouts (or an immediate win)."""
@@ -56,6 +58,11 @@ class MctsBot:
         if n == 0:
             raise MoveError("no legal move: the game is over")
         win = int(K.immediate_win(work, ra, buf, n, scratch))
+        advice = None
+        if win < 0 and n > 1 and self.tables is not None:
+            advice = self.tables.advise(work, buf[:n])
+            if advice is not None and advice.play is not None:
+                win = advice.play
         if win >= 0 or n == 1:
             mv = win if win >= 0 else int(buf[0])
             self.info = {
@@ -66,6 +73,8 @@ class MctsBot:
                 "pv": [decode_move(mv)],
                 "time_ms": (time.perf_counter() - start) * 1000.0,
             }
+            if advice is not None:
+                self.info["tablebase"] = advice.info()
             return mv
         deadline = int(now_us()) + self.time_ms * 1000 if self.time_ms > 0 else 0
         done, nodes = K.mcts(
@@ -83,6 +92,10 @@ class MctsBot:
             deadline,
         )
         mv, line, score = self._best_line()
+        if advice is not None:  # keep the draw, or the longest loss
+            kept = advice.settle(mv)
+            if kept != mv:
+                mv, line = kept, [kept]
         self.info = {
             "move": decode_move(mv),
             "playouts": int(done),
@@ -91,6 +104,8 @@ class MctsBot:
             "pv": [decode_move(m) for m in line],
             "time_ms": (time.perf_counter() - start) * 1000.0,
         }
+        if advice is not None:
+            self.info["tablebase"] = advice.info()
         return mv
 
     def _best_line(self) -> tuple[int, list[int], float]:

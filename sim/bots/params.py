@@ -17,7 +17,12 @@ class BotSpecError(DsqError):
 
 @dataclass(frozen=True)
 class Param:
-    """One bot parameter: its kind (int, float, choice, values), default, limits, meaning."""
+    """One bot parameter: its kind (int, float, choice, values), default, limits, meaning.
+
+    ``listed``: whether the canonical spec always names the parameter. A parameter added to
+    a bot kind after games were first stored is named only when it differs from its
+    default, so the specs stored before it still name the same bot.
+    """
 
     name: str
     kind: str  # "int", "float", "choice" or "values"
@@ -26,6 +31,7 @@ class Param:
     low: float = 0
     high: float = 0
     choices: tuple[str, ...] = ()
+    listed: bool = True
 
     def allowed(self) -> str:
         """A short description of the values this parameter takes."""

@@ -22,6 +22,16 @@ from typing import Any
 
 from sim.bots.params import VALUES, Param
 
+TABLEBASE = Param(
+    "tablebase",
+    "choice",
+    "on",
+    "use the endgame tables on disk when they cover the position: play a clock-safe win "
+    "straight from them, keep a draw or the longest loss (off: search only)",
+    choices=("on", "off"),
+    listed=False,  # added after the first games were stored: named only when off
+)
+
 
 class TimeControlParam(Param):
     """The ``tc`` of an engine bot (read by ``sim.engines.botspec``; shown by ``dsq bots``)."""
@@ -154,6 +164,7 @@ KINDS: dict[str, BotKind] = {
                 ),
                 Param("tt_mb", "int", 16, "transposition table size in MiB", 1, 4096),
                 VALUES,
+                TABLEBASE,
             ),
             "sim.bots.alphabeta:AlphaBetaBot",
             fill=budget_lifts_cap(DEPTH, ("time_ms", "nodes")),
@@ -185,6 +196,7 @@ KINDS: dict[str, BotKind] = {
                     3_600_000,
                 ),
                 VALUES,
+                TABLEBASE,
             ),
             "sim.bots.mcts:MctsBot",
             fill=budget_lifts_cap(PLAYOUTS, ("time_ms",)),

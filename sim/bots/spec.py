@@ -47,11 +47,12 @@ class BotSpec:
 
     @property
     def canonical(self) -> str:
-        """``name`` or ``name:key=value,...`` with every parameter in the fixed order."""
+        """``name`` or ``name:key=value,...`` with every parameter in the fixed order (those
+        not ``listed`` only when they differ from their default)."""
         custom = _spec_module(self.name)
         if custom is not None:
             return custom.canonical(self.params)
-        params = BOTS[self.name][1]
+        params = [p for p in BOTS[self.name][1] if p.listed or self.params[p.name] != p.default]
         if not params:
             return self.name
         body = ",".join(f"{p.name}={p.format(self.params[p.name])}" for p in params)

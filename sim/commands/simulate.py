@@ -33,7 +33,17 @@ from sim.report.batch_text import summary_text
 from sim.storage.paths import resolve_data_dir
 from sim.storage.recordcheck import MAX_GAMES, MAX_OPENING_PLIES, MAX_PLY_CAP
 
-SPEC_ARGS = ("rules", "red", "blue", "games", "seed", "opening_plies", "ply_cap", "label")
+SPEC_ARGS = (
+    "rules",
+    "red",
+    "blue",
+    "games",
+    "seed",
+    "opening_plies",
+    "ply_cap",
+    "label",
+    "adjudicate",
+)
 EXIT_FAILED = 1
 EXIT_CANCELLED = 3
 DEFAULT_RULES = "standard"
@@ -82,6 +92,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--ply-cap", type=int_in(1, MAX_PLY_CAP), help="draw after this many plies (1000)"
+    )
+    p.add_argument(
+        "--adjudicate",
+        choices=("none", "tablebase"),
+        help="tablebase: end a game at its first position an endgame table settles for certain"
+        " under the no-capture rule (reason 'tablebase'); the tables of DIR/tablebases are"
+        " used (build them with dsq tablebase build). Default none",
     )
     p.add_argument(
         "--workers",
@@ -174,9 +191,16 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
             swap=bool(args.swap),
             opening_plies=args.opening_plies if args.opening_plies is not None else 0,
             ply_cap=args.ply_cap if args.ply_cap is not None else 1000,
+            adjudicate=args.adjudicate or "none",
         )
         for r in rules
     ]
+    if args.adjudicate == "tablebase":
+        from sim.tablebase.adjudicate import adjudicator
+        from sim.tablebase.store import tables_root
+
+        for spec in specs:  # tables for every rule set, or a clear error before playing
+            adjudicator(spec.rules, tables_root(args.data))
     canon = [s.rules for s in specs]
     if len(set(canon)) != len(canon):
         raise DsqError(f"--rules names the same rules twice: {', '.join(canon)}")

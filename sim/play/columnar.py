@@ -18,7 +18,15 @@ import pyarrow as pa
 
 from engine.codes import ANIMAL_NAMES, DEN, DRAWN, ONGOING, PLY_CAP, REASON_NAMES, Status
 from sim.bots import fast
-from sim.play.referee import _FAST_KINDS, _bot, _check_int, _rules, _seed_word, bot_seed
+from sim.play.referee import (
+    _FAST_KINDS,
+    _adjudicator,
+    _bot,
+    _check_int,
+    _rules,
+    _seed_word,
+    bot_seed,
+)
 from sim.storage.schema import CAPTURE_TYPE, GAME_SCHEMA, V2_FIELDS
 
 # Stored strings by kernel code (a capped game, still ongoing, is stored as a draw by
@@ -41,14 +49,19 @@ def play_fast_games(
     opening_seeds: Sequence[int],
     opening_plies: int = 0,
     ply_cap: int = 1000,
+    adjudicate: str = "none",
+    tables: str | None = None,
 ) -> dict[str, pa.Array]:
     """Play game ``i`` = ``play_game(rules, reds[i], blues[i], seeds[i], opening_plies,
-    ply_cap, opening_seeds[i])`` for every ``i``; all bots must be fast (:func:`fast_pair`).
+    ply_cap, opening_seeds[i], adjudicate=adjudicate, tables=tables)`` for every ``i``; all
+    bots must be fast (:func:`fast_pair`). Adjudicated games are cut afterwards at their
+    first position the tables settle (:func:`sim.tablebase.adjudicate.cut_games`).
 
     Returns the per-game columns of GAME_SCHEMA (those ``play_game`` returns) as arrays.
     """
     t0 = time.perf_counter()
-    rules_spec, _, ra, start, values = _rules(str(rules))
+    rules_spec, ruleset, ra, start, values = _rules(str(rules))
+    adj = _adjudicator(ruleset, adjudicate, tables)
     opening_plies = _check_int("opening_plies", opening_plies, 0)
     ply_cap = _check_int("ply_cap", ply_cap, 1)
     n = len(seeds)
@@ -71,6 +84,12 @@ def play_fast_games(
     summary, moves, move_offsets, caps, cap_offsets = fast.fast_games(
         start, ra, kinds, values, rngs, opening_plies, ply_cap
     )
+    if adj is not None:
+        from sim.tablebase.adjudicate import cut_games
+
+        summary, moves, move_offsets, caps, cap_offsets = cut_games(
+            start, ra, adj, summary, moves, move_offsets, caps, cap_offsets
+        )
     plies = summary[:, 0]
     capped = summary[:, 2] == ONGOING
     status = np.where(capped, DRAWN, summary[:, 2])

@@ -14,6 +14,10 @@ runs in one compiled loop (:func:`sim.bots.fast.play_fast`); otherwise the refer
 each bot for its move ply by ply, timing each answer: a side that overruns its time
 budget loses on ``time``, and an external engine's fault loses by ``forfeit``
 (:mod:`sim.engines`). Timing is not reproducible: a game decided on time is not.
+
+With ``adjudicate="tablebase"`` a game ends at its first position where an endgame table
+settles the result for certain (:mod:`sim.tablebase.adjudicate`), recorded with reason
+``tablebase``; the compiled loop's games are cut at that same position afterwards.
 """
 
 from __future__ import annotations
@@ -105,11 +109,14 @@ def play_game(
     ply_cap: int = 1000,
     opening_seed: int | None = None,
     fen: str | None = None,
+    adjudicate: str = "none",
+    tables: str | None = None,
 ) -> dict[str, Any]:
     """Play one game and return its record (the per-game columns of GAME_SCHEMA).
 
     ``fen`` (optional, not stored in the record) starts from another position.
-    Raises DsqError on a bad rules spec, bot spec or number.
+    ``adjudicate`` is ``none`` or ``tablebase`` (end the game by the tables in ``tables``,
+    default the data folder's). Raises DsqError on a bad rules spec, bot spec or number.
     """
     t0 = time.perf_counter()
     key = rules if isinstance(rules, Ruleset) else str(rules)
@@ -126,18 +133,33 @@ def play_game(
         [_seed_word(oseed), _seed_word(bot_seed(seed, 0)), _seed_word(bot_seed(seed, 1))],
         dtype=np.uint64,
     )
+    adj = _adjudicator(ruleset, adjudicate, tables)
     kinds = _fast_kinds(red_spec.name, blue_spec.name)
     if kinds is not None:
         packed = fast.fast_game(start, ra, kinds, values, rngs, opening_plies, ply_cap)
+        if adj is not None:
+            from sim.tablebase.adjudicate import cut_packed
+
+            packed = cut_packed(start, ra, adj, packed)
     else:
         st = core.new_state(ply_cap + 1)
         st[: start.shape[0]] = start
         packed, extras = _play_stepwise(
-            st, ruleset, ra, (red_spec, blue_spec), rngs, opening_plies, ply_cap
+            st, ruleset, ra, (red_spec, blue_spec), rngs, opening_plies, ply_cap, adj
         )
         record = _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
         return {**record, **extras}
     return _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
+
+
+def _adjudicator(ruleset: Ruleset, adjudicate: str, tables: str | None) -> Any:
+    """The tables' adjudicator of a game, or None (``adjudicate="none"``)."""
+    if adjudicate == "none":
+        return None
+    from sim.tablebase.adjudicate import adjudicator, check_mode
+
+    check_mode(adjudicate)
+    return adjudicator(ruleset, tables)
 
 
 def _fast_kinds(red: str, blue: str) -> np.ndarray | None:
@@ -159,20 +181,22 @@ def _play_stepwise(
     rngs: np.ndarray,
     opening_plies: int,
     ply_cap: int,
+    adj: Any = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """The game loop asking each bot for its move; returns what ``fast.fast_game`` does and
     the clock, forfeit and engine columns.
 
-    Each move's wall time is measured around the bot's answer. A side whose move overruns
-    its time budget loses on ``time``; an external engine's fault (it cannot start, an
-    illegal move, ``0000``, garbage, a crash, silence) loses by ``forfeit``.
+    ``adj`` (a :class:`sim.tablebase.adjudicate.Adjudicator`, optional) may end the game
+    at any position where it goes on, before a move is chosen there. Each move's wall time
+    is measured around the bot's answer: a side whose move overruns its time budget loses
+    on ``time``; an external engine's fault (it cannot start, an illegal move, ``0000``,
+    garbage, a crash, silence) loses by ``forfeit``.
     """
     from sim.bots.protocol import make_bot
 
     bots = [make_bot(specs[0], ruleset, rngs[1:2]), make_bot(specs[1], ruleset, rngs[2:3])]
     clocks = GameClocks.for_specs(specs)
-    external = [getattr(b, "external", False) for b in bots]
-    timed = clocks.active or any(external)
+    timed = clocks.active or any(getattr(b, "external", False) for b in bots)
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
     moves = np.empty(ply_cap, dtype=np.int32)
     move_ms: list[int] = []
@@ -182,7 +206,7 @@ def _play_stepwise(
         faults = _start_engines(bots, clocks)
         while plies < ply_cap:
             n = int(core.settle(st, ra, buf))
-            if n == 0:
+            if n == 0 or (adj is not None and _adjudicated(adj, st)):
                 break
             branch += n
             ms = 0.0
@@ -218,7 +242,9 @@ def _play_stepwise(
             if close is not None:
                 close()
     if plies == ply_cap and loss is None:
-        core.settle(st, ra, buf)
+        n = int(core.settle(st, ra, buf))
+        if n > 0 and adj is not None:
+            _adjudicated(adj, st)
     last = int(st[core.HEADER + (plies - 1) * core.HIST_SIZE + H_PIECE]) if plies else 0
     status, reason = int(st[core.S_STATUS]), int(st[core.S_REASON])
     if loss is not None:
@@ -251,6 +277,16 @@ def _start_engines(bots: list[Any], clocks: GameClocks) -> list[str | None]:
             except EngineFault as fault:
                 faults[side] = f"{fault.kind}: {fault}"
     return faults
+
+
+def _adjudicated(adj: Any, st: np.ndarray) -> bool:
+    """Whether the tables end the game at this position (then recorded in ``st``)."""
+    status = adj.status(st)
+    if status is None:
+        return False
+    st[core.S_STATUS] = status
+    st[core.S_REASON] = Reason.TABLEBASE
+    return True
 
 
 def _record(

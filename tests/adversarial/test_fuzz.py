@@ -77,6 +77,14 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
         opts(engines=words, data=words, rules=rules, games=small, plies=small,
              perft_depth=small, seed=numbers, fen=words, json=None),
     ).map(lambda t: t[0] + t[1]),
+    # Materials of at most 2 animals (or refused ones), so a run builds little.
+    "tablebase": st.tuples(
+        st.sampled_from(["build", "stats", "probe", "verify", "list", "", "nope"]),
+        opts(rules=rules, material=st.sampled_from(
+                 ["R v r", "E v r", "L v", "v e", "RR v r", "X v y", "LR v e " * 50, ""]),
+             pieces=st.sampled_from(["1", "2", "0", "5", HUGE, "x"]), fen=words,
+             json=None, jsonl=None, jobs=st.sampled_from(["1", "0", HUGE])),
+    ).map(lambda t: [t[0], *t[1]] if t[0] else t[1]),
     "rules": st.tuples(st.lists(rules, max_size=3), opts(json=None)).map(
         lambda t: t[0] + t[1]),
     "stats": opts(rules=rules, bot=bots, batch=words, colour=words, between=None,
@@ -112,12 +120,14 @@ def test_no_arguments_give_a_traceback(command: str, data_copy: Path, tmp_path: 
     @given(argv=COMMANDS[command])
     def run(argv: list[str]) -> None:
         full = [command, *BASE.get(command, []), *argv]
-        if command in ("simulate", "stats", "batches") and "--data" not in argv:
+        if command in ("simulate", "stats", "batches", "tablebase") and "--data" not in argv:
             full += ["--data", str(data)]
         code, _, err = in_process(full, stdin=stdin)
         assert "Traceback" not in err
         assert code in (0, 1, 2, 3), (full, code, err)
         if code == 2:
-            assert re.match(rf"dsq( {command})?: error:", err.strip().splitlines()[-1]), err
+            assert re.match(rf"dsq( {command}( [a-z]+)?)?: error:", err.strip().splitlines()[-1]), (
+                err
+            )
 
     run()

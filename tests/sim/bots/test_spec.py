@@ -36,6 +36,11 @@ def test_canonical_lists_every_parameter_in_order() -> None:
         "alphabeta:depth=3,noise=0,time_ms=0,nodes=7,contempt=30,tt_mb=16,"
         "values=450/200/300/350/500/800/900/1000"
     )
+    # A parameter added after games were stored is named only off its default, so the
+    # stored specs keep naming the same bot.
+    off = parse_bot("alphabeta:tablebase=off,depth=3,nodes=7")
+    assert off.canonical == parse_bot("alphabeta:nodes=7,depth=3").canonical + ",tablebase=off"
+    assert parse_bot(off.canonical) == off and off != parse_bot("alphabeta:nodes=7,depth=3")
     assert parse_bot("mcts:c=2").canonical.startswith(
         "mcts:playouts=2000,c=2.0,rollout=random,rollout_plies=20,time_ms=0,"
     )

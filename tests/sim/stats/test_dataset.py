@@ -83,10 +83,8 @@ def test_general_stats_exact_counts(small: Any) -> None:
     assert g.length.mean == pytest.approx(plies.mean())
     assert g.length.sd == pytest.approx(plies.std(ddof=1))
     assert g.length.median == 40 and g.length.min == 30 and g.length.max == 210
-    assert g.reasons == {
-        **dict.fromkeys(REASONS, 0),  # every reason of the vocabulary is listed
-        **{"den": 5, "capture_all": 3, "no_capture": 2},
-    }
+    expected = {"den": 5, "capture_all": 3, "no_capture": 2}
+    assert g.reasons == {r: expected.get(r, 0) for r in REASONS}  # every reason, even unseen
     assert g.to_dict()["first_player"]["wins"] == 5
 
 
@@ -150,8 +148,7 @@ def test_histogram_and_reasons(small: Any) -> None:
     h2 = length_histogram(small.con, bins=[0, 20, 100, 1000])
     assert list(h2["games"]) == [4, 8, 2]
     r = end_reasons(small.con).set_index("reason")
-    assert list(r.index) == list(REASONS)  # every reason of the vocabulary, in code order
-    assert list(r.index[:5]) == ["den", "capture_all", "no_moves", "no_capture", "ply_cap"]
+    assert list(r.index) == list(REASONS)  # every reason of the vocabulary, in its order
     assert r.loc["den", "games"] == 9 and r.loc["den", "red"] == 5 and r.loc["den", "blue"] == 4
     assert r["share"].sum() == pytest.approx(1.0)
 

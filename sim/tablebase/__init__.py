@@ -1,0 +1,16 @@
+"""Endgame tables: exact values of every position with few animals, for any rule set
+(docs/tablebases.md).
+
+- :mod:`sim.tablebase.material`: materials (``LR v e``) and the index of their positions;
+- :mod:`sim.tablebase.values`: the one-byte value of a position;
+- :mod:`sim.tablebase.kernels`, :mod:`sim.tablebase.table_kernels`,
+  :mod:`sim.tablebase.game_kernels`: the compiled builder, checks and game scans;
+- :mod:`sim.tablebase.build`: retrograde analysis and the build plan;
+- :mod:`sim.tablebase.store`: where tables live, their files, loading them;
+- :mod:`sim.tablebase.probe`: values and best moves of positions;
+- :mod:`sim.tablebase.analysis`: stats, verification, per-square shares;
+- :mod:`sim.tablebase.advice`: what the bots take from the tables;
+- :mod:`sim.tablebase.adjudicate`: ending simulated games by the tables.
+
+Importing this package loads nothing heavy; import the module you need.
+"""
