@@ -144,8 +144,9 @@ def play_game(
     else:
         st = core.new_state(ply_cap + 1)
         st[: start.shape[0]] = start
-        packed, extras = _play_stepwise(
-            st, ruleset, ra, (red_spec, blue_spec), rngs, opening_plies, ply_cap, adj
+        extras: dict[str, Any] = {}
+        packed = _play_stepwise(
+            st, ruleset, ra, (red_spec, blue_spec), rngs, opening_plies, ply_cap, adj, extras
         )
         record = _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
         return {**record, **extras}
@@ -182,9 +183,10 @@ def _play_stepwise(
     opening_plies: int,
     ply_cap: int,
     adj: Any = None,
-) -> tuple[np.ndarray, dict[str, Any]]:
-    """The game loop asking each bot for its move; returns what ``fast.fast_game`` does and
-    the clock, forfeit and engine columns.
+    extras: dict[str, Any] | None = None,
+) -> np.ndarray:
+    """The game loop asking each bot for its move; returns what ``fast.fast_game`` does,
+    and fills ``extras`` (if given) with the clock, forfeit and engine columns.
 
     ``adj`` (a :class:`sim.tablebase.adjudicate.Adjudicator`, optional) may end the game
     at any position where it goes on, before a move is chosen there. Each move's wall time
@@ -254,16 +256,17 @@ def _play_stepwise(
     packed = np.concatenate(
         (np.array(summary, dtype=np.int64), moves[:plies].astype(np.int64), caps)
     )
-    extras = {
-        "forfeit_note": loss[2] if loss is not None else None,
-        "time_control": clocks.text,
-        "move_ms": move_ms if timed else None,
-        "red_clock_ms": clocks.remaining(0),
-        "blue_clock_ms": clocks.remaining(1),
-        "red_engine": getattr(bots[0], "identity", None),
-        "blue_engine": getattr(bots[1], "identity", None),
-    }
-    return packed, extras
+    if extras is not None:
+        extras.update({
+            "forfeit_note": loss[2] if loss is not None else None,
+            "time_control": clocks.text,
+            "move_ms": move_ms if timed else None,
+            "red_clock_ms": clocks.remaining(0),
+            "blue_clock_ms": clocks.remaining(1),
+            "red_engine": getattr(bots[0], "identity", None),
+            "blue_engine": getattr(bots[1], "identity", None),
+        })  # fmt: skip
+    return packed
 
 
 def _start_engines(bots: list[Any], clocks: GameClocks) -> list[str | None]:
