@@ -11,6 +11,7 @@ GREEDY_MOVE_S = 1.2e-6
 ALPHABETA_NODE_S = 1 / 7.0e6  # nodes/s; a depth-d search visits about 6**d nodes
 MCTS_PLY_S = 1 / 9.6e6  # rollout plies/s (480,000 playouts/s of 20 plies)
 TYPICAL_PLIES = 300  # plies in a game, when the ply cap allows as many
+ENGINE_UNTIMED_MOVE_S = 1.0  # an external engine limited by depth or nodes only: a guess
 
 
 def move_seconds(spec: str) -> float:
@@ -23,6 +24,15 @@ def move_seconds(spec: str) -> float:
         return RANDOM_MOVE_S
     if bot.name == "greedy":
         return GREEDY_MOVE_S
+    if bot.name == "engine":  # its time per move, or its clock shared over 40 moves
+        from sim.engines.timecontrol import parse_tc
+
+        if p["movetime"]:
+            return p["movetime"] / 1000.0
+        if p["tc"]:
+            tc = parse_tc(p["tc"])
+            return (tc.base_ms / (tc.moves or 40) + tc.inc_ms) / 1000.0
+        return ENGINE_UNTIMED_MOVE_S
     if bot.name == "alphabeta":
         nodes = min(6.0 ** p["depth"], p["nodes"] or float("inf"))
         cost = nodes * ALPHABETA_NODE_S

@@ -67,9 +67,28 @@ def bot_kind_help(name: str) -> str:
     return _label(f"botkind.{name}", BOTS[name][0])
 
 
+def engine_choice(prefix: str) -> str | None:
+    """An engine of the registry (``dsq dashboard --engines``, ``$DSQ_ENGINES`` or the data
+    folder's ``engines.toml``), or None (with a message) when there is none."""
+    from dashboard.settings import load_settings
+    from engine.errors import DsqError
+    from sim.engines.registry import activate
+
+    try:
+        names = sorted(activate(None, load_settings().data_dir))
+    except DsqError as exc:
+        st.warning(t("engines.bad", error=exc))
+        return None
+    if not names:
+        st.info(t("engines.none"))
+        return None
+    return st.selectbox(t("engines.choose"), names, key=f"{prefix}_engine_name")
+
+
 def bot_builder(prefix: str, label: str, limits: Limits, default: str) -> str:
     """A kind of bot and its parameters (bounded by the dashboard's limits); returns its
-    spec with only the parameters that differ from their defaults."""
+    spec with only the parameters that differ from their defaults. An external engine
+    (kind ``engine``) is chosen by its name in the engine registry."""
     from sim.bots.spec import BOTS
 
     names = list(BOTS)
@@ -79,6 +98,10 @@ def bot_builder(prefix: str, label: str, limits: Limits, default: str) -> str:
     )
     caps = bot_caps(limits)
     parts = []
+    head = name
+    if name == "engine":  # engine:NAME,key=value,...
+        engine = engine_choice(prefix)
+        head = f"engine:{engine}" if engine else "engine"
     for p in BOTS[name][1]:
         key = f"{prefix}_{name}_{p.name}"
         text = _label(f"botparam.{p.name}", p.name)
@@ -111,4 +134,5 @@ def bot_builder(prefix: str, label: str, limits: Limits, default: str) -> str:
             entered = st.text_input(text, p.format(p.default), key=key, help=help_text)
             if entered.strip() != p.format(p.default):
                 parts.append(f"{p.name}={entered.strip()}")
-    return name + (":" + ",".join(parts) if parts else "")
+    sep = "," if ":" in head else ":"
+    return head + (sep + ",".join(parts) if parts else "")

@@ -94,6 +94,8 @@ class Reason(IntEnum):
     NO_CAPTURE = 4
     PLY_CAP = 5  # not a rule: a simulator's cap on the game length, recorded as a draw
     TABLEBASE = 6  # not a rule: a simulator adjudicated the game by an endgame table
+    FORFEIT = 7  # not a rule: an external engine's fault (illegal move, crash, silence, ...)
+    TIME = 8  # not a rule: a player's clock ran out (the editions lose a game on time)
 
     @property
     def label(self) -> str:

@@ -31,6 +31,8 @@ COMMAND_MODULES = [
     "sim.commands.stats",
     "sim.commands.dashboard",
     "sim.commands.tablebase",
+    "sim.commands.engine",
+    "sim.commands.engines",
 ]
 
 

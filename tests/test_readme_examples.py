@@ -36,6 +36,11 @@ SCALED: dict[str, str | None] = {
     '--seed 7 --swap --opening-plies 4 --workers 2 --label "greedy vs random"': "dsq simulate "
     "--rules standard,yeshou,datou --red greedy --blue random --games 20 --seed 7 --swap "
     '--opening-plies 4 --workers 2 --label "greedy vs random"',
+    # An external engine (notune/jungine) the tests do not have: tests/sim/engines/ play and
+    # check dsq engine and a misbehaving engine through the same commands.
+    "dsq engines check jungine --rules standard": None,
+    "dsq simulate --rules standard+trapped_can_capture --red alphabeta:depth=60,time_ms=50 "
+    "--blue engine:jungine,movetime=50 --games 100 --swap --opening-plies 4 --workers 2": None,
     # Every material of up to 3 animals (about 15 s): those of 2 (the stats example then
     # builds the 3-animal one it needs, and the verify example checks it).
     "dsq tablebase build --rules standard --pieces 3": "dsq tablebase build --rules standard "
@@ -43,7 +48,11 @@ SCALED: dict[str, str | None] = {
     # Perft 6 and 7 and 60,000 random games after a 20 s warm-up measurement.
     "dsq bench": "dsq bench --depth 3 --games 200 --no-warmup",
 }
-STDIN = {"dsq play --red human --blue mcts:playouts=2000 --rules yeshou": "moves\nquit\n"}
+STDIN = {
+    "dsq play --red human --blue mcts:playouts=2000 --rules yeshou": "moves\nquit\n",
+    "dsq engine --bot alphabeta:depth=6 --rules datou": "uci\nisready\nposition startpos "
+    "moves a3a4\ngo depth 2\nquit\n",
+}
 MOVE = re.compile(r"[a-g][1-9][a-g][1-9]")
 
 
@@ -157,5 +166,8 @@ def check_output(argv: list[str], out: str, comment: str) -> None:
         assert "alphabeta" in out and "mcts" in out
     elif name == "rules":
         assert "yeshou" in out
+    elif name == "engine":
+        assert "uciok" in lines and lines[-1].startswith("bestmove ")
+        assert MOVE.fullmatch(lines[-1].split()[1])
     elif name == "bench":
         assert lines[0].startswith("perft 3:") and "random games" in out

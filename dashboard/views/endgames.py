@@ -75,7 +75,7 @@ def heat_chart(grid: np.ndarray) -> go.Figure:
         )
     )
     fig.update_layout(**{**LAYOUT, "height": 460, "width": 420})
-    fig.update_yaxes(type="category", scaleanchor="x")
+    fig.update_yaxes(type="category", scaleanchor="x", autorange="reversed")  # rank 9 on top
     fig.update_xaxes(type="category", side="bottom")
     return fig
 

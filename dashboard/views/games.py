@@ -32,6 +32,29 @@ from dashboard.replay import Replay, replay_game
 from sim.storage.schema import REASONS, WINNERS
 
 PAGE_ROWS = 200
+STOPPED = ("forfeit", "time")  # reasons that stop a game before its rules end it
+
+
+def _present(value: Any) -> bool:
+    """Whether a column of a game record holds a value (not NULL / NaN)."""
+    return value is not None and not (isinstance(value, float) and pd.isna(value))
+
+
+def game_facts(game: dict[str, Any]) -> list[str]:
+    """The external engines, time control and clocks of a recorded game, as short texts."""
+    facts = []
+    for colour in ("red", "blue"):
+        eng = game.get(f"{colour}_engine")
+        if isinstance(eng, dict) and eng.get("name"):
+            facts.append(t("games.engine_fact", side=side(colour), name=eng["name"],
+                           version=eng.get("version") or "?"))  # fmt: skip
+    if _present(game.get("time_control")):
+        facts.append(t("games.clock_fact", tc=game["time_control"]))
+    for colour in ("red", "blue"):
+        left = game.get(f"{colour}_clock_ms")
+        if _present(left):
+            facts.append(t("games.clock_left", side=side(colour), ms=nf().count(int(left))))
+    return facts
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -134,10 +157,18 @@ def show_replay(game: dict[str, Any]) -> None:
             st.error(
                 t("games.replay_error", ply=rep.error_ply, move=rep.error_move, detail=rep.error)
             )
+    facts = game_facts(game)
+    if facts:
+        st.caption(" · ".join(facts))
+    stopped = game["reason"] in STOPPED and rep.winner is None and rep.error is None
     if rep.winner == game["winner"] and rep.reason == game["reason"]:
         st.success(t("games.results_agree", recorded=recorded, replayed=replayed))
     elif game["reason"] == "tablebase" and rep.winner is None and not rep.error:
         tables_agree(game, rep, recorded)  # ended by the endgame tables, not by a rule
+    elif stopped:  # a forfeit or a loss on time: the position was left unfinished
+        note = game["forfeit_note"] if _present(game.get("forfeit_note")) else reason(
+            game["reason"])  # fmt: skip
+        st.info(t("games.stopped", recorded=recorded, note=note))
     else:
         st.warning(t("games.results_differ", recorded=recorded, replayed=replayed))
     last = rep.plies

@@ -41,9 +41,11 @@ def warm_up() -> threading.Thread:
     first answer of a bot is as quick as the next ones."""
 
     def run() -> None:
-        from sim.bots.spec import BOTS
+        from sim.bots.registry import KINDS
 
-        for name in BOTS:
+        for name, kind in KINDS.items():
+            if kind.spec_module:  # an external engine: nothing of ours to load
+                continue
             game = PlayGame(PlaySetup("standard", "red", name, None, 0))
             for square in (14, 21):  # a3a4
                 game.click(square)

@@ -124,6 +124,12 @@ class DaskBackend(Backend):
         except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ...
             msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise DsqError(f"cannot connect to Dask scheduler {address}: {msg}") from None
+        try:  # close the workers' engine processes when they end (see sim.engines.pool)
+            from sim.engines.dask_plugin import CloseEngines
+
+            self.client.register_plugin(CloseEngines())
+        except Exception:  # noqa: BLE001 - atexit and end of input close them anyway
+            pass
         nthreads = sum(self.client.nthreads().values())
         self.slots = max(2, 2 * nthreads)
         self.executor = self.client.get_executor(pure=False)

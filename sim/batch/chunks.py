@@ -38,6 +38,8 @@ class ChunkJob:
     ``play_fn`` names the game function as ``"module:function"``; ``tables`` is the batch's
     folder of endgame tables (read by ``adjudicate="tablebase"`` and by bots that probe);
     ``spool`` the folder where the worker writes its games file itself ("": return a table).
+    ``engines`` carries the registry entries of the external engines the bots name (JSON
+    texts, see :func:`sim.engines.registry.entries_json`), so any worker can start them.
     """
 
     batch_id: str
@@ -54,6 +56,7 @@ class ChunkJob:
     adjudicate: str = "none"
     tables: str = ""
     spool: str = ""
+    engines: tuple[str, ...] = ()
 
 
 @dataclass
@@ -138,6 +141,10 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     from sim.storage.writing import rows_to_table
 
     deadline = time.monotonic() + job.max_seconds
+    if job.engines:  # engine processes stay up in this worker, reused by its next chunks
+        from sim.engines.registry import use_entries_json
+
+        use_entries_json(job.engines)
     result = None
     if job.play_fn == DEFAULT_PLAY_FN:
         from sim.play.columnar import fast_pair, load_kernels

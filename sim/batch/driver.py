@@ -321,6 +321,7 @@ class BatchDriver:
             play_fn=self.options.play_fn,
             adjudicate=spec.adjudicate,
             tables=str(tables_root(self.data_dir)),
+            engines=self.options.engines,
         )
 
     def _collect(self, fut: Future) -> None:

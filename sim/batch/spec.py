@@ -55,7 +55,9 @@ class RunOptions:
     ``chunk_games`` and ``chunk_seconds`` bound one task; a parquet file is written when
     ``flush_games`` games are buffered or ``flush_seconds`` have passed since the last one;
     ``play_fn`` names the game function as ``"module:function"``; after ``max_seconds``
-    (wall time, None: no limit) the batch stops as if cancelled, resumable.
+    (wall time, None: no limit) the batch stops as if cancelled, resumable; ``engines``
+    holds the registry entries of external engines the bots name (sent to the workers with
+    each chunk).
     """
 
     chunk_games: int = 20_000
@@ -63,6 +65,7 @@ class RunOptions:
     flush_games: int = 20_000
     flush_seconds: float = 10.0
     play_fn: str = DEFAULT_PLAY_FN
+    engines: tuple[str, ...] = ()
     max_seconds: float | None = None
 
 

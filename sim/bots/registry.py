@@ -32,6 +32,15 @@ TABLEBASE = Param(
     listed=False,  # added after the first games were stored: named only when off
 )
 
+
+class TimeControlParam(Param):
+    """The ``tc`` of an engine bot (read by ``sim.engines.botspec``; shown by ``dsq bots``)."""
+
+    def allowed(self) -> str:
+        """The forms a time control takes."""
+        return "MOVES/SECONDS+INCREMENT (e.g. 40/60+0.6), SECONDS+INCREMENT or SECONDS"
+
+
 # Kernel kinds of the bots the compiled game loop plays itself (``sim.bots.fast``).
 FAST_RANDOM = 0
 FAST_GREEDY = 1
@@ -49,6 +58,9 @@ class BotKind:
     ``Class(spec, ruleset, rng)``); ``fast_kind`` is the kernel kind of a bot that
     ``sim.bots.fast`` plays in compiled code, else None; ``fill`` completes the values of
     parameters that depend on which others a spec gives (see :data:`Fill`), else None.
+    ``spec_module`` names a module whose ``parse_body(text, body)``, ``canonical(params)``
+    and ``short(params)`` read and write the specs of a kind that does not fit
+    ``key=value`` parameters alone (``engine``).
     """
 
     name: str
@@ -56,6 +68,7 @@ class BotKind:
     params: tuple[Param, ...]
     player: str
     fast_kind: int | None = None
+    spec_module: str | None = None
     fill: Fill | None = None
 
 
@@ -187,6 +200,40 @@ KINDS: dict[str, BotKind] = {
             ),
             "sim.bots.mcts:MctsBot",
             fill=budget_lifts_cap(PLAYOUTS, ("time_ms",)),
+        ),
+        BotKind(
+            "engine",
+            "an external engine speaking the UCI-style protocol, named in the engine registry "
+            "(engines.toml): engine:NAME,movetime=100 or engine:NAME,tc=40/60+0.6; other "
+            "key=value pairs are set as the engine's options; any fault forfeits the game",
+            (
+                Param(
+                    "movetime",
+                    "int",
+                    1000,
+                    "time per move in ms (the default limit)",
+                    1,
+                    86_400_000,
+                ),
+                Param("depth", "int", 0, "search depth per move (0: none)", 0, 1000),
+                Param("nodes", "int", 0, "nodes per move (0: none)", 0, 10**15),
+                TimeControlParam(
+                    "tc",
+                    "text",
+                    "none",
+                    "a clock instead of movetime, as cutechess writes it",
+                ),
+                Param(
+                    "margin",
+                    "int",
+                    1000,
+                    "ms an answer may come after its time budget before the move loses on time",
+                    0,
+                    3_600_000,
+                ),
+            ),
+            "sim.engines.bot:EngineBot",
+            spec_module="sim.engines.botspec",
         ),
     )
 }

@@ -10,8 +10,10 @@ the same spec too.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
+from types import ModuleType
 from typing import Any
 
 from engine.errors import DsqError
@@ -47,6 +49,9 @@ class BotSpec:
     def canonical(self) -> str:
         """``name`` or ``name:key=value,...`` with every parameter in the fixed order (those
         not ``listed`` only when they differ from their default)."""
+        custom = _spec_module(self.name)
+        if custom is not None:
+            return custom.canonical(self.params)
         params = [p for p in BOTS[self.name][1] if p.listed or self.params[p.name] != p.default]
         if not params:
             return self.name
@@ -58,6 +63,9 @@ class BotSpec:
         """The spec without the parameters the parser fills in by itself (defaults, and
         values a budget implies), e.g. ``alphabeta:depth=2``, ``alphabeta:time_ms=300``;
         ``parse_bot(spec.short) == spec``."""
+        custom = _spec_module(self.name)
+        if custom is not None:
+            return custom.short(self.params)
         params = BOTS[self.name][1]
         changed = [p for p in params if self.params[p.name] != p.default]
         for p in list(changed):
@@ -80,6 +88,12 @@ class BotSpec:
         return hash(self.canonical)
 
 
+def _spec_module(name: str) -> ModuleType | None:
+    """The module reading and writing the specs of bot kind ``name``, if it has its own."""
+    module = KINDS[name].spec_module
+    return importlib.import_module(module) if module else None
+
+
 def parse_bot(spec: str | BotSpec) -> BotSpec:
     """Parse ``name`` or ``name:key=value,...``; raises BotSpecError listing what is allowed."""
     if isinstance(spec, BotSpec):
@@ -89,6 +103,9 @@ def parse_bot(spec: str | BotSpec) -> BotSpec:
     name = name.strip().lower()
     if name not in BOTS:
         raise BotSpecError(f"unknown bot {name or text!r}; bots are: {', '.join(BOT_NAMES)}")
+    custom = _spec_module(name)
+    if custom is not None:
+        return BotSpec(name, custom.parse_body(text, body if sep else ""))
     params = BOTS[name][1]
     by_name = {p.name: p for p in params}
     values = {p.name: p.default for p in params}
@@ -134,7 +151,9 @@ def describe_bots() -> list[dict[str, Any]]:
             {
                 "name": name,
                 "help": doc,
-                "canonical": parse_bot(name).canonical,
+                "canonical": parse_bot(
+                    f"{name}:NAME" if KINDS[name].spec_module else name
+                ).canonical,
                 "params": [
                     {
                         "name": p.name,

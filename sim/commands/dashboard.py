@@ -68,6 +68,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="work budget of a launched batch in hours: longer requests are refused, and a "
         "batch still running after that long is stopped, resumable (24)",
     )
+    p.add_argument(
+        "--engines",
+        metavar="FILE",
+        help="engine registry for engine bots (default: $DSQ_ENGINES, else DATA/engines.toml)",
+    )
     p.set_defaults(func=run)
 
 
@@ -101,6 +106,8 @@ def command(args: argparse.Namespace, data_dir: Path) -> tuple[list[str], dict[s
     ]  # fmt: skip
     env = dict(os.environ)
     env["DSQ_DATA"] = str(data_dir)
+    if getattr(args, "engines", None):  # the app and the batches it launches read it
+        env["DSQ_ENGINES"] = str(Path(args.engines).expanduser().resolve())
     root = str(project_root())
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     for attr, var in LIMIT_FLAGS.items():
@@ -114,6 +121,10 @@ def run(args: argparse.Namespace) -> int:
     """Run ``dsq dashboard`` (blocks until the server stops)."""
     data_dir = existing_data_dir(args.data).resolve()
     _check_port(args.host, args.port)
+    if getattr(args, "engines", None):
+        from sim.engines.registry import load_registry
+
+        load_registry(args.engines)  # a bad registry is one clear error here, not in the app
     cmd, env = command(args, data_dir)
     url = f"http://{args.host}:{args.port}"
     print(f"dsq dashboard: {url} on {data_dir}", file=sys.stderr)

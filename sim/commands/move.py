@@ -9,6 +9,7 @@ from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
 from sim.commands._common import SEED_ARG, add_position_args, position_from_args, print_json
+from sim.commands.engines import activate_engines, add_engines_arg
 from sim.play.referee import bot_seed
 
 
@@ -30,12 +31,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="game seed; the bot draws from the generator the referee gives the side to move",
     )
     p.add_argument("--json", action="store_true", help="also print what the search saw")
+    add_engines_arg(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq move``."""
     spec = parse_bot(args.bot)
+    activate_engines([spec.canonical], args.engines)
     pos = position_from_args(args.rules, args.fen, args.moves)
     result = pos.result
     if result is not None:

@@ -13,6 +13,8 @@ from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
 from sim.commands._common import SEED_ARG, int_in
+from sim.commands.engines import activate_engines, add_engines_arg
+from sim.engines.process import EngineFault
 from sim.play.referee import bot_seed
 from sim.report.names import display_letter
 
@@ -85,6 +87,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=1000,
         help="draw by ply_cap after P plies (1000)",
     )
+    add_engines_arg(p)
     p.set_defaults(func=run)
 
 
@@ -121,6 +124,9 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     """Run ``dsq play``."""
     stdin = stdin or sys.stdin
     pos = Position(args.rules, args.fen)
+    activate_engines(
+        [t.strip() for t in (args.red, args.blue) if t.strip().lower() != HUMAN], args.engines
+    )
     players = []
     for side, text in enumerate((args.red, args.blue)):
         if text.strip().lower() == HUMAN:
@@ -147,7 +153,13 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
                 print(f"game stopped by {pos.side} after {pos.ply} plies (no result)")
                 return 0
         else:
-            move = decode_move(player.choose(pos.st))
+            try:
+                move = decode_move(player.choose(pos.st))
+            except EngineFault as fault:
+                winner = "blue" if pos.side == "red" else "red"
+                note = f"forfeit: {fault.kind}: {fault}"
+                print(f"result: {winner} wins ({note}) after {pos.ply} plies")
+                return 0
         mover = pos.side
         pos.play(move)
         last = move

@@ -27,6 +27,7 @@ from sim.batch.progress import Progress
 from sim.batch.run import run_batches
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
 from sim.commands._common import add_data_arg, float_in, int_in
+from sim.commands.engines import add_engines_arg
 from sim.play.seeds import MAX_SEED, new_batch_seed
 from sim.report.batch_text import summary_text
 from sim.storage.paths import resolve_data_dir
@@ -117,6 +118,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         " GSPRT on the logistic Elo of the --red bot; pentanomial with --swap); the LLR and"
         " bounds are stored with the batch",
     )
+    add_engines_arg(p)
+    p.add_argument(
+        "--force-engines",
+        action="store_true",
+        help="play external engines whose claimed rules differ from --rules or fail the rules "
+        "check (their games may end in forfeits)",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON summary at the end")
     p.add_argument(
         "--quiet",
@@ -199,6 +207,31 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
     return specs
 
 
+def _engine_entries(
+    args: argparse.Namespace, specs: list[BatchSpec], engines: str | None
+) -> tuple[str, ...]:
+    """The registry entries of the external engines the batches play, after checking their
+    rules (see :func:`sim.engines.admission.admit`); empty when no bot is an engine."""
+    if specs:
+        bots, rules = [specs[0].red, specs[0].blue], [s.rules for s in specs]
+    else:  # --resume: the record's bots (run_batches says what is wrong with a bad record)
+        from sim.storage.paths import batch_path, check_batch_id
+
+        try:
+            path = batch_path(resolve_data_dir(args.data), check_batch_id(args.resume))
+            spec = json.loads(path.read_text(encoding="utf-8"))["spec"]
+            bots, rules = [str(spec["red"]), str(spec["blue"])], [str(spec["rules"])]
+        except (DsqError, OSError, ValueError, KeyError, TypeError):
+            return ()
+    if not any(b.startswith("engine:") for b in bots):
+        return ()
+    from sim.engines.admission import admit
+    from sim.engines.registry import activate
+
+    activate(engines, args.data)
+    return admit(bots, rules, args.data, force=bool(getattr(args, "force_engines", False)))
+
+
 def default_bots_note(args: argparse.Namespace) -> str | None:
     """The note saying which side's bot was left to its default, or None."""
     if args.resume:
@@ -250,6 +283,7 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq simulate``; return 0 (done), 1 (failed) or 3 (cancelled)."""
     options = _options(args)
+    engines = getattr(args, "engines", None)
     if args.quiet:
         # Dask's own warnings (a lost worker, a recomputed task) are progress chatter.
         logging.getLogger("distributed").setLevel(logging.ERROR)
@@ -263,6 +297,7 @@ def run(args: argparse.Namespace) -> int:
         specs = []
     else:
         specs = _specs(args)
+    options.engines = _engine_entries(args, specs, engines)
     code = 0
     t0 = time.monotonic()
     with _sigterm_as_interrupt():

@@ -11,7 +11,9 @@ Generators (all :func:`engine.rng.seed_state` xorshift states):
 
 Same arguments, same game. When both bots are ``random`` or ``greedy`` the whole game
 runs in one compiled loop (:func:`sim.bots.fast.play_fast`); otherwise the referee asks
-each bot for its move ply by ply.
+each bot for its move ply by ply, timing each answer: a side that overruns its time
+budget loses on ``time``, and an external engine's fault loses by ``forfeit``
+(:mod:`sim.engines`). Timing is not reproducible: a game decided on time is not.
 
 With ``adjudicate="tablebase"`` a game ends at its first position where an endgame table
 settles the result for certain (:mod:`sim.tablebase.adjudicate`), recorded with reason
@@ -37,8 +39,16 @@ from sim.bots import fast
 from sim.bots.registry import fast_kinds
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
 from sim.bots.values import values_array
+from sim.engines.clocks import GameClocks
+from sim.engines.process import EngineFault
 
 _MASK64 = (1 << 64) - 1
+# The columns of clocks, forfeits and engines (``OPTIONAL_COLUMNS`` of the storage
+# schema, which a test checks): None for a game without them.
+NO_EXTRAS = dict.fromkeys(
+    ("forfeit_note", "time_control", "move_ms", "red_clock_ms", "blue_clock_ms")
+    + ("red_engine", "blue_engine")
+)
 _FAST_KINDS = fast_kinds()
 _KINDS: dict[tuple[int, int], np.ndarray] = {}
 
@@ -134,9 +144,12 @@ def play_game(
     else:
         st = core.new_state(ply_cap + 1)
         st[: start.shape[0]] = start
+        extras: dict[str, Any] = {}
         packed = _play_stepwise(
-            st, ruleset, ra, (red_spec, blue_spec), rngs, opening_plies, ply_cap, adj
+            st, ruleset, ra, (red_spec, blue_spec), rngs, opening_plies, ply_cap, adj, extras
         )
+        record = _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
+        return {**record, **extras}
     return _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
 
 
@@ -170,50 +183,103 @@ def _play_stepwise(
     opening_plies: int,
     ply_cap: int,
     adj: Any = None,
+    extras: dict[str, Any] | None = None,
 ) -> np.ndarray:
-    """The game loop asking each bot for its move; returns what ``fast.fast_game`` does.
+    """The game loop asking each bot for its move; returns what ``fast.fast_game`` does,
+    and fills ``extras`` (if given) with the clock, forfeit and engine columns.
 
     ``adj`` (a :class:`sim.tablebase.adjudicate.Adjudicator`, optional) may end the game
-    at any position where it goes on, before a move is chosen there."""
+    at any position where it goes on, before a move is chosen there. Each move's wall time
+    is measured around the bot's answer: a side whose move overruns its time budget loses
+    on ``time``; an external engine's fault (it cannot start, an illegal move, ``0000``,
+    garbage, a crash, silence) loses by ``forfeit``.
+    """
     from sim.bots.protocol import make_bot
 
     bots = [make_bot(specs[0], ruleset, rngs[1:2]), make_bot(specs[1], ruleset, rngs[2:3])]
+    clocks = GameClocks.for_specs(specs)
+    timed = clocks.active or any(getattr(b, "external", False) for b in bots)
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
     moves = np.empty(ply_cap, dtype=np.int32)
+    move_ms: list[int] = []
     plies = branch = 0
-    while plies < ply_cap:
-        n = int(core.settle(st, ra, buf))
-        if n == 0 or (adj is not None and _adjudicated(adj, st)):
-            break
-        branch += n
-        if plies < opening_plies:
-            mv = int(buf[rng_below(rngs[0:1], n)])
-        else:
-            side = int(st[core.S_SIDE])
-            mv = bots[side].choose(st)
-            if mv not in buf[:n]:
-                raise MoveError(
-                    f"bot {specs[side].canonical} chose an illegal move {decode_move(mv)}"
-                )
-        moves[plies] = mv
-        core.make_move(st, ra, mv)
-        plies += 1
-    if plies == ply_cap:
+    loss: tuple[int, Reason, str] | None = None  # (side, reason, note) of a forfeit
+    try:
+        faults = _start_engines(bots, clocks)
+        while plies < ply_cap:
+            n = int(core.settle(st, ra, buf))
+            if n == 0 or (adj is not None and _adjudicated(adj, st)):
+                break
+            branch += n
+            ms = 0.0
+            if plies < opening_plies:
+                mv = int(buf[rng_below(rngs[0:1], n)])
+            else:
+                side = int(st[core.S_SIDE])
+                if faults[side] is not None:
+                    loss = (side, Reason.FORFEIT, faults[side])
+                    break
+                t0 = time.perf_counter()
+                try:
+                    mv = bots[side].choose(st)
+                except EngineFault as fault:
+                    loss = (side, Reason.FORFEIT, f"{fault.kind}: {fault}")
+                    break
+                ms = (time.perf_counter() - t0) * 1000.0
+                if clocks.over_time(side, ms):
+                    loss = (side, Reason.TIME, clocks.overrun_note(side, ms))
+                    break
+                clocks.charge(side, ms)
+                if mv not in buf[:n]:
+                    raise MoveError(
+                        f"bot {specs[side].canonical} chose an illegal move {decode_move(mv)}"
+                    )
+            moves[plies] = mv
+            move_ms.append(min(round(ms), 2**32 - 1))
+            core.make_move(st, ra, mv)
+            plies += 1
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+    if plies == ply_cap and loss is None:
         n = int(core.settle(st, ra, buf))
         if n > 0 and adj is not None:
             _adjudicated(adj, st)
     last = int(st[core.HEADER + (plies - 1) * core.HIST_SIZE + H_PIECE]) if plies else 0
-    summary = [
-        plies,
-        branch,
-        st[core.S_STATUS],
-        st[core.S_REASON],
-        st[core.S_COUNT],
-        st[core.S_COUNT + 1],
-        last,
-    ]
+    status, reason = int(st[core.S_STATUS]), int(st[core.S_REASON])
+    if loss is not None:
+        status, reason = int(Status.won_by(1 - loss[0])), int(loss[1])
+    summary = [plies, branch, status, reason, st[core.S_COUNT], st[core.S_COUNT + 1], last]
     caps = fast.capture_table(st, plies).ravel()
-    return np.concatenate((np.array(summary, dtype=np.int64), moves[:plies].astype(np.int64), caps))
+    packed = np.concatenate(
+        (np.array(summary, dtype=np.int64), moves[:plies].astype(np.int64), caps)
+    )
+    if extras is not None:
+        extras.update({
+            "forfeit_note": loss[2] if loss is not None else None,
+            "time_control": clocks.text,
+            "move_ms": move_ms if timed else None,
+            "red_clock_ms": clocks.remaining(0),
+            "blue_clock_ms": clocks.remaining(1),
+            "red_engine": getattr(bots[0], "identity", None),
+            "blue_engine": getattr(bots[1], "identity", None),
+        })  # fmt: skip
+    return packed
+
+
+def _start_engines(bots: list[Any], clocks: GameClocks) -> list[str | None]:
+    """Start the external engines of a game; the forfeit note of each that cannot start."""
+    faults: list[str | None] = [None, None]
+    for side, bot in enumerate(bots):
+        if getattr(bot, "external", False):
+            bot.clocks = clocks
+            try:
+                bot.start()
+            except EngineFault as fault:
+                faults[side] = f"{fault.kind}: {fault}"
+    return faults
 
 
 def _adjudicated(adj: Any, st: np.ndarray) -> bool:
@@ -265,6 +331,7 @@ def _record(
         "moves": data[fast.SUMMARY_SIZE : k],
         "captures": captures,
         "duration_ms": (time.perf_counter() - t0) * 1000.0,
+        **NO_EXTRAS,
     }
 
 

@@ -102,6 +102,18 @@ def _colour_columns(r: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# The win/draw/loss counts the queries give after the bot (and its opponent or opponents).
+_WDL_COLUMNS = [
+    "wins",
+    "draws",
+    "losses",
+    "games_red",
+    "wins_red",
+    "draws_red",
+    "wins_blue",
+    "draws_blue",
+]
+
 # The score columns of a bot against an opponent (a matchup) or against the field.
 SCORE_COLUMNS = [
     "games",
@@ -142,18 +154,7 @@ def matchup_table(
     sel = selection or Selection()
     cte = _POV + _WDL_BY.format(keys="bot, opponent")
     rows = query_rows(con, sel, cte)
-    names = [
-        "bot",
-        "opponent",
-        "wins",
-        "draws",
-        "losses",
-        "games_red",
-        "wins_red",
-        "draws_red",
-        "wins_blue",
-        "draws_blue",
-    ]
+    names = ["bot", "opponent", *_WDL_COLUMNS]
     ptn = pentanomial_counts(con, sel)
     out = []
     for tup in rows:
@@ -208,18 +209,7 @@ def bot_table(
         "SELECT bot,", "SELECT bot, count(DISTINCT opponent)::BIGINT AS opponents,"
     )
     rows = query_rows(con, sel, body)
-    names = [
-        "bot",
-        "opponents",
-        "wins",
-        "draws",
-        "losses",
-        "games_red",
-        "wins_red",
-        "draws_red",
-        "wins_blue",
-        "draws_blue",
-    ]
+    names = ["bot", "opponents", *_WDL_COLUMNS]
     out = []
     for tup in rows:
         r = dict(zip(names, tup, strict=True))

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sim.storage.schema import ANIMALS, CAPTURE_TYPE, GAME_SCHEMA, SCHEMA_VERSION
+from sim.storage.schema import ANIMALS, CAPTURE_TYPE, GAME_SCHEMA, SCHEMA_VERSION, V2_FIELDS
 
 _DEFAULT_ROW: dict[str, Any] = {
     "schema_version": SCHEMA_VERSION,
@@ -40,6 +40,7 @@ _DEFAULT_ROW: dict[str, Any] = {
     "captures": [],
     "engine_version": "synthetic",
     "duration_ms": 1.0,
+    **{f.name: None for f in V2_FIELDS},  # no clock, forfeit or engine
 }
 
 
@@ -166,6 +167,7 @@ def synthetic_table(
         "captures": captures,
         "engine_version": pa.array(["synthetic"] * n, type=pa.string()),
         "duration_ms": pa.array(rng.gamma(2.0, 5.0, n).astype(np.float32)),
+        **{f.name: pa.nulls(n, f.type) for f in V2_FIELDS},
     }
     return pa.Table.from_pydict(cols, schema=GAME_SCHEMA)
 

@@ -23,7 +23,7 @@ import pyarrow as pa
 from engine.errors import DsqError
 from sim.storage.paths import batches_dir, resolve_data_dir
 from sim.storage.recordcheck import check_record
-from sim.storage.schema import GAME_SCHEMA
+from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS
 from sim.storage.verify import (
     check_games_file,
     read_back,
@@ -186,15 +186,24 @@ def _stat_entries(data_dir: Path, files: list[Path]) -> list[tuple[str, int, int
 
 
 def _create_games_view(con: duckdb.DuckDBPyConnection, files: list[Path]) -> None:
-    """(Re)create the ``games`` view over ``files`` (the empty table when there are none)."""
-    cols = ", ".join(f'"{f.name}"' for f in GAME_SCHEMA)
+    """(Re)create the ``games`` view over ``files`` (the empty table when there are none).
+
+    Optional (version 2) columns that no file holds (older datasets) are NULL of their type.
+    """
     if files:
         file_list = "[" + ", ".join(_sql_str(str(p)) for p in files) + "]"
-        con.execute(
-            f"CREATE OR REPLACE VIEW games AS SELECT {cols} FROM read_parquet({file_list}, "
-            f"union_by_name = true)"
+        source = f"read_parquet({file_list}, union_by_name = true)"
+        present = {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+        types = {r[0]: r[1] for r in con.execute("DESCRIBE _games_empty").fetchall()}
+        cols = ", ".join(
+            f'"{f.name}"'
+            if f.name in present or f.name not in OPTIONAL_COLUMNS
+            else f'CAST(NULL AS {types[f.name]}) AS "{f.name}"'
+            for f in GAME_SCHEMA
         )
+        con.execute(f"CREATE OR REPLACE VIEW games AS SELECT {cols} FROM {source}")
     else:
+        cols = ", ".join(f'"{f.name}"' for f in GAME_SCHEMA)
         con.execute(f"CREATE OR REPLACE VIEW games AS SELECT {cols} FROM _games_empty")
 
 

@@ -10,7 +10,7 @@ import pyarrow as pa
 
 from engine import codes
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # The values of the string columns, from the engine's vocabulary (engine.codes):
 WINNERS = codes.WINNERS  # winner: red, blue, draw
@@ -25,6 +25,29 @@ CAPTURE_TYPE = pa.struct(
         ("square", pa.int8()),  # square index 0..62 where the capture happened
     ]
 )
+
+# Who an external engine was (version 2): its registry name, the ``id name`` line it
+# answered the handshake with, and the SHA-256 of its program file (null if not a file).
+ENGINE_TYPE = pa.struct(
+    [
+        ("name", pa.string()),
+        ("version", pa.string()),
+        ("sha256", pa.string()),
+    ]
+)
+
+# Columns added in version 2 (clocks, forfeits, engines). Files of version 1 lack them and
+# are read with these columns NULL; rows of in-process bots without a clock leave them NULL.
+V2_FIELDS = [
+    pa.field("forfeit_note", pa.string()),  # what the forfeiting (or flagged) side did
+    pa.field("time_control", pa.string()),  # e.g. "40/60+0.6" or "red 40/60+0.6, blue none"
+    pa.field("move_ms", pa.list_(pa.uint32())),  # each ply's thinking time in milliseconds
+    pa.field("red_clock_ms", pa.int32()),  # Red's clock at the end (null: no clock)
+    pa.field("blue_clock_ms", pa.int32()),
+    pa.field("red_engine", ENGINE_TYPE),  # the external engine that played red, or null
+    pa.field("blue_engine", ENGINE_TYPE),
+]
+OPTIONAL_COLUMNS = tuple(f.name for f in V2_FIELDS)
 
 GAME_SCHEMA = pa.schema(
     [
@@ -51,5 +74,6 @@ GAME_SCHEMA = pa.schema(
         ("captures", pa.list_(CAPTURE_TYPE)),
         ("engine_version", pa.string()),
         ("duration_ms", pa.float32()),
+        *V2_FIELDS,
     ]
 )

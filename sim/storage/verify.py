@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from sim.storage.schema import GAME_SCHEMA
+from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS
 
 CACHE_NAME = ".verified.json"
 CACHE_VERSION = 1
@@ -73,11 +73,15 @@ def _check_footer(path: Path) -> str | None:
         schema = pq.read_metadata(path).schema.to_arrow_schema()
     except Exception as exc:  # noqa: BLE001 - any failure here means "not readable parquet"
         return f"not a readable parquet file: {_first_line(exc)}"
-    missing = [f.name for f in GAME_SCHEMA if f.name not in schema.names]
+    missing = [
+        f.name for f in GAME_SCHEMA if f.name not in schema.names and f.name not in OPTIONAL_COLUMNS
+    ]
     if missing:
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
         return f"not a games file: missing columns {shown}"
     for f in GAME_SCHEMA:
+        if f.name not in schema.names:  # a version-2 column of an older file: read as NULL
+            continue
         got = schema.field(f.name).type
         if not got.equals(f.type):
             return f"not a games file: column {f.name} has type {got}, expected {f.type}"
@@ -91,8 +95,12 @@ def read_back(path: Path) -> str | None:
     if reason is not None:
         return reason
     try:
+        names = set(pq.read_schema(path).names)
         pq.read_table(
-            path, columns=GAME_SCHEMA.names, page_checksum_verification=True, use_threads=False
+            path,
+            columns=[n for n in GAME_SCHEMA.names if n in names],
+            page_checksum_verification=True,
+            use_threads=False,
         )
     except Exception as exc:  # noqa: BLE001 - any failure means damaged data
         return f"damaged data pages: {_first_line(exc)}"

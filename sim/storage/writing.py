@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.storage.paths import games_dir
-from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
+from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
 from sim.storage.verify import read_back, record_verdict
 
 TMP_MARK = ".tmp-"
@@ -118,10 +118,11 @@ def create_json_exclusive(dest: Path, obj: Any) -> bool:
 def rows_to_table(rows: Iterable[Mapping[str, Any]]) -> pa.Table:
     """Game rows (dicts with every GAME_SCHEMA column) as a table with exactly that schema.
 
-    A missing ``schema_version`` is filled with :data:`SCHEMA_VERSION`; any other missing
-    column raises ``KeyError``.
+    A missing ``schema_version`` is filled with :data:`SCHEMA_VERSION` and missing optional
+    columns (clocks, forfeits, engines) with None; any other missing column raises
+    ``KeyError``.
     """
-    required = set(GAME_SCHEMA.names)
+    required = set(GAME_SCHEMA.names) - set(OPTIONAL_COLUMNS)
     out: list[Mapping[str, Any]] = []
     for r in rows:
         if "schema_version" not in r:

@@ -28,7 +28,8 @@ RULES = ["standard", "yeshou", "datou", "standard+no_capture_plies=4", "datou+bo
 rules = st.one_of(st.sampled_from(RULES), words)
 bots = st.one_of(
     st.sampled_from(["random", "greedy", "alphabeta:depth=1", "mcts:playouts=8",
-                     "alphabeta:tt_mb=" + HUGE, "mcts:c=nan", "alphabeta:depth=1,depth=2"]),
+                     "alphabeta:tt_mb=" + HUGE, "mcts:c=nan", "alphabeta:depth=1,depth=2",
+                     "engine:x,movetime=5", "engine", "engine:,tc=" + HUGE]),
     numbers.map(lambda n: "alphabeta:depth=" + n),
     words,
 )  # fmt: skip
@@ -56,17 +57,26 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
     "bench": opts(json=None).map(lambda a: a + ["--no-warmup"]).flatmap(
         lambda a: st.tuples(small, small).map(lambda v: a + ["--depth", v[0], "--games", v[1]])),
     "bots": opts(json=None),
-    "move": opts(bot=bots, rules=rules, fen=words, moves=words, seed=numbers, json=None),
+    "move": opts(bot=bots, rules=rules, fen=words, moves=words, seed=numbers, json=None,
+                 engines=words),
     "play": opts(red=bots, blue=st.one_of(bots, st.just("human")), rules=rules,
-                 seed=numbers, ply_cap=small, quiet=None, fen=words),
+                 seed=numbers, ply_cap=small, quiet=None, fen=words, engines=words),
     "simulate": opts(rules=rules, red=bots, blue=bots, games=small, seed=numbers, swap=None,
                      opening_plies=small, ply_cap=st.sampled_from(["3", "0", HUGE, "x"]),
                      workers=st.sampled_from(["1", "0", HUGE, "-1", "x"]), label=words,
                      batch_id=words, resume=words, sprt=words, chunk_games=small,
                      chunk_seconds=numbers, flush_games=small, flush_seconds=numbers,
-                     max_seconds=numbers, quiet=None, json=None,
+                     max_seconds=numbers, quiet=None, json=None, engines=words,
+                     force_engines=None,
                      scheduler=st.sampled_from(["x", "", "tcp://", "udp://a:1"])),
     "batches": opts(json=None),
+    "engine": opts(bot=bots, rules=rules, seed=numbers),
+    "engines": st.tuples(
+        st.sampled_from([[], ["list"], ["show"], ["check"], ["check", "x"], ["show", "x"],
+                         ["nope"]]),
+        opts(engines=words, data=words, rules=rules, games=small, plies=small,
+             perft_depth=small, seed=numbers, fen=words, json=None),
+    ).map(lambda t: t[0] + t[1]),
     # Materials of at most 2 animals (or refused ones), so a run builds little.
     "tablebase": st.tuples(
         st.sampled_from(["build", "stats", "probe", "verify", "list", "", "nope"]),
@@ -92,6 +102,7 @@ BASE = {
     "simulate": ["--rules", "standard", "--games", "2", "--quiet"],
     "play": ["--red", "random", "--blue", "greedy", "--ply-cap", "4"],
     "move": ["--bot", "greedy"],
+    "engine": ["--bot", "random"],
 }
 
 

@@ -2,8 +2,9 @@
 
 Runs the real dashboard on a temporary copy of the bundled sample, drives it in Debian's
 Chromium and writes one full-page PNG per view: every page in English, the Play page
-during a game, and the Overview in each language. The browser tests never write there
-(they keep their screenshots in a temporary folder). ``--out DIR`` writes elsewhere.
+during a game, the Endgames page on a small table, and the Overview in each language. The
+browser tests never write there (they keep their screenshots in a temporary folder).
+``--out DIR`` writes elsewhere.
 Chinese text needs a CJK font in the system (Debian: ``apt-get install fonts-wqy-microhei``).
 """
 
@@ -121,6 +122,23 @@ def simulate_page(page: Any, url: str, out: Path) -> None:
     shot(page, out, "simulate")
 
 
+def endgames_page(page: Any, url: str, out: Path) -> None:
+    """The Endgames page on the tables of ``LR v e`` (built before the server started)."""
+    page.goto(url + "/endgames")
+    page.get_by_text("Results by side to move").first.wait_for()
+    wait_idle(page)
+    shot(page, out, "endgames")
+
+
+def build_tables(data: Path) -> None:
+    """The endgame tables the Endgames screenshot shows (a few seconds)."""
+    from sim.tablebase.build import build_tables as build
+    from sim.tablebase.material import parse_material
+    from sim.tablebase.store import tables_root
+
+    build("standard", [parse_material("LR v e")], tables_root(data))
+
+
 def has_cjk_font() -> bool:
     """Whether fontconfig knows a font with Chinese glyphs."""
     try:
@@ -141,8 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="dsq-shots-") as tmp:
         data = copy_sample(Path(tmp) / "data")
+        build_tables(data)
         with dashboard_server(data, Path(tmp) / "dashboard.log") as url, chromium() as browser:
-            for step in (english_pages, play_page, languages, simulate_page):
+            for step in (english_pages, play_page, languages, simulate_page, endgames_page):
                 page = new_tab(browser)
                 try:
                     step(page, url, args.out)

@@ -45,7 +45,8 @@ def test_bots_lists_every_parameter(capsys: pytest.CaptureFixture[str]) -> None:
     assert "alphabeta:time_ms=300" in out  # how budgets lift the depth cap
     assert main(["bots", "--json"]) == 0
     bots = json.loads(capsys.readouterr().out)
-    assert [b["name"] for b in bots] == ["random", "greedy", "alphabeta", "mcts"]
+    assert [b["name"] for b in bots] == ["random", "greedy", "alphabeta", "mcts", "engine"]
+    assert bots[-1]["canonical"] == "engine:NAME,movetime=1000,margin=1000"
 
 
 def test_move_prints_the_move_last(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,7 +9,7 @@ from engine import Position, parse_rules
 from engine.errors import DsqError
 from sim.play import referee
 from sim.play.referee import bot_seed, game_moves, play_game
-from sim.storage.schema import ANIMALS, GAME_SCHEMA, REASONS
+from sim.storage.schema import ANIMALS, GAME_SCHEMA, OPTIONAL_COLUMNS, REASONS
 
 KEYS = {
     "rules",
@@ -29,7 +29,7 @@ KEYS = {
     "moves",
     "captures",
     "duration_ms",
-}
+} | set(OPTIONAL_COLUMNS)  # clocks, forfeits, engines: None for in-process bots untimed
 
 
 def _strip(record: dict) -> dict:
@@ -41,6 +41,7 @@ def _strip(record: dict) -> dict:
 def test_record_has_exactly_the_columns() -> None:
     record = play_game("standard", "random", "greedy", seed=1, opening_plies=4)
     assert set(record) == KEYS
+    assert all(record[k] is None for k in OPTIONAL_COLUMNS)
     assert KEYS - {"duration_ms"} < set(GAME_SCHEMA.names) | {"duration_ms"}
     assert record["rules"] == "standard"
     assert record["red"] == "random" and record["blue"] == "greedy"

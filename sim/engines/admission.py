@@ -1,0 +1,107 @@
+"""Whether a batch may play an external engine: the rules it claims must be the batch's
+and must pass the rules check.
+
+Check results are kept in the data folder (``DIR/engines/checks/<name>-<key>.json``),
+keyed on the registry entry, the program file's SHA-256 and the rules, so a quick check
+runs once per engine build and rule set; ``dsq engines check`` writes the same files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from engine.errors import DsqError
+from sim.engines.registry import EngineEntry, entries_json, find_engine
+
+QUICK = {"games": 4, "plies": 120, "perft_depth": 3}
+
+
+def checks_dir(data_dir: str | os.PathLike[str] | None) -> Path:
+    """``DIR/engines/checks`` of a data folder."""
+    from sim.storage.paths import resolve_data_dir
+
+    return resolve_data_dir(data_dir) / "engines" / "checks"
+
+
+def check_path(data_dir: Any, entry: EngineEntry, rules: str) -> Path:
+    """Where the check of ``entry`` under ``rules`` is kept."""
+    from sim.engines.client import file_sha256
+
+    d = json.loads(entry.to_json())
+    d.pop("source", None)
+    d.pop("rules", None)
+    text = json.dumps([d, file_sha256(entry.program), rules], sort_keys=True)
+    key = hashlib.sha1(text.encode()).hexdigest()[:16]
+    return checks_dir(data_dir) / f"{entry.name}-{key}.json"
+
+
+def save_check(data_dir: Any, entry: EngineEntry, report: dict[str, Any]) -> Path:
+    """Keep a check report (``CheckReport.to_dict()``); returns its path."""
+    from sim.storage.writing import atomic_write_json
+
+    path = check_path(data_dir, entry, report["rules"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(path, report)
+    return path
+
+
+def load_check(data_dir: Any, entry: EngineEntry, rules: str) -> dict[str, Any] | None:
+    """The kept check of ``entry`` under ``rules``, or None."""
+    try:
+        return json.loads(check_path(data_dir, entry, rules).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def engine_names(bots: list[str]) -> list[str]:
+    """The registry names of the engine bots among ``bots`` (specs)."""
+    from sim.bots import parse_bot
+
+    specs = [parse_bot(b) for b in bots]
+    return sorted({s.params["engine"] for s in specs if s.name == "engine"})
+
+
+def admit(
+    bots: list[str], rules: list[str], data_dir: Any = None, force: bool = False
+) -> tuple[str, ...]:
+    """The registry entries (JSON, for the chunks) of the engines among ``bots``, after
+    checking each plays ``rules``: the rules it claims (when it claims some) must be the
+    batch's, and they must pass the (kept or quick) rules check. DsqError otherwise,
+    unless ``force``."""
+    names = engine_names(bots)
+    for name in names:
+        entry = find_engine(name)
+        for spec in rules:
+            if entry.rules is not None and entry.rules != spec and not force:
+                raise DsqError(
+                    f"engine {name} plays {entry.rules}, not {spec} (its registry entry's "
+                    "rules); --force-engines plays it anyway"
+                )
+            target = entry.rules or spec
+            report = load_check(data_dir, entry, target) or _quick_check(data_dir, entry, target)
+            if not report["passed"] and not force:
+                found = (
+                    "; ".join(f"{d['clause']}: {d['moves']} moves" for d in report["differences"])
+                    or "perft differs"
+                )
+                raise DsqError(
+                    f"engine {name} fails the rules check under {target} ({found}); "
+                    f"'dsq engines check {name} --rules {target}' shows the differences, "
+                    "--force-engines plays it anyway"
+                )
+    return entries_json(names)
+
+
+def _quick_check(data_dir: Any, entry: EngineEntry, rules: str) -> dict[str, Any]:
+    from sim.engines.check import check_engine
+
+    report = check_engine(entry, rules, **QUICK).to_dict()
+    try:
+        save_check(data_dir, entry, report)
+    except OSError:
+        pass  # a read-only data folder: the check runs again next time
+    return report

@@ -1,0 +1,66 @@
+"""Engine registries for tests: dsq's own bots served by ``dsq engine``, and the
+misbehaving engine of ``tests/support/bad_engine.py``.
+
+Every entry runs ``{python} -m ...`` in the project folder, so the engines import this
+checkout's code (not an installed copy).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tests.support import ROOT
+
+
+def _toml_str(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _toml_list(items: list[str]) -> str:
+    return "[" + ", ".join(_toml_str(i) for i in items) + "]"
+
+
+def dsq_engine(name: str, bot: str, rules: str = "standard", claims: str | None = None,
+               marker: str | None = None) -> str:  # fmt: skip
+    """The registry table of ``dsq engine --bot BOT --rules RULES`` (``claims``: the rules
+    its entry claims, default RULES; ``marker``: a seed that tags its processes)."""
+    argv = ["{python}", "-m", "sim.cli", "engine", "--bot", bot, "--rules", rules]
+    if marker is not None:
+        argv += ["--seed", marker]
+    return (
+        f"[engines.{name}]\ncommand = {_toml_list(argv)}\ncwd = {_toml_str(str(ROOT))}\n"
+        f'rules = "{claims or rules}"\nstart_timeout = 60\n'
+    )
+
+
+def bad_engine(name: str, fault: str, after: int = 0, sleep_ms: int = 2000) -> str:
+    """The registry table of the misbehaving engine with ``fault`` after ``after`` searches."""
+    argv = ["{python}", "-m", "tests.support.bad_engine", fault, "--after", str(after),
+            "--sleep", str(sleep_ms)]  # fmt: skip
+    return (
+        f"[engines.{name}]\ncommand = {_toml_list(argv)}\ncwd = {_toml_str(str(ROOT))}\n"
+        f'rules = "standard"\nstart_timeout = {1 if fault == "handshake" else 10}\n'
+    )
+
+
+def write_registry(path: Path, *tables: str) -> Path:
+    """Write registry tables to ``path`` and return it."""
+    path.write_text("\n".join(tables), encoding="utf-8")
+    return path
+
+
+def processes_with(marker: str) -> list[int]:
+    """Pids of running processes whose command line holds ``marker`` as an argument."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in args and state not in ("Z", "X"):
+            pids.append(int(entry.name))
+    return pids
