@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-WARM_GAMES = 200  # games of the batch that starts the workers before the measured one
+WARM_GAMES = 1000  # games per worker of the batch that starts the workers (each gets a chunk)
 
 
 def usable_cores() -> int:
