@@ -21,7 +21,8 @@ from engine.board import square_name
 from engine.errors import DsqError
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
-from sim.play.human import HUMAN, human_game_row
+from sim.engines.process import EngineFault
+from sim.play.human import HUMAN, Stop, human_game_row
 from sim.play.referee import bot_seed
 
 SIDES = ("red", "blue")
@@ -89,6 +90,7 @@ class PlayGame:
         self.moves: list[PlayedMove] = []
         self.selected: int | None = None
         self.resigned: str | None = None
+        self.forfeit: str | None = None  # the forfeit note of the bot, an engine that faulted
         self.notice: Notice | None = None
         self.started = time.monotonic()
         self.finished_at: float | None = None
@@ -100,11 +102,22 @@ class PlayGame:
         return self.setup.human
 
     @property
+    def stop(self) -> Stop | None:
+        """How the game was stopped before the rules ended it: the person resigned, or the
+        bot (an external engine) forfeited; None otherwise."""
+        if self.resigned:
+            return Stop(self.resigned, "resign")
+        if self.forfeit is not None:
+            return Stop(self.bot_side, "forfeit", self.forfeit)
+        return None
+
+    @property
     def result(self) -> tuple[str, str] | None:
         """``(winner, reason)``: the engine's result, or the other side's win after a
-        resignation (reason ``resign``); None while the game goes on."""
-        if self.resigned:
-            return ("blue" if self.resigned == "red" else "red"), "resign"
+        resignation (reason ``resign``) or a forfeit; None while the game goes on."""
+        stop = self.stop
+        if stop is not None:
+            return ("blue" if stop.loser == "red" else "red"), stop.reason
         res = self.pos.result
         return (res.winner, res.reason) if res else None
 
@@ -211,13 +224,29 @@ class PlayGame:
         self.moves.append(PlayedMove(len(self.moves) + 1, side, move, by_bot, captured, think_ms))
         if self.over and self.finished_at is None:
             self.finished_at = time.monotonic()
+            self.close()
 
-    def bot_move(self) -> PlayedMove:
-        """Ask the bot for its move and play it (only when :attr:`bot_to_move`)."""
+    def close(self) -> None:
+        """Give the bot's external engine, if it is one, back to its pool (taken again if
+        the game goes on after an undo)."""
+        close = getattr(self.bot, "close", None)
+        if close is not None:
+            close()
+
+    def bot_move(self) -> PlayedMove | None:
+        """Ask the bot for its move and play it (only when :attr:`bot_to_move`); None when
+        the bot, an external engine, faulted instead: it loses by forfeit, as the referee
+        records it (:attr:`forfeit` holds the note)."""
         if not self.bot_to_move:
             raise DsqError("it is not the bot's turn")
         t0 = time.perf_counter()
-        code = int(self.bot.choose(self.pos.st))
+        try:
+            code = int(self.bot.choose(self.pos.st))
+        except EngineFault as fault:
+            self.forfeit = fault.note
+            self.selected = None
+            self.finished_at = time.monotonic()
+            return None
         think = (time.perf_counter() - t0) * 1000.0
         if code not in {int(m) for m in self.pos.legal_codes()}:
             raise DsqError(f"the bot chose an illegal move {decode_move(code)}")
@@ -226,7 +255,9 @@ class PlayGame:
 
     def can_undo(self) -> bool:
         """Whether :meth:`undo` has something to take back (a resignation, or a move of
-        the person's)."""
+        the person's; not a forfeit: the engine that faulted is gone)."""
+        if self.forfeit is not None:
+            return False
         return bool(self.resigned) or any(not m.by_bot for m in self.moves)
 
     def undo(self) -> None:
@@ -251,21 +282,17 @@ class PlayGame:
             self.resigned = self.human
             self.selected = None
             self.finished_at = time.monotonic()
+            self.close()
 
     # -- recording
     def can_record(self) -> str | None:
-        """None when the game can be saved as a recorded game; else why not (``unfinished``,
-        ``resigned``, ``fen``: records start from the initial position)."""
-        if self.resigned:
-            return "resigned"
-        if not self.over:
-            return "unfinished"
-        if self.setup.fen is not None:
-            return "fen"
-        return None
+        """None when the game can be saved as a recorded game (it has ended: by the rules,
+        a resignation or a forfeit; from any starting position); else ``unfinished``."""
+        return None if self.over else "unfinished"
 
     def record(self) -> dict[str, Any]:
-        """The game as a GAME_SCHEMA row (the person as ``human``), via the engine."""
+        """The game as a GAME_SCHEMA row (the person as ``human``, the set-up position as
+        ``start_fen``, a resignation or forfeit as its reason), via the engine."""
         end = self.finished_at or time.monotonic()
         red, blue = (HUMAN, self.setup.bot) if self.human == "red" else (self.setup.bot, HUMAN)
         return human_game_row(
@@ -275,4 +302,7 @@ class PlayGame:
             [m.move for m in self.moves],
             seed=self.setup.seed,
             duration_ms=(end - self.started) * 1000.0,
+            start_fen=self.setup.fen,
+            stop=self.stop,
+            engine=getattr(self.bot, "identity", None),
         )

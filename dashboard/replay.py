@@ -1,9 +1,10 @@
 """Replay a recorded game through the engine: one frame per ply, captures found on the way.
 
-Pure (no Streamlit). A recorded game holds its canonical rules spec and its moves
-(``from * 64 + to`` codes); replaying them from the initial position with
-:class:`engine.Position` gives every position, the captures, and the result, which the
-Games page compares with the recorded one.
+Pure (no Streamlit). A recorded game holds its canonical rules spec, its moves
+(``from * 64 + to`` codes) and the FEN it began from (``start_fen``, null for the initial
+position); replaying the moves from there with :class:`engine.Position` gives every
+position, the captures, and the result, which the Games page compares with the recorded
+one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from engine.errors import DsqError
 
 @dataclass(frozen=True)
 class Frame:
-    """The position after ``ply`` plies (ply 0 is the initial position)."""
+    """The position after ``ply`` plies (ply 0 is the position the game began at)."""
 
     ply: int
     move: str | None
@@ -53,6 +54,13 @@ class Replay:
     dog_over_wolf: bool = False
     error_ply: int | None = None
     error_move: str | None = None
+    start_fen: str | None = None  # the set-up position the game began at (None: initial)
+    start_side: str = "red"  # who moved first
+
+    def to_move(self, ply: int) -> str:
+        """The side to move after ``ply`` plies."""
+        other = "blue" if self.start_side == "red" else "red"
+        return self.start_side if ply % 2 == 0 else other
 
     @property
     def plies(self) -> int:
@@ -60,18 +68,23 @@ class Replay:
         return len(self.frames) - 1
 
 
-def replay_game(rules: str, moves: Sequence[int], ply_cap: int | None = None) -> Replay:
-    """Replay ``moves`` (``from * 64 + to`` codes) under ``rules`` from the initial position.
+def replay_game(
+    rules: str, moves: Sequence[int], ply_cap: int | None = None, start_fen: str | None = None
+) -> Replay:
+    """Replay ``moves`` (``from * 64 + to`` codes) under ``rules`` from ``start_fen`` (None:
+    the initial position).
 
     The result is the engine's, or a ``ply_cap`` draw when the game reached ``ply_cap``
     plies unfinished (the simulator's cap, not a rule). A move the engine refuses (a
-    damaged record) stops the replay; ``error_ply`` says which ply.
+    damaged record) stops the replay; ``error_ply`` says which ply (None with a rules spec
+    or FEN that cannot be set up).
     """
     try:
         ruleset = parse_rules(rules)
-        pos = Position(ruleset)
+        pos = Position(ruleset, fen=start_fen)
     except DsqError as exc:
         return Replay(rules, (), None, None, error=str(exc))
+    start_side = pos.side
     frames = [Frame(0, None, None, tuple(pos.board()))]
     error = error_move = None
     error_ply = None
@@ -99,4 +112,6 @@ def replay_game(rules: str, moves: Sequence[int], ply_cap: int | None = None) ->
         ruleset.dog_over_wolf,
         error_ply,
         error_move,
+        start_fen,
+        start_side,
     )

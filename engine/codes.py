@@ -96,6 +96,7 @@ class Reason(IntEnum):
     TABLEBASE = 6  # not a rule: a simulator adjudicated the game by an endgame table
     FORFEIT = 7  # not a rule: an external engine's fault (illegal move, crash, silence, ...)
     TIME = 8  # not a rule: a player's clock ran out (the editions lose a game on time)
+    RESIGN = 9  # not a rule: a person gave the game up (a game saved from the Play page)
 
     @property
     def label(self) -> str:

@@ -6,6 +6,7 @@ about them: the choice concerns the statistics, and a saved game is meant to be 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pandas as pd
@@ -29,10 +30,11 @@ from dashboard.lang import (
 )
 from dashboard.loaders import game_record, games_listing
 from dashboard.replay import Replay, replay_game
+from sim.stats.games import replay_input
 from sim.storage.schema import REASONS, WINNERS
 
 PAGE_ROWS = 200
-STOPPED = ("forfeit", "time")  # reasons that stop a game before its rules end it
+STOPPED = ("forfeit", "time", "resign")  # reasons that stop a game before its rules end it
 
 
 def _present(value: Any) -> bool:
@@ -41,8 +43,11 @@ def _present(value: Any) -> bool:
 
 
 def game_facts(game: dict[str, Any]) -> list[str]:
-    """The external engines, time control and clocks of a recorded game, as short texts."""
+    """The set-up position, external engines, time control and clocks of a recorded game,
+    as short texts."""
     facts = []
+    if _present(game.get("start_fen")):
+        facts.append(t("games.start_fen_fact", fen=game["start_fen"]))
     for colour in ("red", "blue"):
         eng = game.get(f"{colour}_engine")
         if isinstance(eng, dict) and eng.get("name"):
@@ -58,9 +63,11 @@ def game_facts(game: dict[str, Any]) -> list[str]:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def cached_replay(rules: str, moves: tuple[int, ...], ply_cap: int) -> Replay:
+def cached_replay(
+    rules: str, moves: tuple[int, ...], ply_cap: int | None, start_fen: str | None
+) -> Replay:
     """The replay of a game (cached: a game's moves never change)."""
-    return replay_game(rules, moves, ply_cap)
+    return replay_game(rules, moves, ply_cap, start_fen)
 
 
 def _label(row: dict[str, Any]) -> str:
@@ -110,7 +117,9 @@ def _status(rep: Replay, ply: int, rules: str) -> str:
     last = rep.plies
     frame = rep.frames[ply]
     n = nf()
-    if ply == 0:
+    if ply == 0 and rep.start_fen:
+        status = t("games.status_set_up", side=side(rep.start_side))
+    elif ply == 0:
         status = t("games.status_start")
     elif ply == last:
         status = t(
@@ -131,7 +140,7 @@ def _status(rep: Replay, ply: int, rules: str) -> str:
         )
     if frame.captured:
         status += t("games.status_captured", piece=piece(frame.captured))
-    table_says = tables_value(rules, frame.board, "red" if ply % 2 == 0 else "blue")
+    table_says = tables_value(rules, frame.board, rep.to_move(ply))
     if table_says:
         status += f" · {table_says}"
     return status
@@ -139,7 +148,10 @@ def _status(rep: Replay, ply: int, rules: str) -> str:
 
 def show_replay(game: dict[str, Any]) -> None:
     """The replay of one recorded game: info, controls, board and move list."""
-    rep = cached_replay(game["rules"], tuple(game["moves"]), int(game["ply_cap"]))
+    # A stopped game (a resignation, a forfeit, a loss on time) ended before any cap.
+    cap = None if game["reason"] in STOPPED else int(game["ply_cap"])
+    start_fen = game["start_fen"] if _present(game.get("start_fen")) else None
+    rep = cached_replay(game["rules"], tuple(game["moves"]), cap, start_fen)
     recorded = result(game["winner"], game["reason"])
     replayed = result(rep.winner, rep.reason)
     st.subheader(t("games.game_title", batch=game["batch_id"], index=game["game_index"]))
@@ -228,6 +240,8 @@ def show_replay(game: dict[str, Any]) -> None:
         st.dataframe(captures, hide_index=True, key=key + "_captures")
         with st.expander(t("games.all_moves")):
             st.text(" ".join(f.move or "" for f in rep.frames[1:]))
+            st.caption(t("games.replay_line"))
+            st.code(json.dumps(replay_input(game)), language="json", wrap_lines=True)
 
 
 ctx = page_start(t("games.title"), t("games.caption"), include_humans=True)

@@ -4,7 +4,9 @@ The game lives in the session (:class:`dashboard.playgame.PlayGame`); the board 
 controls are one fragment, so a click reruns only them. A click on a square selects one of
 your animals and shows its legal destinations; a second click plays it. When it is the
 bot's turn the fragment asks the bot for its move (with a spinner) and draws the board
-again. A finished game can be saved into the data folder as a recorded game.
+again. A finished game (ended by the rules, resigned, or forfeited by an external engine
+that faulted) can be saved into the data folder as a recorded game, from whatever
+position it began.
 """
 
 from __future__ import annotations
@@ -108,6 +110,9 @@ def new_game(request: PlaySetup | None) -> None:
     """Start a game with the settings (nothing changes when they are not valid)."""
     if request is None:
         return
+    old = _game()
+    if old is not None:
+        old.close()
     st.session_state[GAME_KEY] = PlayGame(request)
     st.session_state.pop(SAVED_KEY, None)
 
@@ -269,11 +274,7 @@ def save_panel(game: PlayGame) -> None:
         return
     if saved and saved[0] == "error":
         st.error(t("play.save_failed", detail=saved[1]))
-    why = game.can_record()
-    if why == "unfinished":
-        return
-    if why is not None:
-        st.caption(t(f"play.cannot_save_{why}"))
+    if game.can_record() is not None:
         return
     st.button(
         t("play.save"), icon=":material/save:", key="play_save", on_click=on_save, type="primary"
@@ -319,6 +320,8 @@ def _game_area(request: PlaySetup | None) -> None:
                         square=m.move[2:],
                     )
                 )
+        if game.forfeit is not None:
+            st.warning(t("play.engine_forfeit", note=game.forfeit))
         controls(game, request)
         save_panel(game)
         if game.moves:

@@ -157,7 +157,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
                 move = decode_move(player.choose(pos.st))
             except EngineFault as fault:
                 winner = "blue" if pos.side == "red" else "red"
-                note = f"forfeit: {fault.kind}: {fault}"
+                note = f"forfeit: {fault.note}"
                 print(f"result: {winner} wins ({note}) after {pos.ply} plies")
                 return 0
         mover = pos.side

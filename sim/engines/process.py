@@ -29,6 +29,12 @@ class EngineFault(DsqError):
         super().__init__(message)
         self.kind = kind
 
+    @property
+    def note(self) -> str:
+        """The forfeit note of a game this fault lost: ``kind: message`` (the
+        ``forfeit_note`` column)."""
+        return f"{self.kind}: {self}"
+
 
 class EngineProcess:
     """A started engine process (``argv`` run in ``cwd``)."""

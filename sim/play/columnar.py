@@ -21,7 +21,7 @@ import pyarrow as pa
 from engine.codes import ANIMAL_NAMES, DEN, DRAWN, ONGOING, PLY_CAP, REASON_NAMES, Status
 from sim.bots import fast
 from sim.play.referee import _FAST_KINDS, _adjudicator, _bot, _check_int, _rules
-from sim.storage.schema import CAPTURE_TYPE, GAME_SCHEMA, V2_FIELDS
+from sim.storage.schema import CAPTURE_TYPE, GAME_SCHEMA, OPTIONAL_FIELDS
 
 # Stored strings by kernel code (a capped game, still ongoing, is stored as a draw by
 # ply_cap, as :func:`sim.play.referee.outcome` does).
@@ -196,6 +196,6 @@ def play_fast_columns(
         "moves": pa.ListArray.from_arrays(pa.array(move_offsets), pa.array(moves)),
         "captures": pa.ListArray.from_arrays(pa.array(cap_offsets), capture_structs),
         "duration_ms": col("duration_ms", (elapsed_ms * plies / total_plies).astype(np.float32)),
-        **{f.name: pa.nulls(n, f.type) for f in V2_FIELDS},  # no clock, forfeit or engine
+        **{f.name: pa.nulls(n, f.type) for f in OPTIONAL_FIELDS},  # no clock, forfeit, engine, FEN
     }
     return columns, n

@@ -1,10 +1,11 @@
 """Recording a game a person played (the dashboard's Play page) like any other game.
 
 The person's side is stored as the player spec ``human``
-(:data:`sim.stats.query.HUMAN`); statistics leave such games out unless asked. A record
-holds moves from the initial position only (the schema has no starting position), so a
-game set up from another FEN cannot be recorded, and neither can one that did not end by
-the rules (a resignation has no end reason in the schema).
+(:data:`sim.stats.query.HUMAN`); statistics leave such games out unless asked. A game may
+begin at a set-up position (stored in ``start_fen``) and may end by the rules or be
+stopped (:class:`Stop`): the person resigns (reason ``resign``, the bot wins) or the bot,
+an external engine, faults (reason ``forfeit`` with the fault in ``forfeit_note``, as the
+referee records it).
 
 :func:`human_game_row` replays the moves through the engine and derives every column from
 that replay, with the same meanings as :func:`sim.play.referee.play_game`'s records;
@@ -17,18 +18,27 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine import Position, encode_move, parse_rules
+from engine import Position, Result, encode_move, parse_rules
+from engine.codes import Reason
 from engine.errors import DsqError
 from sim.stats.query import HUMAN
 from sim.storage.records import hostname, now_iso, write_batch_record
 from sim.storage.schema import ANIMALS, SCHEMA_VERSION
 from sim.storage.writing import write_games_chunk
 
-__all__ = ["HUMAN", "RecordError", "human_game_row", "new_play_batch_id", "save_human_game"]
+__all__ = [
+    "HUMAN",
+    "RecordError",
+    "Stop",
+    "human_game_row",
+    "new_play_batch_id",
+    "save_human_game",
+]
 
 LABEL = "human game"
 _LETTERS = "RCDWPTLE"
@@ -36,11 +46,36 @@ _LETTERS = "RCDWPTLE"
 
 class RecordError(DsqError):
     """A game that cannot be recorded; ``why`` says which rule of recording it breaks
-    (``unfinished``: not ended by the rules; ``no_human``: nobody is ``human``)."""
+    (``unfinished``: neither ended by the rules nor stopped; ``no_human``: nobody is
+    ``human``; ``stop``: a stop that does not fit the game)."""
 
     def __init__(self, why: str, message: str) -> None:
         super().__init__(message)
         self.why = why
+
+
+@dataclass(frozen=True)
+class Stop:
+    """How a game that the rules did not end was stopped: ``loser`` (``red``/``blue``)
+    lost by ``reason``: ``resign`` (the person gave up) or ``forfeit`` (the bot, an
+    external engine, faulted; ``note`` is the referee's forfeit note, ``kind: message``)."""
+
+    loser: str
+    reason: str
+    note: str | None = None
+
+
+STOP_REASONS = (Reason.RESIGN.label, Reason.FORFEIT.label)
+
+
+def _check_stop(stop: Stop, red: str, blue: str) -> None:
+    """RecordError unless ``stop`` fits the players: the person resigns, the bot forfeits."""
+    if stop.reason not in STOP_REASONS or stop.loser not in ("red", "blue"):
+        raise RecordError("stop", f"a recorded game cannot be stopped by {stop.reason!r}")
+    loser_is_human = (red if stop.loser == "red" else blue) == HUMAN
+    if loser_is_human != (stop.reason == Reason.RESIGN.label):
+        who = "the person" if stop.reason == Reason.RESIGN.label else "the bot"
+        raise RecordError("stop", f"only {who} can lose a recorded game by {stop.reason}")
 
 
 def _code(letter: str) -> int:
@@ -64,18 +99,31 @@ def human_game_row(
     duration_ms: float = 0.0,
     batch_id: str = "",
     game_index: int = 0,
+    *,
+    start_fen: str | None = None,
+    stop: Stop | None = None,
+    engine: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The GAME_SCHEMA row of a game from the initial position, replayed through the engine.
+    """The GAME_SCHEMA row of a game, its moves replayed through the engine.
 
     ``red`` / ``blue`` are ``human`` or a bot spec (stored as given); ``seed`` is the seed
-    the bot drew its moves from; ``moves`` are written like ``a3a4``. Raises
-    :class:`RecordError` when no side is ``human`` or the game did not end by the rules,
-    and the engine's DsqError when a move is illegal.
+    the bot drew its moves from; ``moves`` are written like ``a3a4`` and played from
+    ``start_fen`` (None or the initial position's FEN: the initial position, stored as
+    null). ``stop`` records a game the rules did not end (a resignation, an engine's
+    forfeit); ``engine`` is the identity of the external engine the bot was, if it was one.
+    Raises :class:`RecordError` when no side is ``human``, the game neither ended by the
+    rules nor was stopped, or it was stopped after its end; the engine's DsqError when
+    the FEN or a move is not valid.
     """
     if HUMAN not in (red, blue):
         raise RecordError("no_human", "a recorded human game has a player named 'human'")
+    if stop is not None:
+        _check_stop(stop, red, blue)
     ruleset = parse_rules(rules)
-    pos = Position(ruleset)
+    pos = Position(ruleset, fen=start_fen)
+    fen = pos.fen()
+    if fen == Position(ruleset).fen():
+        fen = None
     captures: list[dict[str, int]] = []
     branching = 0
     mover_letter = ""
@@ -94,8 +142,15 @@ def human_game_row(
                 }
             )
     result = pos.result
-    if result is None:
-        raise RecordError("unfinished", "only a game that ended by the rules can be recorded")
+    if stop is not None:
+        if result is not None:
+            raise RecordError("stop", f"the game had ended by the rules ({result.reason})")
+        result = Result("blue" if stop.loser == "red" else "red", stop.reason)
+    elif result is None:
+        raise RecordError(
+            "unfinished",
+            "only a game that ended by the rules, a resignation or a forfeit can be recorded",
+        )
     board = pos.board()
     red_caps = sum(1 for c in captures if c["capturer"] <= 8)
     plies = len(moves)
@@ -125,6 +180,10 @@ def human_game_row(
         "captures": captures,
         "engine_version": engine_version(),
         "duration_ms": float(duration_ms),
+        "forfeit_note": stop.note if stop is not None and stop.reason == "forfeit" else None,
+        "red_engine": engine if engine is not None and blue == HUMAN else None,
+        "blue_engine": engine if engine is not None and red == HUMAN else None,
+        "start_fen": fen,
     }
 
 

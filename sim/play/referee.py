@@ -43,11 +43,12 @@ from sim.engines.clocks import GameClocks
 from sim.engines.process import EngineFault
 
 _MASK64 = (1 << 64) - 1
-# The columns of clocks, forfeits and engines (``OPTIONAL_COLUMNS`` of the storage
-# schema, which a test checks): None for a game without them.
+# The columns of clocks, forfeits and engines and the start position (``OPTIONAL_COLUMNS``
+# of the storage schema, which a test checks): None for a game without them (the referee's
+# games begin at the initial position).
 NO_EXTRAS = dict.fromkeys(
     ("forfeit_note", "time_control", "move_ms", "red_clock_ms", "blue_clock_ms")
-    + ("red_engine", "blue_engine")
+    + ("red_engine", "blue_engine", "start_fen")
 )
 _FAST_KINDS = fast_kinds()
 _KINDS: dict[tuple[int, int], np.ndarray] = {}
@@ -223,7 +224,7 @@ def _play_stepwise(
                 try:
                     mv = bots[side].choose(st)
                 except EngineFault as fault:
-                    loss = (side, Reason.FORFEIT, f"{fault.kind}: {fault}")
+                    loss = (side, Reason.FORFEIT, fault.note)
                     break
                 ms = (time.perf_counter() - t0) * 1000.0
                 if clocks.over_time(side, ms):
@@ -278,7 +279,7 @@ def _start_engines(bots: list[Any], clocks: GameClocks) -> list[str | None]:
             try:
                 bot.start()
             except EngineFault as fault:
-                faults[side] = f"{fault.kind}: {fault}"
+                faults[side] = fault.note
     return faults
 
 

@@ -64,7 +64,8 @@ def list_games(
 def game_record(
     con: duckdb.DuckDBPyConnection, batch_id: str, game_index: int
 ) -> dict[str, Any] | None:
-    """Every column of one recorded game (moves as a list of ints), or None."""
+    """Every column of one recorded game (moves as a list of ints, ``start_fen`` None for
+    the initial position), or None."""
     df = con.execute(
         "SELECT * FROM games WHERE batch_id = ? AND game_index = ? LIMIT 1",
         [batch_id, int(game_index)],
@@ -73,4 +74,19 @@ def game_record(
         return None
     row = df.iloc[0].to_dict()
     row["moves"] = [int(m) for m in row["moves"]]
+    fen = row.get("start_fen")
+    row["start_fen"] = fen if isinstance(fen, str) else None  # NULL: the initial position
     return row
+
+
+def replay_input(record: dict[str, Any]) -> dict[str, Any]:
+    """A recorded game as a line of ``dsq replay --jsonl``: its rules, the FEN it began from
+    (null: the initial position) and its moves written like ``a3a4``."""
+    from engine.position import decode_move
+
+    fen = record.get("start_fen")
+    return {
+        "rules": record["rules"],
+        "fen": fen if isinstance(fen, str) else None,
+        "moves": [decode_move(int(m)) for m in record["moves"]],
+    }

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sim.storage.schema import ANIMALS, CAPTURE_TYPE, GAME_SCHEMA, SCHEMA_VERSION, V2_FIELDS
+from sim.storage.schema import ANIMALS, CAPTURE_TYPE, GAME_SCHEMA, OPTIONAL_FIELDS, SCHEMA_VERSION
 
 _DEFAULT_ROW: dict[str, Any] = {
     "schema_version": SCHEMA_VERSION,
@@ -40,7 +40,7 @@ _DEFAULT_ROW: dict[str, Any] = {
     "captures": [],
     "engine_version": "synthetic",
     "duration_ms": 1.0,
-    **{f.name: None for f in V2_FIELDS},  # no clock, forfeit or engine
+    **{f.name: None for f in OPTIONAL_FIELDS},  # no clock, forfeit, engine, FEN
 }
 
 
@@ -167,7 +167,7 @@ def synthetic_table(
         "captures": captures,
         "engine_version": pa.array(["synthetic"] * n, type=pa.string()),
         "duration_ms": pa.array(rng.gamma(2.0, 5.0, n).astype(np.float32)),
-        **{f.name: pa.nulls(n, f.type) for f in V2_FIELDS},
+        **{f.name: pa.nulls(n, f.type) for f in OPTIONAL_FIELDS},
     }
     return pa.Table.from_pydict(cols, schema=GAME_SCHEMA)
 

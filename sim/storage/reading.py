@@ -188,7 +188,8 @@ def _stat_entries(data_dir: Path, files: list[Path]) -> list[tuple[str, int, int
 def _create_games_view(con: duckdb.DuckDBPyConnection, files: list[Path]) -> None:
     """(Re)create the ``games`` view over ``files`` (the empty table when there are none).
 
-    Optional (version 2) columns that no file holds (older datasets) are NULL of their type.
+    Optional columns (versions 2 and 3) that no file holds (older datasets) are NULL of
+    their type.
     """
     if files:
         file_list = "[" + ", ".join(_sql_str(str(p)) for p in files) + "]"

@@ -10,7 +10,7 @@ import pyarrow as pa
 
 from engine import codes
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # The values of the string columns, from the engine's vocabulary (engine.codes):
 WINNERS = codes.WINNERS  # winner: red, blue, draw
@@ -47,7 +47,13 @@ V2_FIELDS = [
     pa.field("red_engine", ENGINE_TYPE),  # the external engine that played red, or null
     pa.field("blue_engine", ENGINE_TYPE),
 ]
-OPTIONAL_COLUMNS = tuple(f.name for f in V2_FIELDS)
+# Columns added in version 3: where a game began. Files of versions 1 and 2 lack it and are
+# read with it NULL, which is what it means there too (every such game began at the start).
+V3_FIELDS = [
+    pa.field("start_fen", pa.string()),  # the FEN the game began from; null: the initial one
+]
+OPTIONAL_FIELDS = [*V2_FIELDS, *V3_FIELDS]  # what an older file may lack (read as NULL)
+OPTIONAL_COLUMNS = tuple(f.name for f in OPTIONAL_FIELDS)
 
 GAME_SCHEMA = pa.schema(
     [
@@ -74,6 +80,6 @@ GAME_SCHEMA = pa.schema(
         ("captures", pa.list_(CAPTURE_TYPE)),
         ("engine_version", pa.string()),
         ("duration_ms", pa.float32()),
-        *V2_FIELDS,
+        *OPTIONAL_FIELDS,
     ]
 )

@@ -80,7 +80,7 @@ def _check_footer(path: Path) -> str | None:
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
         return f"not a games file: missing columns {shown}"
     for f in GAME_SCHEMA:
-        if f.name not in schema.names:  # a version-2 column of an older file: read as NULL
+        if f.name not in schema.names:  # an optional column an older file lacks: NULL
             continue
         got = schema.field(f.name).type
         if not got.equals(f.type):

@@ -21,7 +21,10 @@ ENGINE = Path(codes.__file__).parent
 def test_stored_strings() -> None:
     assert codes.WINNERS == ("red", "blue", "draw")
     # Stored strings never change; new reasons come after these.
-    assert codes.REASONS[:5] == ("den", "capture_all", "no_moves", "no_capture", "ply_cap")
+    assert codes.REASONS == (
+        "den", "capture_all", "no_moves", "no_capture", "ply_cap", "tablebase", "forfeit",
+        "time", "resign",
+    )  # fmt: skip
     assert codes.ANIMAL_NAMES == (
         "rat",
         "cat",

@@ -26,6 +26,7 @@ TECHNICAL = {
     "spec", "data", "styler", "arrow_data", "theme", "selection_mode", "url", "config",
     "format", "step", "page_script_hash", "raw_value", "min", "max", "value", "widget_id",
     "columns", "display_values", "uuid", "caption_style", "icon_position",
+    "code_text", "language",  # a code block shows data (a game as JSON), not prose
 }  # fmt: skip
 _TAG = re.compile(r"<[^>]+>")
 _STYLE = re.compile(r"<style>.*?</style>", re.S)
