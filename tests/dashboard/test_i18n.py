@@ -56,7 +56,7 @@ def test_the_vocabulary_of_the_engine_and_the_simulator_has_texts():
     wanted = {f"option.{f.name}" for f in fields(Ruleset)}
     wanted |= {f"optval.{v}" for v in (*JUMP_VALUES, *JUMP_BLOCK_VALUES)}
     wanted |= {f"rules.preset_{name}" for name in PRESETS}
-    wanted |= {f"reason.{r}" for r in (*REASONS, "resign", "other")}
+    wanted |= {f"reason.{r}" for r in (*REASONS, "other")}  # resign is one of them
     wanted |= {f"side.{w}" for w in WINNERS}
     wanted |= {f"status.{s}" for s in (*STATUSES, *ACTIVE, "interrupted")}
     for kind, (_, params) in BOTS.items():

@@ -2,8 +2,9 @@
 
 A game is played to its result by clicking squares (a simple den-rushing player against
 the random bot with a fixed seed), saved, found on the Games page and left out of the
-statistics unless asked; undo, resign, flip, illegal clicks, the anti-chasing
-explanations and bad settings are checked through the page too.
+statistics unless asked; a game from a FEN is saved and replayed from it; undo, resign,
+flip, illegal clicks, the anti-chasing explanations and bad settings are checked through
+the page too.
 """
 
 from __future__ import annotations
@@ -154,10 +155,10 @@ def test_clicks_undo_flip_and_resign(monkeypatch, tmp_path):
     g = game(at)
     assert g.result == ("blue", "resign")
     assert text("en", "play.you_resigned", side="Blue") in bold(at)
-    assert any(text("en", "play.cannot_save_resigned") in c.value for c in at.caption)
-    assert not [b for b in at.button if b.key == "play_save"]
+    assert [b for b in at.button if b.key == "play_save"]  # a resigned game can be saved
     at.button(key="play_undo").click().run()  # takes the resignation back
     assert not game(at).over
+    assert not [b for b in at.button if b.key == "play_save"]
 
 
 def test_the_bot_moves_first_when_you_play_blue(monkeypatch, tmp_path):
@@ -204,15 +205,26 @@ def test_bad_settings_give_one_readable_message(monkeypatch, tmp_path):
     assert game(at) is before  # the game in progress is untouched
 
 
-def test_a_game_from_a_fen_is_played_but_not_recorded(monkeypatch, tmp_path):
+def test_a_game_from_a_fen_is_saved_and_replayed_from_it(monkeypatch, tmp_path):
     at = run_app(monkeypatch, tmp_path / "data", "play")
     # Red's lion beside Blue's den: one move wins.
-    new_game(at, bot="greedy", seed=1, fen="6t/3L3/7/7/7/7/7/7/l6 r 0 1")
+    fen = "6t/3L3/7/7/7/7/7/7/l6 r 0 1"
+    new_game(at, bot="greedy", seed=1, fen=fen)
     click(at, "d8")
     click(at, "d9")
     assert game(at).result == ("red", "den")
-    assert any(text("en", "play.cannot_save_fen") in c.value for c in at.caption)
-    assert not [b for b in at.button if b.key == "play_save"]
+    at.button(key="play_save").click().run()
+    batch_id = next(s.value for s in at.success if "Saved as batch" in s.value).split("`")[1]
+    with open_dataset(tmp_path / "data") as ds:
+        row = ds.con.execute("SELECT start_fen, moves, reason FROM games").fetchone()
+    assert row == (fen, [square_index("d8") * 64 + square_index("d9")], "den")
+    at.button(key="play_open_saved").click().run()
+    recorded = result_text("en", "red", "den")
+    assert any(f"Recorded result: {recorded}" in s.value and "agree" in s.value for s in at.success)
+    assert any(fen in c.value for c in at.caption)  # the set-up position is named
+    assert any("Set-up position" in m.value for m in at.markdown)  # ply 0 is that position
+    at.button(key=f"ply_{batch_id}_0_end").click().run()
+    assert any(f"Final position: {recorded}" in m.value for m in at.markdown)
 
 
 def test_the_fox_setting_changes_only_what_is_shown(monkeypatch, tmp_path):

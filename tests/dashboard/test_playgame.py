@@ -11,10 +11,11 @@ from dashboard.playgame import PlayGame, PlaySetup
 from engine import Position
 from engine.board import square_index
 from engine.errors import DsqError
-from sim.play.human import HUMAN, RecordError, human_game_row, save_human_game
+from sim.play.human import HUMAN, RecordError, Stop, human_game_row, save_human_game
 from sim.play.referee import game_moves, play_game
 from sim.storage.reading import open_dataset
 
+FEN = "6t/3L3/7/7/7/7/7/7/l6 r 0 1"
 SAME_COLUMNS = (
     "rules", "opening_plies", "winner", "reason", "plies", "red_captures", "blue_captures",
     "red_pieces_left", "blue_pieces_left", "den_animal", "moves", "captures",
@@ -49,6 +50,14 @@ def test_only_finished_games_with_a_person_are_recorded(tmp_path):
     assert exc.value.why == "no_human"
     with pytest.raises(DsqError):
         human_game_row("standard", HUMAN, "greedy", ["a3a5"])
+    # Stopped games: only the person resigns, only the bot forfeits, never after the end.
+    for stop in (Stop("blue", "resign"), Stop("red", "forfeit", "crash: x"), Stop("red", "x")):
+        with pytest.raises(RecordError) as exc:
+            human_game_row("standard", HUMAN, "greedy", ["a3a4"], stop=stop)
+        assert exc.value.why == "stop"
+    won = ["d8d9"]  # Red's lion enters the den
+    with pytest.raises(RecordError, match="had ended"):
+        human_game_row("standard", HUMAN, "greedy", won, start_fen=FEN, stop=Stop("red", "resign"))
     game = play_game("standard", "greedy", "random", seed=3)
     batch = save_human_game(tmp_path, human_game_row("standard", "greedy", HUMAN,
                                                      game_moves(game)))  # fmt: skip

@@ -1,5 +1,6 @@
-"""Schema version 2 (clocks, forfeits, engines) beside version 1 files (the bundled sample
-and users' older datasets), which read with those columns NULL."""
+"""Schema versions 2 (clocks, forfeits, engines) and 3 (``start_fen``) beside older files
+(the bundled sample of version 1, users' datasets of versions 1 and 2), which read with
+the columns they lack NULL."""
 
 from __future__ import annotations
 
@@ -60,3 +61,20 @@ def test_a_new_column_of_the_wrong_type_is_refused(tmp_path: Path) -> None:
     bad = tmp_path / "bad.parquet"
     pq.write_table(table, bad)
     assert "column move_ms has type string" in (check_games_file(bad) or "")
+
+
+def test_version_2_files_without_start_fen_read_and_verify(tmp_path: Path) -> None:
+    rows = [dict(batch_id="v2", game_index=i, schema_version=2) for i in range(3)]
+    old = rows_table(rows).drop_columns(["start_fen"])
+    path = tmp_path / "games" / "v2" / "part-0.parquet"
+    path.parent.mkdir(parents=True)
+    pq.write_table(old, path, write_page_checksum=True)
+    assert check_games_file(path) is None and verify_games_file(path) is None
+    fen = "6t/3L3/7/7/7/7/7/7/l6 r 0 1"
+    write_games_chunk(tmp_path, "v3", rows_table([dict(batch_id="v3", start_fen=fen)]))
+    with open_dataset(tmp_path) as ds:
+        assert ds.skipped == []
+        got = ds.con.sql(
+            "SELECT batch_id, schema_version, start_fen FROM games ORDER BY batch_id, game_index"
+        ).fetchall()
+    assert got == [("v2", 2, None)] * 3 + [("v3", SCHEMA_VERSION, fen)]
