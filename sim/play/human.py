@@ -65,7 +65,8 @@ class Stop:
     note: str | None = None
 
 
-STOP_REASONS = (Reason.RESIGN.label, Reason.FORFEIT.label)
+RESIGN, FORFEIT = Reason.RESIGN.label, Reason.FORFEIT.label
+STOP_REASONS = (RESIGN, FORFEIT)
 
 
 def _check_stop(stop: Stop, red: str, blue: str) -> None:
@@ -73,8 +74,8 @@ def _check_stop(stop: Stop, red: str, blue: str) -> None:
     if stop.reason not in STOP_REASONS or stop.loser not in ("red", "blue"):
         raise RecordError("stop", f"a recorded game cannot be stopped by {stop.reason!r}")
     loser_is_human = (red if stop.loser == "red" else blue) == HUMAN
-    if loser_is_human != (stop.reason == Reason.RESIGN.label):
-        who = "the person" if stop.reason == Reason.RESIGN.label else "the bot"
+    if loser_is_human != (stop.reason == RESIGN):
+        who = "the person" if stop.reason == RESIGN else "the bot"
         raise RecordError("stop", f"only {who} can lose a recorded game by {stop.reason}")
 
 
@@ -180,7 +181,7 @@ def human_game_row(
         "captures": captures,
         "engine_version": engine_version(),
         "duration_ms": float(duration_ms),
-        "forfeit_note": stop.note if stop is not None and stop.reason == "forfeit" else None,
+        "forfeit_note": stop.note if stop is not None and stop.reason == FORFEIT else None,
         "red_engine": engine if engine is not None and blue == HUMAN else None,
         "blue_engine": engine if engine is not None and red == HUMAN else None,
         "start_fen": fen,
