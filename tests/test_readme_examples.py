@@ -143,6 +143,8 @@ def check_output(argv: list[str], out: str, comment: str) -> None:
         assert all(key in o for o in objs)
         if "--jsonl" in argv:
             assert len(objs) == 4 and not any("error" in o for o in objs)
+        if "--game" in argv:
+            assert objs[0]["agrees"] is True and objs[0]["recorded"]["plies"] == objs[0]["plies"]
     elif name == "move":
         assert MOVE.fullmatch(lines[-1])
         if "--json" in argv:

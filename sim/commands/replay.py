@@ -9,7 +9,13 @@ from typing import Any
 
 from engine import Position
 from engine.errors import DsqError, MoveError
-from sim.commands._common import add_position_args, print_json, result_json
+from sim.commands._common import (
+    add_data_arg,
+    add_position_args,
+    existing_data_dir,
+    print_json,
+    result_json,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,10 +25,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="check a game and report its result (JSON)",
         description='Prints {"plies": N, "legal_counts": [legal moves before each move], '
         '"result": ..., "fen": ...}. With --jsonl, reads one game per line from standard '
-        'input ({"rules": ..., "fen": optional, "moves": [...]}) and writes one object per line.',
+        'input ({"rules": ..., "fen": optional, "moves": [...]}) and writes one object per line. '
+        "With --game, replays a recorded game of the data folder and adds its recorded result "
+        'and whether the replay agrees with it ("agrees"; exit code 1 when it does not).',
     )
     add_position_args(p, moves_help='the game\'s moves, e.g. "a3a4 a7a6"')
     p.add_argument("--jsonl", action="store_true", help="games as JSON lines on standard input")
+    p.add_argument(
+        "--game",
+        metavar="BATCH:INDEX",
+        help="a recorded game, e.g. sample-random-1:17 (its rules, start and moves are read "
+        "from the data folder)",
+    )
+    add_data_arg(p)
     p.set_defaults(func=run)
 
 
@@ -47,6 +62,17 @@ def replay(rules: str | None, fen: str | None, moves: str | list[str]) -> dict[s
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq replay``."""
+    if args.game is not None:
+        if args.jsonl or args.fen is not None or args.moves or args.rules != "standard":
+            raise DsqError(
+                "--game reads the rules, start and moves of the recorded game: "
+                "give it without --rules, --fen, --moves or --jsonl"
+            )
+        from sim.commands.replay_game import replay_recorded
+
+        report = replay_recorded(existing_data_dir(args.data), args.game)
+        print_json(report)
+        return 0 if report["agrees"] else 1
     if not args.jsonl:
         print_json(replay(args.rules, args.fen, args.moves))
         return 0
