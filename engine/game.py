@@ -54,12 +54,7 @@ def legal_moves(st, rules, out):
     """
     if st[S_STATUS] != ONGOING:
         return 0
-    n = pseudo_moves(st, rules, out)
-    if rules[R_RULE_7_3] != 0:  # 7-3 rule
-        n = filter_7_3(st, rules, out, n)
-    if rules[R_RULE_17_5] != 0:  # 17-5 rule
-        n = filter_17_5(st, rules, out, n)
-    return n
+    return repetition_filtered(st, rules, out, pseudo_moves(st, rules, out))
 
 
 @kernel
@@ -68,7 +63,14 @@ def legal_captures(st, rules, out):
     returns their count."""
     if st[S_STATUS] != ONGOING:
         return 0
-    n = pseudo_captures(st, rules, out)
+    return repetition_filtered(st, rules, out, pseudo_captures(st, rules, out))
+
+
+@kernel(inline="always")
+def repetition_filtered(st, rules, out, n):
+    """Drop from the ``n`` moves in ``out`` those the rule set's anti-chasing rules forbid
+    (RULES.md 'Repetition rules': the 7-3 rule, then the 17-5 rule); returns how many are
+    left, in their order."""
     if rules[R_RULE_7_3] != 0:  # 7-3 rule
         n = filter_7_3(st, rules, out, n)
     if rules[R_RULE_17_5] != 0:  # 17-5 rule
