@@ -155,6 +155,34 @@ def test_play_a_short_game_until_the_bot_answers_and_a_capture_happens(server, p
     assert all(v >= 0 for values in timings.values() for v in values), timings
 
 
+def test_a_resigned_game_from_a_fen_is_saved_and_replayed(server, page, data_dir):
+    before = games_in(data_dir)
+    page.goto(server + "/play")
+    page.locator(".st-key-sq_14 button").wait_for()
+    wait_idle(page)
+    start_play_game(page, CAPTURE_FEN)
+    click_square(page, square_index("c3"), "legal move(s)")
+    wait_idle(page)
+    click_square(page, square_index("d3"), "The bot played")
+    wait_idle(page)
+    page.locator(".st-key-play_resign button").click()
+    page.locator(".st-key-play_save button").wait_for(timeout=TIMEOUT)
+    wait_idle(page)
+    page.locator(".st-key-play_save button").click()
+    page.locator(".st-key-play_open_saved button").wait_for(timeout=TIMEOUT)
+    assert games_in(data_dir) == before + 1
+    with open_dataset(data_dir) as ds:
+        row = ds.con.execute(
+            "SELECT reason, winner, start_fen, plies FROM games WHERE red = 'human'"
+            " OR blue = 'human' ORDER BY batch_id DESC LIMIT 1"
+        ).fetchone()
+    assert row[0] == "resign" and row[1] == "blue" and row[2] == CAPTURE_FEN and row[3] == 2
+    wait_idle(page)
+    page.locator(".st-key-play_open_saved button").click()
+    page.get_by_text(CAPTURE_FEN).first.wait_for(timeout=TIMEOUT)
+    assert not page.locator('[data-testid="stException"]').count()
+
+
 def test_the_dashboard_speaks_chinese_and_portuguese(server, page, data_dir, shots):
     page.goto(server)
     page.get_by_text("Games played").first.wait_for()
