@@ -2,15 +2,20 @@
 :mod:`sim.bots.search`, with node and time budgets (the deepest completed iteration wins).
 
 The first iteration (depth 1) always completes, so a budget too small for anything still
-gives a legal, sensible move. The transposition table lives as long as the bot (one game);
-history and killers are cleared before every move. With ``noise > 0`` each move's search
-draws one salt from the bot's generator, and every evaluated position gets a noise term
-fixed by the salt and its hash.
+gives a legal, sensible move. Another thread may end a search early with :meth:`stop`
+(the compiled search runs without the GIL, so that thread can run meanwhile), and
+``on_iteration`` hears of each completed iteration (``dsq engine`` prints them as ``info``).
+The transposition table lives as long as the bot (one game); history and killers are
+cleared before every move. With ``noise > 0`` each move's search draws one salt from the
+bot's generator, and every evaluated position gets a noise term fixed by the salt and its
+hash.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -59,6 +64,8 @@ class AlphaBetaBot:
         self.ws = S.new_workspace(tt_entries(p["tt_mb"]), values_array(p["values"], rules))
         self.work = core.new_state(S.MAX_PLY + 8)
         self.info: dict[str, Any] = {}
+        self.stopping = threading.Event()  # set by stop(); cleared by the caller of choose
+        self.on_iteration: Callable[[dict[str, Any]], None] | None = None
         self.tables = TableAdvisor(rules) if p["tablebase"] == "on" else None
 
     def _load(self, st: np.ndarray) -> np.ndarray:
@@ -67,6 +74,13 @@ class AlphaBetaBot:
             self.work = core.new_state(int(st[core.S_NPLY]) * 2 + S.MAX_PLY + 8)
         self.work[:used] = st[:used]
         return self.work
+
+    def stop(self) -> None:
+        """End the search in progress (from another thread) at its next clock check; the
+        deepest completed iteration's move is played. Until ``stopping`` is cleared, every
+        search stops after its first iteration."""
+        self.stopping.set()
+        self.ws["ws"][S.C_DEADLINE] = 1  # a deadline long past
 
     def choose(self, st: np.ndarray) -> int:
         """The move of the deepest completed iteration (``info`` tells what it saw)."""
@@ -100,6 +114,8 @@ class AlphaBetaBot:
         ctl[S.C_LIMIT] = self.node_budget
         if self.time_ms > 0:
             ctl[S.C_DEADLINE] = int(S.now_us()) + self.time_ms * 1000
+        if self.stopping.is_set():  # stop() came before the control words were reset
+            ctl[S.C_DEADLINE] = 1
         h = int(full_hash(work, ZOBRIST))
         ctl[S.X_ROOT_SIDE] = int(work[core.S_SIDE])
         ctl[S.X_CONTEMPT] = self.contempt
@@ -116,8 +132,10 @@ class AlphaBetaBot:
                 length = int(pv[0, 0])
                 best, score, reached = int(pv[0, 1]), value, depth
                 line = [int(m) for m in pv[0, 1 : 1 + length]]
+                if self.on_iteration is not None:
+                    self.on_iteration(self._report(best, depth, ctl, score, line, start))
                 mate = mate_in(value)
-                if mate is not None and abs(mate) <= depth:
+                if (mate is not None and abs(mate) <= depth) or self.stopping.is_set():
                     break
         if best not in buf[:n]:  # never: the root only searches legal moves
             raise MoveError(f"search returned an illegal move {decode_move(best)}")
@@ -125,9 +143,19 @@ class AlphaBetaBot:
             kept = advice.settle(best)
             if kept != best:
                 best, line = kept, [kept]
-        self.info = {
+        self.info = self._report(best, reached, ctl, score, line, start)
+        if advice is not None:
+            self.info["tablebase"] = advice.info()
+        return best
+
+    @staticmethod
+    def _report(
+        best: int, depth: int, ctl: np.ndarray, score: int, line: list[int], start: float
+    ) -> dict[str, Any]:
+        """What a search saw: the ``info`` of :meth:`choose` and of ``on_iteration``."""
+        return {
             "move": decode_move(best),
-            "depth": reached,
+            "depth": depth,
             "seldepth": int(ctl[S.C_SELDEPTH]),
             "score": score,
             "mate_in": mate_in(score),
@@ -135,6 +163,3 @@ class AlphaBetaBot:
             "pv": [decode_move(m) for m in line],
             "time_ms": (time.perf_counter() - start) * 1000.0,
         }
-        if advice is not None:
-            self.info["tablebase"] = advice.info()
-        return best

@@ -274,7 +274,7 @@ def _store(tt, slot, key, best, ply, depth, flag, best_move):
     )
 
 
-@kernel
+@kernel(nogil=True)  # another thread may stop it meanwhile (AlphaBetaBot.stop)
 def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
     """Negamax alpha-beta to ``depth`` plies from ``ply``; the score for the side to move."""
     pv[ply, 0] = 0

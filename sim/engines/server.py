@@ -1,16 +1,22 @@
 """``dsq engine``: one of dsq's bots behind the UCI-style protocol, on stdin/stdout.
 
 The engine's options are the bot's parameters (``setoption name depth value 6``), plus
-``rules`` (a rules spec) and ``seed`` (its generator's seed). Searches are synchronous:
-``go`` answers with ``info`` and ``bestmove`` before the next command is read, so ``stop``
-has nothing left to stop. ``go depth/nodes/movetime/wtime/btime`` replace the bot's own
-limits for that search; a bare ``go`` (or ``go infinite``) uses them. ``perft N``,
+``rules`` (a rules spec) and ``seed`` (its generator's seed). ``go`` searches in a thread
+while the next commands are read: ``isready`` answers at once, ``stop`` (and ``quit``) end
+the search, which then answers with its deepest completed iteration, and any other command
+waits for the search's ``bestmove`` first (an infinite search is stopped). ``go
+depth/nodes/movetime/wtime/btime`` replace the bot's own limits for that search; a bare
+``go`` uses them; ``go infinite`` searches ``alphabeta`` until ``stop`` and answers only
+then (an ``mcts`` bot, which cannot be stopped, plays its own playouts and also waits for
+``stop``). ``alphabeta`` prints an ``info`` line per completed depth. ``perft N``,
 ``moves`` and ``d`` answer as in ``docs/engine-protocol.md``.
 """
 
 from __future__ import annotations
 
+import queue
 import sys
+import threading
 import time
 from typing import Any, TextIO
 
@@ -67,22 +73,38 @@ class EngineServer:
         self.head = "startpos"
         self.bot: Any = None
         self.warm = False
+        self.lock = threading.Lock()  # one writer at a time: the loop and the search thread
+        self.jobs: queue.SimpleQueue[tuple[Any, dict[str, Any]]] = queue.SimpleQueue()
+        self.worker: threading.Thread | None = None  # the search thread, started once
+        self.idle = threading.Event()  # no search in progress
+        self.idle.set()
+        self.stopped = threading.Event()  # the search in progress was told to stop
+        self.infinite = False
+
+    @property
+    def searching(self) -> bool:
+        """Whether a search is in progress (its ``bestmove`` not written yet)."""
+        return not self.idle.is_set()
 
     # -- output --------------------------------------------------------------------------
 
     def say(self, *lines: str) -> None:
         """Write lines and flush."""
-        self.out.write("".join(line + "\n" for line in lines))
-        self.out.flush()
+        with self.lock:
+            self.out.write("".join(line + "\n" for line in lines))
+            self.out.flush()
 
     # -- the loop ------------------------------------------------------------------------
 
     def serve(self, stdin: TextIO) -> int:
         """Answer commands from ``stdin`` until ``quit`` or end of input."""
-        while True:
-            line = stdin.readline()
-            if not line or not self.handle(line):
-                return 0
+        try:
+            while True:
+                line = stdin.readline()
+                if not line or not self.handle(line):
+                    return 0
+        finally:  # at the end of input a search still answers (an infinite one is stopped)
+            self.finish()
 
     def handle(self, line: str) -> bool:
         """Answer one command line; False after ``quit``."""
@@ -90,6 +112,10 @@ class EngineServer:
         if not tokens:
             return True
         cmd, rest = tokens[0], tokens[1:]
+        if cmd == "isready" and self.searching:
+            self.say("readyok")  # at once, while the search goes on
+            return True
+        self.finish(stop=cmd in ("stop", "quit"))
         try:
             if cmd in HANDSHAKES:
                 self.handshake(cmd)
@@ -212,12 +238,65 @@ class EngineServer:
             }
             for key, attr in attrs.items():
                 setattr(bot, attr, wanted[key])
+        self.infinite = "infinite" in args
+        if self.infinite and self.spec.name == "alphabeta":
+            bot.depth, bot.node_budget, bot.time_ms = MAX_DEPTH, 0, 0
+        self.stopped.clear()
+        if hasattr(bot, "stopping"):
+            bot.stopping.clear()
+        if self.worker is None:
+            self.worker = threading.Thread(target=self._work, name="dsq-search", daemon=True)
+            self.worker.start()
+        self.idle.clear()
+        self.jobs.put((bot, saved))
+
+    def _work(self) -> None:
+        """The search thread: one search after another, as ``go`` hands them over."""
         try:
-            mv = bot.choose(self.pos.st)
+            while True:
+                bot, saved = self.jobs.get()
+                try:
+                    self._search(bot, saved)
+                finally:
+                    self.idle.set()
+        finally:  # output closed (the writer failed): the next go starts a new thread
+            self.worker = None
+
+    def _search(self, bot: Any, saved: dict[str, Any]) -> None:
+        """The search thread: choose a move, then (an infinite search once stopped) answer."""
+        said: list[int] = []
+
+        def iteration(info: dict[str, Any]) -> None:
+            said.append(1)
+            self.say(*_info_lines(info))
+
+        if hasattr(bot, "on_iteration"):
+            bot.on_iteration = iteration
+        try:
+            answer = f"bestmove {decode_move(bot.choose(self.pos.st))}"
+            lines = [] if said and "tablebase" not in bot.info else _info_lines(bot.info)
+        except Exception as exc:  # noqa: BLE001 - the client waits for a bestmove whatever happens
+            lines, answer = [f"info string error: {exc}"], "bestmove 0000"
         finally:
             for attr, value in saved.items():
                 setattr(bot, attr, value)
-        self.say(*_info_lines(bot.info), f"bestmove {decode_move(mv)}")
+            if hasattr(bot, "on_iteration"):
+                bot.on_iteration = None
+        if self.infinite:
+            self.stopped.wait()  # an infinite search answers only after stop
+        self.say(*lines, answer)
+
+    def finish(self, stop: bool = False) -> None:
+        """Wait for the search in progress, if any, to answer; with ``stop`` (or when it is
+        infinite) tell it to stop first."""
+        if not self.searching:
+            return
+        if stop or self.infinite:
+            self.stopped.set()
+            if hasattr(self.bot, "stop"):
+                self.bot.stop()
+        self.idle.wait()
+        self.infinite = False
 
     def perft(self, args: list[str]) -> None:
         """``perft(N) = count  (ms)`` from the current position."""

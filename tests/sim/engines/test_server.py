@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import io
+import sys
+import time
 
 import pytest
 
 from engine import Position
 from engine.errors import DsqError
+from sim.engines.process import EngineProcess
 from sim.engines.server import EngineServer, clock_ms
+from tests.support import ROOT
 
 
 def talk(server: EngineServer, *lines: str) -> list[str]:
@@ -17,6 +21,7 @@ def talk(server: EngineServer, *lines: str) -> list[str]:
     server.out = out
     for line in lines:
         assert server.handle(line + "\n")
+        server.finish()  # a search answers before the next line is fed
     return out.getvalue().splitlines()
 
 
@@ -81,6 +86,39 @@ def test_go_limits_replace_the_bot_limits_for_one_search(server: EngineServer) -
     assert server.bot.depth == 2 and server.bot.node_budget == 0  # restored after the search
 
 
+def test_go_infinite_answers_after_stop_and_isready_meanwhile(server: EngineServer) -> None:
+    out = io.StringIO()
+    server.out = out
+    for line in ("position startpos moves a3a4", "go infinite"):
+        assert server.handle(line + "\n")
+    assert server.handle("isready\n")  # answered while the search goes on
+    assert out.getvalue().splitlines()[-1] == "readyok"
+    lines = out.getvalue().splitlines()
+    while not any(x.startswith("info depth 3 ") for x in lines):  # deeper than depth=2
+        assert server.searching
+        server.idle.wait(0.01)
+        lines = out.getvalue().splitlines()
+    assert not any(x.startswith("bestmove") for x in lines)
+    assert server.handle("stop\n")
+    lines = out.getvalue().splitlines()
+    assert lines[-1].startswith("bestmove ") and not server.searching
+    pos = Position("standard")
+    pos.play("a3a4")
+    assert lines[-1].split()[1] in pos.legal_moves()
+    assert server.bot.depth == 2  # the bot's own limits are back for the next search
+    assert talk(server, "go")[-1].startswith("bestmove ")
+
+
+def test_a_command_during_a_search_waits_for_its_answer(server: EngineServer) -> None:
+    out = io.StringIO()
+    server.out = out
+    for line in ("position startpos", "go depth 4", "d"):
+        assert server.handle(line + "\n")
+    lines = out.getvalue().splitlines()
+    assert lines[-3].startswith("bestmove ") and lines[-2].startswith("Fen: ")
+    assert [x.split()[2] for x in lines if x.startswith("info depth")] == ["1", "2", "3", "4"]
+
+
 def test_clock_share() -> None:
     assert clock_ms({"movetime": 80}, True) == 80
     assert clock_ms({"wtime": 30_000, "btime": 1000}, True) == 1000  # 1/30 of red's clock
@@ -92,3 +130,41 @@ def test_clock_share() -> None:
 def test_engine_bots_are_not_served() -> None:
     with pytest.raises(DsqError, match="own bots"):
         EngineServer("engine:x")
+
+
+def test_a_real_dsq_engine_answers_isready_mid_search_and_stops() -> None:
+    """Over real pipes: while ``go infinite`` searches (the compiled search runs without
+    the GIL), ``isready`` is answered; ``stop`` brings the answer; ``quit`` ends a search
+    that would take hours, and the process with it."""
+    argv = [sys.executable, "-m", "sim.cli", "engine", "--bot", "alphabeta", "--rules", "datou"]
+    proc = EngineProcess(argv, cwd=str(ROOT), label="dsq")
+
+    def until(prefix: str, wait: float = 120.0) -> list[str]:
+        seen, deadline = [], time.monotonic() + wait
+        while True:
+            seen.append(proc.readline(deadline))
+            if seen[-1].startswith(prefix):
+                return seen
+
+    try:
+        proc.send("uci")
+        until("uciok")
+        proc.send("isready")
+        until("readyok")
+        proc.send("position startpos moves c3d3")
+        proc.send("go infinite")
+        until("info depth 4 ")
+        proc.send("isready")
+        assert not any(x.startswith("bestmove") for x in until("readyok"))
+        proc.send("stop")
+        best = until("bestmove ")[-1].split()[1]
+        pos = Position("datou")
+        pos.play("c3d3")
+        assert best in pos.legal_moves()
+        proc.send("go depth 60")  # hours at this depth
+        until("info depth 3 ")
+        proc.send("quit")
+        assert until("bestmove ")[-1].split()[1] in pos.legal_moves()
+        assert proc.proc.wait(timeout=60) == 0
+    finally:
+        proc.close()
