@@ -1,8 +1,11 @@
 """The ``mcts`` bot: UCT over :mod:`sim.bots.mcts_kernel`; plays the most visited move,
-and any move that wins at once (den entry, last capture, opponent left without moves)."""
+and any move that wins at once (den entry, last capture, opponent left without moves).
+Another thread may end a search early with :meth:`MctsBot.stop` (the compiled search runs
+without the GIL); the playouts done so far choose the move."""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -43,6 +46,14 @@ class MctsBot:
         self.tree_f = np.zeros((nodes, 2), dtype=np.float64)
         self.info: dict[str, Any] = {}
         self.tables = TableAdvisor(rules) if p["tablebase"] == "on" else None
+        self.clock = np.zeros(1, dtype=np.int64)  # the kernel's deadline (see K.mcts)
+        self.stopping = threading.Event()  # set by stop(); cleared by the caller of choose
+
+    def stop(self) -> None:
+        """End the search in progress (from another thread) within 64 playouts. Until
+        ``stopping`` is cleared, every search stops after its first 64 playouts."""
+        self.stopping.set()
+        self.clock[0] = 1  # a deadline long past
 
     def choose(self, st: np.ndarray) -> int:
         """The most visited root move after the playouts (or an immediate win)."""
@@ -76,7 +87,9 @@ class MctsBot:
             if advice is not None:
                 self.info["tablebase"] = advice.info()
             return mv
-        deadline = int(now_us()) + self.time_ms * 1000 if self.time_ms > 0 else 0
+        self.clock[0] = int(now_us()) + self.time_ms * 1000 if self.time_ms > 0 else 0
+        if self.stopping.is_set():  # stop() came before the deadline was set
+            self.clock[0] = 1
         done, nodes = K.mcts(
             work,
             ra,
@@ -89,7 +102,7 @@ class MctsBot:
             self.c,
             self.greedy,
             self.rollout_plies,
-            deadline,
+            self.clock,
             buf,
             scratch,
         )

@@ -193,7 +193,7 @@ def backup(tree_i, tree_f, node, result):
         node = tree_i[node, T_PARENT]
 
 
-@kernel
+@kernel(nogil=True)  # another thread may stop it meanwhile (MctsBot.stop)
 def mcts(
     st,
     rules,
@@ -206,13 +206,15 @@ def mcts(
     c,
     greedy,
     rollout_plies,
-    deadline_us,
+    clock,
     buf,
     scratch,
 ):
     """Run up to ``playouts`` playouts from ``st`` (restored afterwards); returns
     ``(playouts done, nodes used)``. The tree must have been reset (root not expanded);
-    ``buf`` and ``scratch`` are move lists of ``core.MAX_MOVES`` entries."""
+    ``buf`` and ``scratch`` are move lists of ``core.MAX_MOVES`` entries. ``clock[0]`` is
+    the deadline in ``now_us`` microseconds (0: none), read every 64 playouts, so another
+    thread can end the search by writing 1 there."""
     root_ply = st[core.S_NPLY]
     tree_i[0, T_PARENT] = -1
     tree_i[0, T_MOVE] = -1
@@ -223,7 +225,7 @@ def mcts(
     used = 1
     done = 0
     while done < playouts:
-        if deadline_us > 0 and (done & 63) == 0 and done > 0 and now_us() >= deadline_us:
+        if clock[0] > 0 and (done & 63) == 0 and done > 0 and now_us() >= clock[0]:
             break
         node = select(st, rules, rng, tree_i, tree_f, c, root_ply)
         node, used, result = simulate(

@@ -7,8 +7,8 @@ the search, which then answers with its deepest completed iteration, and any oth
 waits for the search's ``bestmove`` first (an infinite search is stopped). ``go
 depth/nodes/movetime/wtime/btime`` replace the bot's own limits for that search; a bare
 ``go`` uses them; ``go infinite`` searches ``alphabeta`` until ``stop`` and answers only
-then (an ``mcts`` bot, which cannot be stopped, plays its own playouts and also waits for
-``stop``). ``alphabeta`` prints an ``info`` line per completed depth. ``perft N``,
+then (an ``mcts`` bot plays at most its own playouts, whose tree it has room for, and also
+answers after ``stop``). ``alphabeta`` prints an ``info`` line per completed depth. ``perft N``,
 ``moves`` and ``d`` answer as in ``docs/engine-protocol.md``.
 """
 
