@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+import time
+from typing import Any, TextIO
 
 from engine import Position
 from engine.board import FILES, NFILES, NRANKS, TRAP_OWNER, WATER
@@ -14,7 +15,9 @@ from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
 from sim.commands._common import SEED_ARG, int_in
 from sim.commands.engines import activate_engines, add_engines_arg
+from sim.engines.clocks import GameClocks, side_clock
 from sim.engines.process import EngineFault
+from sim.engines.timecontrol import SideClock
 from sim.play.referee import bot_seed
 from sim.report.names import display_letter
 
@@ -66,7 +69,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="play one game in the terminal (bots, or 'human' from the keyboard)",
         description="Plays one game and shows the board after each ply. --red human or "
         "--blue human reads that side's moves (e.g. a3a4) from standard input; 'moves' lists "
-        "the legal moves, 'quit' or end of input stops the game.",
+        "the legal moves, 'quit' or end of input stops the game. Bots keep their time limits "
+        "as in simulations (an engine's tc= clock or movetime=, a bot's time_ms=): a move "
+        "over its limit plus the margin loses on time, and each bot move shows its time and "
+        "what is left on its clock.",
     )
     p.add_argument("--red", required=True, help="bot spec or 'human' (required; dsq bots)")
     p.add_argument("--blue", required=True, help="bot spec or 'human' (required)")
@@ -143,28 +149,63 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         print(f"rules {pos.rules.spec}; red {names[0]}; blue {names[1]}; seed {args.seed}")
         print(legend(args.fox))
         print(render_board(pos, fox=args.fox))
+    # Bots' time limits as in simulations: an engine's tc= or movetime=, a bot's time_ms=.
+    clocks = GameClocks([SideClock() if p is None else side_clock(p.spec) for p in players])
+    try:
+        return _play(args, pos, players, clocks, stdin)
+    finally:
+        for player in players:
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
+
+
+def _play(
+    args: argparse.Namespace,
+    pos: Position,
+    players: list[Any],
+    clocks: GameClocks,
+    stdin: TextIO,
+) -> int:
+    """The game loop of ``dsq play``; prints the result."""
+    faults: list[str | None] = [None, None]
+    for side, player in enumerate(players):
+        if getattr(player, "external", False):
+            player.clocks = clocks  # the engine is sent its clock (wtime/btime) or movetime
+            try:
+                player.start()
+            except EngineFault as fault:
+                faults[side] = fault.note
     last = None
     while pos.result is None and pos.ply < args.ply_cap:
         side = 0 if pos.side == "red" else 1
         player = players[side]
+        took = ""
         if player is None:
             move = _human_move(pos, stdin)
             if move is None:
                 print(f"game stopped by {pos.side} after {pos.ply} plies (no result)")
                 return 0
         else:
+            if faults[side] is not None:  # it could not start
+                return _lost(pos, f"forfeit: {faults[side]}")
+            t0 = time.perf_counter()
             try:
-                move = decode_move(player.choose(pos.st))
+                code = player.choose(pos.st)
             except EngineFault as fault:
-                winner = "blue" if pos.side == "red" else "red"
-                note = f"forfeit: {fault.note}"
-                print(f"result: {winner} wins ({note}) after {pos.ply} plies")
-                return 0
+                return _lost(pos, f"forfeit: {fault.note}")
+            ms = (time.perf_counter() - t0) * 1000.0
+            if clocks.over_time(side, ms):
+                return _lost(pos, f"time: {clocks.overrun_note(side, ms)}")
+            clocks.charge(side, ms)
+            move = decode_move(code)
+            left = clocks.remaining(side)
+            took = f" ({ms:.0f} ms" + (f", {left / 1000:.1f} s left)" if left is not None else ")")
         mover = pos.side
         pos.play(move)
         last = move
         if not args.quiet:
-            print(f"\nply {pos.ply}: {mover} {move}")
+            print(f"\nply {pos.ply}: {mover} {move}{took}")
             print(render_board(pos, last, fox=args.fox))
     result = pos.result
     if result is None:
@@ -175,4 +216,11 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         print(f"result: {result.winner} wins ({result.reason}) after {pos.ply} plies")
     if not args.quiet:
         print("moves: " + " ".join(pos.history))
+    return 0
+
+
+def _lost(pos: Position, why: str) -> int:
+    """Print the result of a game the side to move lost by a fault or on time."""
+    winner = "blue" if pos.side == "red" else "red"
+    print(f"result: {winner} wins ({why}) after {pos.ply} plies")
     return 0

@@ -78,6 +78,23 @@ def test_move_and_play_with_engines(registry: str, capsys: pytest.CaptureFixture
     assert code == 0 and "result: red wins (forfeit: null_move: " in out
 
 
+def test_play_keeps_the_engines_clocks(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    registry = str(write_registry(tmp_path / "engines.toml", dsq_engine("tcc", "greedy", rules=TCC),
+                                  bad_engine("slow", "slow", sleep_ms=700)))  # fmt: skip
+    code, out, _ = dsq(capsys, "play", "--red", "greedy", "--blue", "engine:tcc,tc=40/30+0.5",
+                       "--engines", registry, "--rules", TCC, "--ply-cap", "6")  # fmt: skip
+    blue = [x for x in out.splitlines() if x.startswith("ply ") and ": blue " in x]
+    assert code == 0 and len(blue) == 3 and out.splitlines()[-2].startswith("result: draw")
+    left = [float(x.split(", ")[-1].split()[0]) for x in blue]  # "(N ms, S s left)"
+    # 30 s, each move charged its time and credited the 0.5 s increment
+    assert all(29 < s <= 30 + 0.5 * (i + 1) for i, s in enumerate(left)), left
+    # An answer later than the move time plus its margin loses on time, as in simulations.
+    slow = "engine:slow,movetime=100,margin=100"
+    code, out, _ = dsq(capsys, "play", "--red", "greedy", "--blue", slow, "--engines", registry,
+                       "--quiet")  # fmt: skip
+    assert code == 0 and "result: red wins (time: blue took " in out
+
+
 def test_bad_registry_and_unknown_engine(
     registry: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
