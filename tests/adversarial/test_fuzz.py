@@ -53,7 +53,9 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
     "perft": opts(depth=small, rules=rules, fen=words, moves=words, divide=None,
                   suite=st.sampled_from(["/dev/zero", "/nonexistent", "/", "/dev/null"])),
     "moves": opts(rules=rules, fen=words, moves=words),
-    "replay": opts(rules=rules, fen=words, moves=words, jsonl=None),
+    "replay": opts(rules=rules, fen=words, moves=words, jsonl=None, game=st.one_of(
+        words, st.sampled_from(["sample-random-1:3", "sample-mcts-2:" + HUGE, "x:1", ":1",
+                                "sample-greedy-1:-1", "../x:1", "sample-ab2-1:\u0663"]))),
     "bench": opts(json=None).map(lambda a: a + ["--no-warmup"]).flatmap(
         lambda a: st.tuples(small, small).map(lambda v: a + ["--depth", v[0], "--games", v[1]])),
     "bots": opts(json=None),
@@ -112,7 +114,7 @@ def test_every_command_is_fuzzed() -> None:
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_no_arguments_give_a_traceback(command: str, data_copy: Path, tmp_path: Path) -> None:
-    data = data_copy if command in ("stats", "batches") else tmp_path / "data"
+    data = data_copy if command in ("stats", "batches", "replay") else tmp_path / "data"
     stdin = '[[[[\n{"rules": 5}\n{"rules": "standard", "moves": ["a3a4"]}\n\x00\n'
 
     @settings(max_examples=40 if command == "simulate" else 25, deadline=None, derandomize=True,
@@ -120,7 +122,10 @@ def test_no_arguments_give_a_traceback(command: str, data_copy: Path, tmp_path: 
     @given(argv=COMMANDS[command])
     def run(argv: list[str]) -> None:
         full = [command, *BASE.get(command, []), *argv]
-        if command in ("simulate", "stats", "batches", "tablebase") and "--data" not in argv:
+        if (
+            command in ("simulate", "stats", "batches", "tablebase", "replay")
+            and "--data" not in argv
+        ):
             full += ["--data", str(data)]
         code, _, err = in_process(full, stdin=stdin)
         assert "Traceback" not in err
