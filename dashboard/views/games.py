@@ -7,6 +7,7 @@ about them: the choice concerns the statistics, and a saved game is meant to be 
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Any
 
 import pandas as pd
@@ -28,7 +29,7 @@ from dashboard.lang import (
     side,
     t,
 )
-from dashboard.loaders import game_record, games_listing
+from dashboard.loaders import dataset, game_record, games_listing
 from dashboard.replay import Replay, replay_game
 from sim.stats.games import replay_input
 from sim.storage.schema import REASONS, WINNERS
@@ -242,6 +243,10 @@ def show_replay(game: dict[str, Any]) -> None:
             st.text(" ".join(f.move or "" for f in rep.frames[1:]))
             st.caption(t("games.replay_line"))
             st.code(json.dumps(replay_input(game)), language="json", wrap_lines=True)
+            st.caption(t("games.replay_game"))
+            ref = f"{game['batch_id']}:{int(game['game_index'])}"
+            folder = shlex.quote(str(dataset().ds.data_dir))
+            st.code(f"dsq replay --game {ref} --data {folder}", language="sh")
 
 
 ctx = page_start(t("games.title"), t("games.caption"), include_humans=True)

@@ -3,6 +3,8 @@ what each page shows equals what the statistics layer computes."""
 
 from __future__ import annotations
 
+import json
+import shlex
 import time
 
 import pytest
@@ -17,6 +19,7 @@ from sim.storage.reading import open_dataset
 from sim.storage.records import request_cancel
 from tests.support.apptest import metrics, run_app
 from tests.support.dataset import BATCH_IDS, TOTAL_GAMES
+from tests.support.procs import in_process
 
 
 def expected_overview(g) -> dict[str, tuple[str, str]]:  # noqa: ANN001
@@ -179,6 +182,11 @@ def test_games_page_replays_a_game_to_its_recorded_result(monkeypatch, fixture_d
     assert at.slider[0].value == first[2] - 1
     boards = [m.value for m in at.markdown if m.value.startswith("<svg")]
     assert len(boards) == 1 and boards[0].count('class="piece') >= 2
+    # The page gives the command that replays this game from the data folder: it agrees.
+    command = next(c.value for c in at.code if c.value.startswith("dsq replay --game "))
+    code, out, err = in_process(shlex.split(command)[1:])
+    assert code == 0 and json.loads(out)["agrees"] is True, err
+    assert json.loads(out)["recorded"]["plies"] == first[2]
 
 
 def test_games_page_filters_by_result(monkeypatch, fixture_data):
