@@ -27,8 +27,8 @@ from tests.support.browser import (
     copy_sample,
     go,
     new_tab,
+    play_wolf_capture,
     shot,
-    start_play_game,
     wait_idle,
 )
 from tests.support.server import dashboard_server
@@ -73,14 +73,7 @@ def english_pages(page: Any, url: str, out: Path) -> None:
 
 def play_page(page: Any, url: str, out: Path) -> None:
     """A game on the Play page: a capture, the bot's answer, then a piece selected."""
-    page.goto(url + "/play")
-    page.locator(".st-key-sq_14 button").wait_for()
-    wait_idle(page)
-    start_play_game(page, PLAY_FEN)
-    click_square(page, square_index("c3"), "legal move(s)")
-    wait_idle(page)
-    click_square(page, square_index("d3"), "The bot played")
-    wait_idle(page)
+    play_wolf_capture(page, url, PLAY_FEN)
     click_square(page, square_index("e3"), "legal move(s)")
     wait_idle(page)
     shot(page, out, "play")

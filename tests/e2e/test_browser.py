@@ -30,6 +30,7 @@ from tests.support.browser import (
     go,
     metric_value,
     new_tab,
+    play_wolf_capture,
     shot,
     start_play_game,
     wait_idle,
@@ -161,14 +162,7 @@ def test_play_a_short_game_until_the_bot_answers_and_a_capture_happens(server, p
 
 def test_a_resigned_game_from_a_fen_is_saved_and_replayed(server, page, data_dir):
     before = games_in(data_dir, humans=True)
-    page.goto(server + "/play")
-    page.locator(".st-key-sq_14 button").wait_for()
-    wait_idle(page)
-    start_play_game(page, CAPTURE_FEN)
-    click_square(page, square_index("c3"), "legal move(s)")
-    wait_idle(page)
-    click_square(page, square_index("d3"), "The bot played")
-    wait_idle(page)
+    play_wolf_capture(page, server, CAPTURE_FEN)
     page.locator(".st-key-play_resign button").click()
     page.locator(".st-key-play_save button").wait_for(timeout=TIMEOUT)
     wait_idle(page)

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from engine.board import square_index
 from tests.support import ROOT
 from tests.support.server import CHROMIUM, CHROMIUM_ARGS
 
@@ -124,3 +125,16 @@ def start_play_game(page: Any, fen: str = "") -> None:
     page.locator(".st-key-play_new button").click()
     wait_idle(page)
     header.click()
+
+
+def play_wolf_capture(page: Any, url: str, fen: str) -> None:
+    """Open the Play page, start a game from ``fen`` (Red's wolf on c3, an enemy on d3),
+    take d3 with the wolf and wait for the bot's answer."""
+    page.goto(url + "/play")
+    page.locator(".st-key-sq_14 button").wait_for()
+    wait_idle(page)
+    start_play_game(page, fen)
+    click_square(page, square_index("c3"), "legal move(s)")
+    wait_idle(page)
+    click_square(page, square_index("d3"), "The bot played")
+    wait_idle(page)
