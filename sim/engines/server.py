@@ -101,10 +101,14 @@ class EngineServer:
         try:
             while True:
                 line = stdin.readline()
-                if not line or not self.handle(line):
+                if not line:  # a search still answers (an infinite one is stopped)
+                    self.finish()
                     return 0
-        finally:  # at the end of input a search still answers (an infinite one is stopped)
-            self.finish()
+                if not self.handle(line):
+                    return 0
+        except BaseException:  # Ctrl-C, or the output closed: end the search at once
+            self.finish(stop=True)
+            raise
 
     def handle(self, line: str) -> bool:
         """Answer one command line; False after ``quit``."""
