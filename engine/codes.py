@@ -146,6 +146,12 @@ ANIMAL_NAMES = tuple(a.label for a in Animal)
 WINNERS = tuple(s.winner for s in Status if s is not Status.ONGOING)
 REASON_NAMES = tuple(r.label for r in Reason)  # by code, "" for NONE
 REASONS = REASON_NAMES[1:]  # the stored reasons
+# The ends the rules give (RULES.md 'End of the game' 1-4), and the reasons a player stopped
+# a game before the rules ended it (a fault, the clock, resigning); the simulator's own
+# stops (ply_cap, tablebase) are neither.
+RULE_ENDS = frozenset(r.label for r in (Reason.DEN, Reason.CAPTURE_ALL, Reason.NO_MOVES,
+                                        Reason.NO_CAPTURE))  # fmt: skip
+PLAYER_STOPS = frozenset(r.label for r in (Reason.FORFEIT, Reason.TIME, Reason.RESIGN))
 JUMP_VALUES = tuple(j.label for j in Jump)
 JUMP_BLOCK_VALUES = tuple(b.label for b in JumpBlock)
 

@@ -31,11 +31,11 @@ from dashboard.lang import (
 )
 from dashboard.loaders import dataset, game_record, games_listing
 from dashboard.replay import Replay, replay_game
+from engine.codes import PLAYER_STOPS
 from sim.stats.games import replay_input
 from sim.storage.schema import REASONS, WINNERS
 
 PAGE_ROWS = 200
-STOPPED = ("forfeit", "time", "resign")  # reasons that stop a game before its rules end it
 
 
 def _present(value: Any) -> bool:
@@ -150,7 +150,7 @@ def _status(rep: Replay, ply: int, rules: str) -> str:
 def show_replay(game: dict[str, Any]) -> None:
     """The replay of one recorded game: info, controls, board and move list."""
     # A stopped game (a resignation, a forfeit, a loss on time) ended before any cap.
-    cap = None if game["reason"] in STOPPED else int(game["ply_cap"])
+    cap = None if game["reason"] in PLAYER_STOPS else int(game["ply_cap"])
     start_fen = game["start_fen"] if _present(game.get("start_fen")) else None
     rep = cached_replay(game["rules"], tuple(game["moves"]), cap, start_fen)
     recorded = result(game["winner"], game["reason"])
@@ -173,7 +173,7 @@ def show_replay(game: dict[str, Any]) -> None:
     facts = game_facts(game)
     if facts:
         st.caption(" · ".join(facts))
-    stopped = game["reason"] in STOPPED and rep.winner is None and rep.error is None
+    stopped = game["reason"] in PLAYER_STOPS and rep.winner is None and rep.error is None
     if rep.winner == game["winner"] and rep.reason == game["reason"]:
         st.success(t("games.results_agree", recorded=recorded, replayed=replayed))
     elif game["reason"] == "tablebase" and rep.winner is None and not rep.error:

@@ -5,16 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.codes import Reason
+from engine.codes import RULE_ENDS
 from engine.errors import DsqError
 from sim.storage.paths import check_batch_id
-
-# End reasons the rules themselves give (RULES.md 'End of the game'); a game recorded with
-# any other reason (ply cap, tablebase, forfeit, time, resignation) was stopped before the
-# rules ended it, so its replay must still be going on.
-RULE_REASONS = frozenset(
-    r.label for r in (Reason.DEN, Reason.CAPTURE_ALL, Reason.NO_MOVES, Reason.NO_CAPTURE)
-)
 
 
 def parse_game_ref(text: str) -> tuple[str, int]:
@@ -31,8 +24,9 @@ def parse_game_ref(text: str) -> tuple[str, int]:
 
 def agrees(replayed: dict[str, str] | None, winner: str, reason: str) -> bool:
     """Whether a replay's result matches a recorded winner and reason: the same result for
-    an end the rules give, a game still going on for one stopped before (see RULE_REASONS)."""
-    if reason in RULE_REASONS:
+    an end the rules give, a game still going on for one stopped before (any other reason:
+    the ply cap, the tables, a forfeit, the clock, a resignation)."""
+    if reason in RULE_ENDS:
         return replayed == {"winner": winner, "reason": reason}
     return replayed is None
 
