@@ -182,6 +182,26 @@ def captures_and_quiet(st, rules, out):
     return n, quiet
 
 
+@kernel(inline="always")
+def first_squares(kinds, places, squares):
+    """Set ``places`` and ``squares`` to the first index's (every piece at its first place),
+    where a walk with :func:`next_squares` starts."""
+    for k in range(kinds.size):
+        places[k] = 0
+        squares[k] = SQUARE_OF[kinds[k], 0]
+
+
+@kernel(inline="always")
+def squares_clash(squares):
+    """Whether two pieces stand on one square (such an index is not a position)."""
+    n = squares.size
+    for k in range(n):
+        for j in range(k + 1, n):
+            if squares[k] == squares[j]:
+                return True
+    return False
+
+
 @kernel
 def next_squares(kinds, places, squares):
     """Step ``places`` (each piece's place, the last piece fastest) to the next index and
@@ -220,19 +240,11 @@ def _first_pass(
 ):
     """:func:`first_pass` with its scratch arrays given; the indices are walked in order,
     each piece's square stepping like an odometer's digit."""
-    n_pieces = codes.size
     top = 0
-    for k in range(n_pieces):
-        places[k] = 0
-        squares[k] = SQUARE_OF[kinds[k], 0]
+    first_squares(kinds, places, squares)
     for idx in range(2 * half):
         side = idx // half
-        clash = False
-        for k in range(n_pieces):
-            for j in range(k + 1, n_pieces):
-                if squares[k] == squares[j]:
-                    clash = True
-        if clash:  # two pieces on one square: not a position
+        if squares_clash(squares):  # two pieces on one square: not a position
             val[idx] = INVALID
             next_squares(kinds, places, squares)
             continue

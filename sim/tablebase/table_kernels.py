@@ -14,13 +14,15 @@ from sim.tablebase.kernels import (
     LOSS_BASE,
     child_code,
     decode,
+    first_squares,
     lift,
     new_board,
     next_squares,
     piece_index,
     place,
+    squares_clash,
 )
-from sim.tablebase.material import PLACE, SQUARE_OF
+from sim.tablebase.material import PLACE
 
 
 @kernel
@@ -141,17 +143,10 @@ def _swap_colours(kinds, half, src_strides, src_half, n_red, src, out, squares, 
     """:func:`swap_colours` with its scratch arrays given, walking the indices in order."""
     n = kinds.size
     n_blue_src = n - n_red  # the swapped material's Red pieces
-    for k in range(n):
-        places[k] = 0
-        squares[k] = SQUARE_OF[kinds[k], 0]
+    first_squares(kinds, places, squares)
     for idx in range(2 * half):
         side = idx // half
-        clash = False
-        for k in range(n):
-            for j in range(k + 1, n):
-                if squares[k] == squares[j]:
-                    clash = True
-        if clash:
+        if squares_clash(squares):
             out[idx] = INVALID
         else:
             j = (1 - side) * src_half
