@@ -18,7 +18,7 @@ from sim.commands.engines import activate_engines, add_engines_arg
 from sim.engines.clocks import GameClocks, side_clock
 from sim.engines.process import EngineFault
 from sim.engines.timecontrol import SideClock
-from sim.play.referee import bot_seed
+from sim.play.referee import bot_seed, start_engines
 from sim.report.names import display_letter
 
 HUMAN = "human"
@@ -168,14 +168,7 @@ def _play(
     stdin: TextIO,
 ) -> int:
     """The game loop of ``dsq play``; prints the result."""
-    faults: list[str | None] = [None, None]
-    for side, player in enumerate(players):
-        if getattr(player, "external", False):
-            player.clocks = clocks  # the engine is sent its clock (wtime/btime) or movetime
-            try:
-                player.start()
-            except EngineFault as fault:
-                faults[side] = fault.note
+    faults = start_engines(players, clocks)  # an engine is sent its clock or movetime
     last = None
     while pos.result is None and pos.ply < args.ply_cap:
         side = 0 if pos.side == "red" else 1

@@ -206,7 +206,7 @@ def _play_stepwise(
     plies = branch = 0
     loss: tuple[int, Reason, str] | None = None  # (side, reason, note) of a forfeit
     try:
-        faults = _start_engines(bots, clocks)
+        faults = start_engines(bots, clocks)
         while plies < ply_cap:
             n = int(core.settle(st, ra, buf))
             if n == 0 or (adj is not None and _adjudicated(adj, st)):
@@ -270,8 +270,9 @@ def _play_stepwise(
     return packed
 
 
-def _start_engines(bots: list[Any], clocks: GameClocks) -> list[str | None]:
-    """Start the external engines of a game; the forfeit note of each that cannot start."""
+def start_engines(bots: list[Any], clocks: GameClocks) -> list[str | None]:
+    """Start the external engines of a game on its clocks (other players, and None for a
+    person, are left alone); the forfeit note of each that cannot start."""
     faults: list[str | None] = [None, None]
     for side, bot in enumerate(bots):
         if getattr(bot, "external", False):
