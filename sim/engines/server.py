@@ -233,18 +233,20 @@ class EngineServer:
         bot = self._bot()
         attrs = LIMIT_ATTRS.get(self.spec.name, {})
         saved = {a: getattr(bot, a) for a in attrs.values()}
-        if limits:
+        self.infinite = "infinite" in args
+        wanted: dict[str, int] | None = None  # None: the bot's own limits
+        if self.infinite:  # no limit: until stop
+            wanted = {"depth": MAX_DEPTH, "nodes": 0, "time": 0}
+        elif limits:
             ms = clock_ms(limits, self.pos.side == "red")
             wanted = {
                 "depth": limits.get("depth", MAX_DEPTH),
                 "nodes": limits.get("nodes", 0),
                 "time": ms or 0,
             }
+        if wanted is not None:
             for key, attr in attrs.items():
                 setattr(bot, attr, wanted[key])
-        self.infinite = "infinite" in args
-        if self.infinite and self.spec.name == "alphabeta":
-            bot.depth, bot.node_budget, bot.time_ms = MAX_DEPTH, 0, 0
         self.stopped.clear()
         if hasattr(bot, "stopping"):
             bot.stopping.clear()
@@ -268,10 +270,11 @@ class EngineServer:
 
     def _search(self, bot: Any, saved: dict[str, Any]) -> None:
         """The search thread: choose a move, then (an infinite search once stopped) answer."""
-        said: list[int] = []
+        said = False
 
         def iteration(info: dict[str, Any]) -> None:
-            said.append(1)
+            nonlocal said
+            said = True
             self.say(*_info_lines(info))
 
         if hasattr(bot, "on_iteration"):
