@@ -43,15 +43,11 @@ def warm_up() -> threading.Thread:
     first answer of a bot is as quick as the next ones."""
 
     def run() -> None:
+        from sim.bots.protocol import warm_up
         from sim.bots.registry import KINDS
 
-        for name, kind in KINDS.items():
-            if kind.spec_module:  # an external engine: nothing of ours to load
-                continue
-            game = PlayGame(PlaySetup("standard", "red", name, None, 0))
-            for square in (14, 21):  # a3a4
-                game.click(square)
-            game.bot_move()
+        for name in KINDS:
+            warm_up(name, "standard")  # an external engine: nothing of ours to load
 
     thread = threading.Thread(target=run, name="dsq-play-warm-up", daemon=True)
     thread.start()

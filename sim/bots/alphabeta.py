@@ -112,8 +112,8 @@ class AlphaBetaBot:
         ctl[S.C_SALT] = salt
         ctl[S.C_NOISE] = self.noise
         ctl[S.C_LIMIT] = self.node_budget
-        if self.time_ms > 0:
-            ctl[S.C_DEADLINE] = int(S.now_us()) + self.time_ms * 1000
+        if self.time_ms > 0:  # from the start of the move: the tables' advice counts too
+            ctl[S.C_DEADLINE] = int(start * 1e6) + self.time_ms * 1000
         if self.stopping.is_set():  # stop() came before the control words were reset
             ctl[S.C_DEADLINE] = 1
         h = int(full_hash(work, ZOBRIST))

@@ -180,6 +180,7 @@ class EngineServer:
             values[param.name] = param.parse(self.spec.name, value)
             self.spec = BotSpec(self.spec.name, values)
         self.bot = None
+        self.warm = False  # another spec may need other kernels (tablebase=on)
 
     def position(self, args: list[str]) -> None:
         """``position startpos|fen FEN [moves ...]``, played on from the last one if it
@@ -202,18 +203,14 @@ class EngineServer:
             raise
 
     def warm_up(self) -> None:
-        """Load the compiled kernels (the first ``isready``), so the first ``go`` is quick:
-        a throwaway bot of the same spec chooses a move from the initial position."""
+        """Load the compiled kernels the bot plays with (before ``readyok``, and before a
+        ``go`` if no ``isready`` came first), so no search pays for loading them: see
+        :func:`sim.bots.protocol.warm_up`."""
         if self.warm:
             return
-        from sim.bots.protocol import make_bot
+        from sim.bots.protocol import warm_up
 
-        bot = make_bot(self.spec, self.rules, seed_state(self.seed))
-        bot.choose(Position(self.rules).st)
-        time_attr = LIMIT_ATTRS.get(self.spec.name, {}).get("time")
-        if time_attr:  # a timed search runs code an untimed one does not
-            setattr(bot, time_attr, 1)
-            bot.choose(Position(self.rules).st)
+        warm_up(self.spec, self.rules)
         self.pos.legal_moves()
         self.warm = True
 
@@ -230,6 +227,7 @@ class EngineServer:
             self.say("bestmove 0000")
             return
         limits = _go_args(args)
+        self.warm_up()
         bot = self._bot()
         attrs = LIMIT_ATTRS.get(self.spec.name, {})
         saved = {a: getattr(bot, a) for a in attrs.values()}

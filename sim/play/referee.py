@@ -195,8 +195,10 @@ def _play_stepwise(
     on ``time``; an external engine's fault (it cannot start, an illegal move, ``0000``,
     garbage, a crash, silence) loses by ``forfeit``.
     """
-    from sim.bots.protocol import make_bot
+    from sim.bots.protocol import make_bot, warm_up
 
+    for spec in specs:  # loading is never thinking time: before any clock starts
+        warm_up(spec, ruleset)
     bots = [make_bot(specs[0], ruleset, rngs[1:2]), make_bot(specs[1], ruleset, rngs[2:3])]
     clocks = GameClocks.for_specs(specs)
     timed = clocks.active or any(getattr(b, "external", False) for b in bots)
