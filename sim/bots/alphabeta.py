@@ -62,6 +62,9 @@ class AlphaBetaBot:
         self.node_budget = int(p["nodes"])
         self.contempt = int(p["contempt"])
         self.ws = S.new_workspace(tt_entries(p["tt_mb"]), values_array(p["values"], rules))
+        # Touch every page of the table now (np.zeros maps them lazily): faulting them in
+        # during the first searches would cost those moves milliseconds of their budget.
+        self.ws["tt"].fill(0)
         self.work = core.new_state(S.MAX_PLY + 8)
         self.info: dict[str, Any] = {}
         self.stopping = threading.Event()  # set by stop(); cleared by the caller of choose
