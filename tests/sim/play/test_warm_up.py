@@ -53,3 +53,16 @@ def test_warm_up_loads_once_per_kind() -> None:
     warm_up("alphabeta:depth=1,tablebase=off", "standard")
     assert warm_up("alphabeta:depth=9,time_ms=5,tablebase=off", "yeshou") == 0.0
     assert warm_up("engine:nobody,movetime=10") == 0.0  # an engine loads in its process
+
+
+def test_dsq_engine_loads_its_bot_before_readyok() -> None:
+    import io
+
+    from sim.bots.protocol import warm_up
+    from sim.engines.server import EngineServer
+
+    out = io.StringIO()
+    server = EngineServer("mcts:playouts=10,tablebase=off", out=out)
+    server.handle("isready")
+    assert out.getvalue().splitlines() == ["readyok"]
+    assert warm_up("mcts:tablebase=off") == 0.0  # nothing left to load
