@@ -46,8 +46,9 @@ def warm_up() -> threading.Thread:
         from sim.bots.protocol import warm_up
         from sim.bots.registry import KINDS
 
-        for name in KINDS:
-            warm_up(name, "standard")  # an external engine: nothing of ours to load
+        for name, kind in KINDS.items():
+            if not kind.spec_module:  # an external engine: nothing of ours to load
+                warm_up(name, "standard")
 
     thread = threading.Thread(target=run, name="dsq-play-warm-up", daemon=True)
     thread.start()
