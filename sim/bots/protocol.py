@@ -79,5 +79,24 @@ def warm_up(spec: str | BotSpec, rules: Ruleset | str | None = None) -> float:
                 pass
         for pos in positions:
             player_class(small.name)(small, ruleset, seed_state(0)).choose(pos.st)
+        if key[1] == "on":
+            _load_tables(ruleset)
         _warmed.add(key)
     return time.perf_counter() - t0
+
+
+def _load_tables(rules: Ruleset) -> None:
+    """Read the endgame tables on disk for ``rules`` into the process's cache, as many as
+    it keeps, so that a game reaching one does not read its file during a move."""
+    from sim.tablebase.store import TableError, cache_for, rules_key
+
+    cache, key = cache_for(None), rules_key(rules)
+    room = cache.max_bytes
+    for material in cache.materials(key):
+        room -= material.size
+        if room < 0:
+            break
+        try:
+            cache.get(key, material)
+        except TableError:  # a damaged file: the advisor does without it, as in a game
+            continue
