@@ -24,7 +24,7 @@ SCHEDULER_RE = re.compile(r"^(tcp|tls)://[^\s:/]+:\d{1,5}$")
 class InlineExecutor(Executor):
     """Runs each submitted call at once in the calling process (``--workers 1``)."""
 
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future:  # type: ignore[override]
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future:
         fut: Future = Future()
         try:
             fut.set_result(fn(*args, **kwargs))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+from typing import Any
 
 from sim.commands._common import non_negative_int, positive_int
 
@@ -103,7 +104,7 @@ def _show(entry, as_json: bool) -> int:  # noqa: ANN001 - an EngineEntry
 
     client = EngineClient(entry).start()
     try:
-        data = {**client.identity(), "author": client.id_author or None,
+        data: dict[str, Any] = {**client.identity(), "author": client.id_author or None,
                 "options": list(client.option_lines.values())}  # fmt: skip
     finally:
         client.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 from engine.errors import DsqError
@@ -91,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.specs) > 2:
         raise DsqError("give at most two rules specs (one to explain, two to compare)")
+    text: Callable[[dict[str, Any]], str]
     if not args.specs:
         obj, text = catalogue(), catalogue_text
     elif len(args.specs) == 1:

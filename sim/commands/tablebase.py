@@ -236,7 +236,7 @@ def _probe_one(rules: str | None, fen: Any, root: Any) -> dict[str, Any]:
         material = material_needed(st)
         if material is None or pieces_on(st) > 4:
             raise
-        ensure_table(rules, material, root)
+        ensure_table(table_ruleset(rules), material, root)
         answer = probe_fen(rules, fen, root)
     return answer.as_dict(fen)
 

@@ -17,7 +17,7 @@ from typing import Any
 from engine.errors import DsqError
 from sim.engines.registry import EngineEntry, entries_json, find_engine
 
-QUICK = {"games": 4, "plies": 120, "perft_depth": 3}
+QUICK: dict[str, Any] = {"games": 4, "plies": 120, "perft_depth": 3}
 
 
 def checks_dir(data_dir: str | os.PathLike[str] | None) -> Path:

@@ -122,7 +122,7 @@ def human_game_row(
         _check_stop(stop, red, blue)
     ruleset = parse_rules(rules)
     pos = Position(ruleset, fen=start_fen)
-    fen = pos.fen()
+    fen: str | None = pos.fen()
     if fen == Position(ruleset).fen():
         fen = None
     captures: list[dict[str, int]] = []

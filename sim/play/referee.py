@@ -217,8 +217,8 @@ def _play_stepwise(
                 mv = int(buf[rng_below(rngs[0:1], n)])
             else:
                 side = int(st[core.S_SIDE])
-                if faults[side] is not None:
-                    loss = (side, Reason.FORFEIT, faults[side])
+                if (fault_note := faults[side]) is not None:
+                    loss = (side, Reason.FORFEIT, fault_note)
                     break
                 t0 = time.perf_counter()
                 try:

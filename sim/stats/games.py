@@ -52,7 +52,7 @@ def list_games(
     if reasons:
         cond += f" AND reason IN ({', '.join('?' for _ in reasons)})"
         params += list(reasons)
-    total = int(con.execute(f"SELECT count(*) FROM games WHERE {cond}", params).fetchone()[0])
+    total = int(con.execute(f"SELECT count(*) FROM games WHERE {cond}", params).fetchall()[0][0])
     df = con.execute(
         f"SELECT {', '.join(LISTING_COLUMNS)} FROM games WHERE {cond} "
         "ORDER BY batch_id, game_index LIMIT ? OFFSET ?",

@@ -201,7 +201,7 @@ def canonical_bot(spec: str) -> str:
     if spec.strip() == HUMAN:
         return HUMAN
     try:
-        from sim.bots import parse_bot  # type: ignore[attr-defined]
+        from sim.bots import parse_bot
     except ImportError:
         return spec.strip()
     return parse_bot(spec).canonical

@@ -169,7 +169,7 @@ def _raw_scores(
     values: list[float], pdf: list[float], elo0: float, elo1: float, model: str
 ) -> tuple[float, float]:
     if model == "logistic":
-        return tuple(1.0 / (1.0 + 10.0 ** (-e / 400.0)) for e in (elo0, elo1))  # type: ignore[return-value]
+        return tuple(1.0 / (1.0 + 10.0 ** (-e / 400.0)) for e in (elo0, elo1))
     if model == "normalized":
         mu = sum(v * p for v, p in zip(values, pdf, strict=True))
         var = sum(p * (v - mu) ** 2 for v, p in zip(values, pdf, strict=True))
