@@ -3,7 +3,9 @@ command, the top-level layout, and the code's shape (module sizes, packages, no 
 
 from __future__ import annotations
 
+import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from tests.support import ROOT
@@ -79,21 +81,45 @@ def test_sim_holds_only_packages_and_the_cli() -> None:
     assert loose <= {"__init__.py", "cli.py"}, loose
 
 
-def test_no_import_cycle_between_modules() -> None:
-    """Module-level imports (not those inside functions) form no cycle."""
-    import ast
+def _runtime_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement of a module, those inside functions too, but not those under
+    ``if TYPE_CHECKING:`` (which import nothing at run time)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from (i for n in node.orelse for i in _runtime_imports_of(n))
+            continue
+        yield from _runtime_imports_of(node)
 
+
+def _runtime_imports_of(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield node
+    else:
+        yield from _runtime_imports(node)
+
+
+def _function_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements inside functions (each once, however deeply nested)."""
+    seen: set[int] = set()
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in seen:
+                    seen.add(id(node))
+                    yield node
+
+
+def test_no_import_cycle_between_modules() -> None:
+    """The imports, at module level and inside functions alike, form no cycle."""
     modules = _project_modules()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         deps: set[str] = set()
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.If):  # `if TYPE_CHECKING:` blocks import nothing at run time
-                continue
+        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            elif node.module and node.level == 0:
                 targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
             deps |= {t for t in targets if t in modules and t != name}
         # importing a package's submodule runs the package's __init__ first (unless the

@@ -41,7 +41,7 @@ def check_path(data_dir: Any, entry: EngineEntry, rules: str) -> Path:
 
 def save_check(data_dir: Any, entry: EngineEntry, report: dict[str, Any]) -> Path:
     """Keep a check report (``CheckReport.to_dict()``); returns its path."""
-    from sim.storage.writing import atomic_write_json
+    from sim.storage.atomic import atomic_write_json
 
     path = check_path(data_dir, entry, report["rules"])
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -28,8 +28,9 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from sim.storage.atomic import TMP_MARK, fsync_dir
 from sim.storage.verify import read_back, record_verdict
-from sim.storage.writing import TMP_MARK, fsync_dir, write_games_file
+from sim.storage.writing import write_games_file
 
 
 @dataclass(frozen=True)
