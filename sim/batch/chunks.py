@@ -23,9 +23,11 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+import engine
 from sim.play.seeds import plan_game, plan_games
-from sim.storage.schema import SCHEMA_VERSION
+from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
 from sim.storage.spool import SpooledFile, spool_games
+from sim.storage.writing import rows_to_table
 
 DEFAULT_PLAY_FN = "sim.play.referee:play_game"
 
@@ -80,8 +82,6 @@ def _resolve(play_fn: str) -> Callable[..., dict[str, Any]]:
 def engine_version() -> str:
     """The version string of the engine recorded with every game."""
     try:
-        import engine
-
         return str(getattr(engine, "__version__", "unknown"))
     except ImportError:  # pragma: no cover
         return "unknown"
@@ -138,7 +138,6 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     Games between fast bots (``random``, ``greedy``) take the referee's columnar path
     (:mod:`sim.play.columnar`): the same games, with no Python object per game or move.
     """
-    from sim.storage.writing import rows_to_table
 
     deadline = time.monotonic() + job.max_seconds
     if job.engines:  # engine processes stay up in this worker, reused by its next chunks
@@ -171,7 +170,6 @@ def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
     """:func:`play_chunk` for fast bots: the chunk's games in one compiled call (which looks
     at the clock every ``sim.bots.fast.SLICE`` games), as columns."""
     from sim.play.columnar import play_fast_columns
-    from sim.storage.schema import GAME_SCHEMA
 
     plan = plan_games(job.batch_seed, job.indices, job.swap)
     red = np.where(plan.a_is_red, 0, 1)  # indices into (bot_a, bot_b)

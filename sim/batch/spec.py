@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from engine import parse_rules
 from engine.errors import DsqError
 from sim.batch.chunks import DEFAULT_PLAY_FN
 from sim.play.seeds import MAX_SEED, new_batch_seed
@@ -71,7 +72,6 @@ class RunOptions:
 
 def canonical_rules(spec: str) -> str:
     """The canonical form of a rules spec (``DsqError`` if unknown)."""
-    from engine import parse_rules
 
     return parse_rules(spec.strip()).spec
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
+from sim.storage.paths import ENV_VAR, resolve_data_dir
 
 if TYPE_CHECKING:
     from engine.position import Position
@@ -129,7 +130,6 @@ def existing_data_dir(data: str | None) -> Path:
     """The data folder a reading command reads (``--data``, else ``$DSQ_DATA``, else the
     project's ``data/``); ``DsqError`` naming it, and where the name came from, when it
     does not exist or is not a folder."""
-    from sim.storage.paths import ENV_VAR, resolve_data_dir
 
     d = resolve_data_dir(data)
     origin = "" if data is not None or not os.environ.get(ENV_VAR) else f" (from ${ENV_VAR})"

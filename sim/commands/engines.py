@@ -7,6 +7,7 @@ import json
 import shlex
 from typing import Any
 
+from engine.errors import DsqError
 from sim.commands._common import non_negative_int, positive_int
 
 
@@ -53,7 +54,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq engines``."""
-    from engine.errors import DsqError
     from sim.engines.registry import activate, find_engine
 
     entries = activate(args.engines, args.data)

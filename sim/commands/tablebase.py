@@ -10,6 +10,8 @@ from typing import Any, TextIO
 
 from engine.errors import DsqError
 from sim.commands._common import positive_int, print_json
+from sim.report.fmt import count, pct
+from sim.report.tables import aligned_table
 
 DATA_HELP = (
     "data folder (default: $DSQ_DATA, else data/ in the project); tables go in DIR/tablebases"
@@ -198,8 +200,6 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def stats_text(out: dict[str, Any]) -> str:
     """The readable table of ``dsq tablebase stats``."""
-    from sim.report.fmt import count, pct
-    from sim.report.tables import aligned_table
 
     rows = []
     for side in ("red", "blue"):

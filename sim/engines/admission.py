@@ -16,13 +16,14 @@ from typing import Any
 
 from engine.errors import DsqError
 from sim.engines.registry import EngineEntry, entries_json, find_engine
+from sim.storage.atomic import atomic_write_json
+from sim.storage.paths import resolve_data_dir
 
 QUICK: dict[str, Any] = {"games": 4, "plies": 120, "perft_depth": 3}
 
 
 def checks_dir(data_dir: str | os.PathLike[str] | None) -> Path:
     """``DIR/engines/checks`` of a data folder."""
-    from sim.storage.paths import resolve_data_dir
 
     return resolve_data_dir(data_dir) / "engines" / "checks"
 
@@ -41,7 +42,6 @@ def check_path(data_dir: Any, entry: EngineEntry, rules: str) -> Path:
 
 def save_check(data_dir: Any, entry: EngineEntry, report: dict[str, Any]) -> Path:
     """Keep a check report (``CheckReport.to_dict()``); returns its path."""
-    from sim.storage.atomic import atomic_write_json
 
     path = check_path(data_dir, entry, report["rules"])
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
+from sim.storage.paths import resolve_data_dir
 
 ENV_VAR = "DSQ_ENGINES"
 DEFAULT_NAME = "engines.toml"
@@ -94,7 +95,6 @@ def registry_path(engines_file: str | os.PathLike[str] | None = None, data_dir: 
     env = os.environ.get(ENV_VAR, "")
     if env:
         return Path(env).expanduser()
-    from sim.storage.paths import resolve_data_dir
 
     return resolve_data_dir(data_dir) / DEFAULT_NAME
 

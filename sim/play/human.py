@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import engine
 from engine import Position, Result, encode_move, parse_rules
 from engine.codes import Reason
 from engine.errors import DsqError
@@ -86,7 +87,6 @@ def _code(letter: str) -> int:
 
 def engine_version() -> str:
     """The version string of the engine, as every record stores it."""
-    import engine
 
     return str(getattr(engine, "__version__", "unknown"))
 

@@ -36,6 +36,7 @@ from engine.position import decode_move
 from engine.rng import rng_below
 from engine.rules import Ruleset, parse_rules
 from sim.bots import fast
+from sim.bots.protocol import make_bot
 from sim.bots.registry import fast_kinds
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
 from sim.bots.values import values_array
@@ -195,7 +196,6 @@ def _play_stepwise(
     on ``time``; an external engine's fault (it cannot start, an illegal move, ``0000``,
     garbage, a crash, silence) loses by ``forfeit``.
     """
-    from sim.bots.protocol import make_bot
 
     bots = [make_bot(specs[0], ruleset, rngs[1:2]), make_bot(specs[1], ruleset, rngs[2:3])]
     clocks = GameClocks.for_specs(specs)

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import DsqError
 from sim.batch.tally import bot_results
 from sim.bots.spec import short_spec
 from sim.report.fmt import MISSING, count, num, pct, plus_minus, wdl
@@ -110,7 +111,6 @@ def sprt_verdict(record: dict[str, Any]) -> dict[str, Any] | None:
             "lower": check.get("lower"),
             "upper": check.get("upper"),
         }
-    from engine.errors import DsqError
     from sim.stats.sprt import parse_sprt, sprt_test
 
     res = bot_results(record.get("counts") or {}, bool((record.get("spec") or {}).get("swap")))

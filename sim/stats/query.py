@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from engine import parse_rules
 from engine.errors import DsqError
 
 COLOURS = ("red", "blue")
@@ -187,7 +188,6 @@ def canonical_rules(spec: str) -> str:
 
     Raises :class:`DsqError` (``RulesError``) for unknown presets or options.
     """
-    from engine import parse_rules
 
     return parse_rules(spec).spec
 
