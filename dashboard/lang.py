@@ -145,6 +145,7 @@ def error_text(exc: BaseException) -> str:
     fields = getattr(exc, "fields", None)
     if isinstance(key, str) and isinstance(fields, dict):
         return t(f"errors.{key}", **fields)
+    # lazy: start-up time (numba kernels)
     from sim.play.human import RecordError
 
     kinds = (

@@ -109,6 +109,27 @@ def _function_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
                     yield node
 
 
+def test_imports_inside_functions_say_why() -> None:
+    """An import inside a function is there for a reason (start-up time, an optional
+    dependency) that a ``# lazy: why`` comment gives, on its line or the line above; the
+    imports right after it share it."""
+    unexplained = []
+    for path in _project_modules().values():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        explained: set[int] = set()
+        for node in sorted(_function_imports(ast.parse("\n".join(lines))), key=lambda n: n.lineno):
+            line = node.lineno
+            if "# lazy:" in lines[line - 1] or lines[line - 2].strip().startswith("# lazy:"):
+                explained.add(node.end_lineno or line)
+            elif line - 1 in explained:  # continues an explained run of imports
+                explained.add(node.end_lineno or line)
+            else:
+                unexplained.append(f"{path.relative_to(ROOT)}:{line}: {lines[line - 1].strip()}")
+    assert not unexplained, "imports inside functions without a '# lazy: why' comment:\n" + (
+        "\n".join(unexplained)
+    )
+
+
 def test_no_import_cycle_between_modules() -> None:
     """The imports, at module level and inside functions alike, form no cycle."""
     modules = _project_modules()

@@ -125,6 +125,7 @@ def _tables(job: ChunkJob) -> contextlib.AbstractContextManager[None]:
     """While a game plays, bots that probe endgame tables read the batch's folder."""
     if not job.tables:
         return contextlib.nullcontext()
+    # lazy: start-up time (the endgame tables: only when a bot probes them)
     from sim.tablebase.store import use_root
 
     return use_root(job.tables)
@@ -141,11 +142,13 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
 
     deadline = time.monotonic() + job.max_seconds
     if job.engines:  # engine processes stay up in this worker, reused by its next chunks
+        # lazy: start-up time (engine registry and client: only when an engine is used)
         from sim.engines.registry import use_entries_json
 
         use_entries_json(job.engines)
     result = None
     if job.play_fn == DEFAULT_PLAY_FN:
+        # lazy: start-up time (numba kernels)
         from sim.play.columnar import fast_pair, load_kernels
 
         if fast_pair(job.bot_a, job.bot_b):
@@ -169,6 +172,7 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
 def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
     """:func:`play_chunk` for fast bots: the chunk's games in one compiled call (which looks
     at the clock every ``sim.bots.fast.SLICE`` games), as columns."""
+    # lazy: start-up time (numba kernels)
     from sim.play.columnar import play_fast_columns
 
     plan = plan_games(job.batch_seed, job.indices, job.swap)

@@ -78,6 +78,7 @@ def canonical_rules(spec: str) -> str:
 
 def canonical_bot(spec: str) -> str:
     """The canonical form of a bot spec (``DsqError`` if invalid)."""
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots import parse_bot
 
     return parse_bot(spec.strip()).canonical

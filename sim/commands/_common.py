@@ -33,6 +33,7 @@ def add_position_args(parser: argparse.ArgumentParser, moves_help: str | None = 
 
 def position_from_args(rules: str | None, fen: str | None, moves: str | list[str]) -> Position:
     """The position after ``moves`` from ``fen`` under ``rules`` (DsqError on bad input)."""
+    # lazy: start-up time (numba kernels)
     from engine.position import Position
 
     pos = Position(rules, fen)

@@ -35,6 +35,7 @@ def agrees(replayed: dict[str, str] | None, winner: str, reason: str) -> bool:
 def replay_recorded(data_dir: Path, ref: str) -> dict[str, Any]:
     """The replay report (as ``dsq replay`` prints it) of recorded game ``ref``, with
     ``"game"``, ``"recorded"`` (its stored winner, reason and plies) and ``"agrees"``."""
+    # lazy: start-up time (duckdb, pandas)
     from sim.stats.games import game_record, replay_input
     from sim.storage.reading import open_dataset
 

@@ -88,6 +88,7 @@ def differences_text(diff: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq rules``."""
+    # lazy: start-up time (numpy and the rules)
     from engine.options import catalogue, differences, explain
 
     if len(args.specs) > 2:

@@ -197,6 +197,7 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
         for r in rules
     ]
     if args.adjudicate == "tablebase":
+        # lazy: start-up time (numba kernels)
         from sim.tablebase.adjudicate import adjudicator
 
         for spec in specs:  # tables for every rule set, or a clear error before playing
@@ -223,6 +224,7 @@ def _engine_entries(
             return ()
     if not any(b.startswith("engine:") for b in bots):
         return ()
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.admission import admit
     from sim.engines.registry import activate
 

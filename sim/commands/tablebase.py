@@ -145,6 +145,7 @@ class BuildBar:
 
 def run_build(args: argparse.Namespace) -> int:
     """Run ``dsq tablebase build``."""
+    # lazy: start-up time (numba kernels)
     from sim.tablebase.build import build_tables, plan
     from sim.tablebase.material import materials_up_to, parse_material
     from sim.tablebase.store import rules_key, tables_root
@@ -185,6 +186,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 def run_stats(args: argparse.Namespace) -> int:
     """Run ``dsq tablebase stats``."""
+    # lazy: start-up time (numba kernels)
     from sim.tablebase.analysis import ensure_table, table_stats
     from sim.tablebase.store import tables_root
 
@@ -220,6 +222,7 @@ def stats_text(out: dict[str, Any]) -> str:
 
 
 def _probe_one(rules: str | None, fen: Any, root: Any) -> dict[str, Any]:
+    # lazy: start-up time (numba kernels)
     from sim.tablebase.analysis import ensure_table
     from sim.tablebase.probe import NoTable, probe_fen
 
@@ -228,6 +231,7 @@ def _probe_one(rules: str | None, fen: Any, root: Any) -> dict[str, Any]:
     try:
         answer = probe_fen(rules, fen, root)
     except NoTable:
+        # lazy: start-up time (numba kernels)
         from engine.fen import parse_fen
         from sim.tablebase.probe import material_needed, pieces_on
         from sim.tablebase.store import table_ruleset
@@ -243,6 +247,7 @@ def _probe_one(rules: str | None, fen: Any, root: Any) -> dict[str, Any]:
 
 def run_probe(args: argparse.Namespace) -> int:
     """Run ``dsq tablebase probe``."""
+    # lazy: start-up time (pyarrow)
     from sim.tablebase.store import tables_root
 
     root = tables_root(args.data)
@@ -270,6 +275,7 @@ def run_probe(args: argparse.Namespace) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     """Run ``dsq tablebase verify``."""
+    # lazy: start-up time (numba kernels)
     from sim.tablebase.analysis import verify_table
     from sim.tablebase.store import tables_root
 
@@ -301,6 +307,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     """Run ``dsq tablebase list``."""
+    # lazy: start-up time (pyarrow)
     from sim.tablebase.store import SUFFIX, rules_key, tables_root
 
     root = tables_root(args.data)

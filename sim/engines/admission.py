@@ -30,6 +30,7 @@ def checks_dir(data_dir: str | os.PathLike[str] | None) -> Path:
 
 def check_path(data_dir: Any, entry: EngineEntry, rules: str) -> Path:
     """Where the check of ``entry`` under ``rules`` is kept."""
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.client import file_sha256
 
     d = json.loads(entry.to_json())
@@ -59,6 +60,7 @@ def load_check(data_dir: Any, entry: EngineEntry, rules: str) -> dict[str, Any] 
 
 def engine_names(bots: list[str]) -> list[str]:
     """The registry names of the engine bots among ``bots`` (specs)."""
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots import parse_bot
 
     specs = [parse_bot(b) for b in bots]
@@ -97,6 +99,7 @@ def admit(
 
 
 def _quick_check(data_dir: Any, entry: EngineEntry, rules: str) -> dict[str, Any]:
+    # lazy: start-up time (numba kernels)
     from sim.engines.check import check_engine
 
     report = check_engine(entry, rules, **QUICK).to_dict()

@@ -121,6 +121,7 @@ def load_registry(path: str | os.PathLike[str]) -> dict[str, EngineEntry]:
 
 def _entry(path: Path, name: str, table: Any) -> EngineEntry:
     """One ``[engines.NAME]`` table as an :class:`EngineEntry`."""
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.botspec import NAME_RE
 
     where = f"{path}: engine {name!r}"
@@ -147,6 +148,7 @@ def _entry(path: Path, name: str, table: Any) -> EngineEntry:
         raise DsqError(f"{where}: options is a table of NAME = value")
     rules = table.get("rules")
     if rules is not None:
+        # lazy: start-up time (numpy and the rules)
         from engine.rules import parse_rules
 
         try:

@@ -140,6 +140,7 @@ def play_game(
     if kinds is not None:
         packed = fast.fast_game(start, ra, kinds, values, rngs, opening_plies, ply_cap)
         if adj is not None:
+            # lazy: start-up time (numba kernels)
             from sim.tablebase.adjudicate import cut_packed
 
             packed = cut_packed(start, ra, adj, packed)
@@ -159,6 +160,7 @@ def _adjudicator(ruleset: Ruleset, adjudicate: str, tables: str | None) -> Any:
     """The tables' adjudicator of a game, or None (``adjudicate="none"``)."""
     if adjudicate == "none":
         return None
+    # lazy: start-up time (numba kernels)
     from sim.tablebase.adjudicate import adjudicator, check_mode
 
     check_mode(adjudicate)

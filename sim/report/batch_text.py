@@ -64,6 +64,7 @@ class BatchScore:
 def batch_score(record: dict[str, Any]) -> BatchScore | None:
     """Bot a's result from a batch record's ``counts``; None before any game, or when the
     record cannot tell (a colour-swapped batch recorded before the bots' wins were kept)."""
+    # lazy: start-up time (scipy)
     from sim.stats.elo import match_score, pentanomial
 
     spec = record.get("spec") or {}
@@ -111,6 +112,7 @@ def sprt_verdict(record: dict[str, Any]) -> dict[str, Any] | None:
             "lower": check.get("lower"),
             "upper": check.get("upper"),
         }
+    # lazy: start-up time (scipy)
     from sim.stats.sprt import parse_sprt, sprt_test
 
     res = bot_results(record.get("counts") or {}, bool((record.get("spec") or {}).get("swap")))

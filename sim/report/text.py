@@ -211,6 +211,7 @@ def details_text(den: pd.DataFrame, matrix: pd.DataFrame, squares: pd.DataFrame)
     """Den entries by animal, the capture matrix and the captures by square (the tables of
     :func:`sim.stats.den_animals`, :func:`~sim.stats.capture_matrix` and
     :func:`~sim.stats.capture_squares`)."""
+    # lazy: start-up time (duckdb, pandas)
     from sim.stats.details import square_grid
 
     den_rows = [

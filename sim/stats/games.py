@@ -82,6 +82,7 @@ def game_record(
 def replay_input(record: dict[str, Any]) -> dict[str, Any]:
     """A recorded game as a line of ``dsq replay --jsonl``: its rules, the FEN it began from
     (null: the initial position) and its moves written like ``a3a4``."""
+    # lazy: start-up time (numba kernels)
     from engine.position import decode_move
 
     fen = record.get("start_fen")

@@ -133,6 +133,7 @@ class Selection:
 
     def describe(self) -> str:
         """A one-line human description of the selection (bots by their short spec)."""
+        # lazy: start-up time (the bot catalogue: only when a bot is named)
         from sim.bots.spec import short_spec
 
         parts = [
@@ -201,6 +202,7 @@ def canonical_bot(spec: str) -> str:
     if spec.strip() == HUMAN:
         return HUMAN
     try:
+        # lazy: start-up time (the bot catalogue: only when a bot is named)
         from sim.bots import parse_bot
     except ImportError:
         return spec.strip()

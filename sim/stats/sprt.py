@@ -137,6 +137,7 @@ def _results_pdf(results: Sequence[float]) -> tuple[float, list[float], list[flo
 
 def _mle_logratio_terms(values: list[float], pdf: list[float], s: float) -> list[float]:
     """``log(p_i / q_i)`` where ``q`` is the max-likelihood pdf with mean ``s``."""
+    # lazy: start-up time (scipy)
     from scipy.optimize import brentq
 
     a = [v - s for v in values]

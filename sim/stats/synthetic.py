@@ -182,6 +182,7 @@ def write_synthetic_dataset(
 ) -> list[Path]:
     """Write ``n`` synthetic games of one batch under ``data_dir`` in the storage layout
     (``games/<batch_id>/part-*.parquet``, via :func:`sim.storage.writing.write_games_chunk`)."""
+    # lazy: start-up time (the parquet writer: only when games are written)
     from sim.storage.writing import write_games_chunk
 
     paths = []
