@@ -1,13 +1,20 @@
 """The project as a whole: the README opens with the two commands, CI runs exactly the test
-command, the top-level layout, and the code's shape (module sizes, packages, no import cycle)."""
+command, the top-level layout, the code's shape (module sizes, packages, no import cycle,
+imports inside functions that say why) and the version beside the changelog."""
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
+import engine
+from engine.codes import REASONS
+from engine.rules import PRESETS, Ruleset
+from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
 from tests.support import ROOT
 
 
@@ -172,3 +179,37 @@ def test_user_documentation_speaks_of_the_project_only() -> None:
     for path in docs:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             assert not pattern.search(line), f"{path.relative_to(ROOT)}:{number}: {line}"
+
+
+def _changelog() -> tuple[str, dict[str, str]]:
+    """docs/changelog.md and its entries by version, newest first (``## 0.4.0 (...)``)."""
+    text = (ROOT / "docs" / "changelog.md").read_text(encoding="utf-8")
+    entries = {part.split()[0]: part for part in re.split(r"^## ", text, flags=re.M)[1:]}
+    return text, entries
+
+
+def test_the_version_is_one_constant_that_pyproject_reads() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "engine.__version__"}
+    assert re.fullmatch(r"\d+\.\d+\.\d+", engine.__version__)
+
+
+def test_changelog_has_the_current_version_and_schema() -> None:
+    """The newest entry is the current version and names the current schema version; the
+    versions go down; every column, preset, option and end reason is in some entry (so a
+    change of the schema or of the rules comes with an entry, and a new version)."""
+    text, entries = _changelog()
+    versions = list(entries)
+    assert versions[0] == engine.__version__, (versions[0], engine.__version__)
+    assert entries[versions[0]].startswith(f"{versions[0]} (schema version {SCHEMA_VERSION})")
+    numbers = [tuple(int(x) for x in v.split(".")) for v in versions]
+    assert numbers == sorted(numbers, reverse=True) and len(set(numbers)) == len(numbers)
+    names = [
+        *GAME_SCHEMA.names,
+        *PRESETS,
+        *(f.name for f in dataclasses.fields(Ruleset)),
+        *REASONS,
+    ]
+    missing = [name for name in names if f"`{name}`" not in text]
+    assert not missing, f"docs/changelog.md does not mention {missing}"

@@ -23,8 +23,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import engine
 from engine import Position, Result, encode_move, parse_rules
+from engine import __version__ as ENGINE_VERSION
 from engine.codes import Reason
 from engine.errors import DsqError
 from sim.stats.query import HUMAN
@@ -83,12 +83,6 @@ def _check_stop(stop: Stop, red: str, blue: str) -> None:
 def _code(letter: str) -> int:
     """The piece code of a FEN letter: 1..8 Red rat..elephant, 9..16 Blue."""
     return _LETTERS.index(letter.upper()) + 1 + (8 if letter.islower() else 0)
-
-
-def engine_version() -> str:
-    """The version string of the engine, as every record stores it."""
-
-    return str(getattr(engine, "__version__", "unknown"))
 
 
 def human_game_row(
@@ -179,7 +173,7 @@ def human_game_row(
         "branching": branching / plies if plies else 0.0,
         "moves": [encode_move(m) for m in moves],
         "captures": captures,
-        "engine_version": engine_version(),
+        "engine_version": ENGINE_VERSION,
         "duration_ms": float(duration_ms),
         "forfeit_note": stop.note if stop is not None and stop.reason == FORFEIT else None,
         "red_engine": engine if engine is not None and blue == HUMAN else None,
