@@ -76,8 +76,9 @@ def test_sql_and_python_agree(data: Path) -> None:
     keeps in SQL are exactly those ``names`` accepts."""
     with open_dataset(data) as ds:
         players = ds.read(
-            lambda: sorted({p for row in ds.con.execute("SELECT red, blue FROM games").fetchall()
-                            for p in row})  # fmt: skip
+            lambda: sorted(
+                {p for row in ds.con.execute("SELECT red, blue FROM games").fetchall() for p in row}
+            )  # fmt: skip
         )
         for written in ("alphabeta", "alphabeta:depth=3", "mcts", "greedy", "random"):
             sel = canonical_selection(Selection(bots=(written,), colour="red"))
@@ -108,12 +109,10 @@ def test_an_empty_selection_names_what_exists(
     assert code == 0 and err == ""
     lines = out.strip().splitlines()
     assert lines[0] == (
-        f"no games in {data} match the selection "
-        "(rules: all; bots: alphabeta (default parameters))"
+        f"no games in {data} match the selection (rules: all; bots: alphabeta (default parameters))"
     )
     assert lines[1] == (
-        "bots in this data: alphabeta:depth=2, alphabeta:depth=3, greedy, "
-        "mcts:playouts=200, random"
+        "bots in this data: alphabeta:depth=2, alphabeta:depth=3, greedy, mcts:playouts=200, random"
     )
     assert lines[2] == "rules in this data: standard"
     code, out, _ = stats(capsys, data, "--rules", "yeshou", "--batch", "ab2")
