@@ -159,7 +159,7 @@ def matchup_table(
     out = []
     for tup in rows:
         r = dict(zip(names, tup, strict=True))
-        if sel.bots and r["bot"] not in sel.bots:
+        if not sel.names(r["bot"]):
             continue
         if not mirror and not sel.bots and r["bot"] > r["opponent"]:
             continue
@@ -213,7 +213,7 @@ def bot_table(
     out = []
     for tup in rows:
         r = dict(zip(names, tup, strict=True))
-        if sel.bots and r["bot"] not in sel.bots:
+        if not sel.names(r["bot"]):
             continue
         row: dict[str, Any] = {"bot": r["bot"], "opponents": int(r["opponents"])}
         row.update(_score_columns(r["wins"], r["draws"], r["losses"], confidence))

@@ -159,7 +159,11 @@ def test_the_whole_report_is_plain_ascii_with_every_section(data: Path) -> None:
 
 def test_no_games_for_the_selection(data: Path) -> None:
     out = collect(request(data, "--rules", "datou"))
-    assert stats_text(out) == f"no games in {data} for the selection (rules: datou; bots: all)"
+    assert stats_text(out) == (
+        f"no games in {data} match the selection (rules: datou; bots: all)\n"
+        "bots in this data: alphabeta:depth=2, random\n"
+        "rules in this data: standard, yeshou"
+    )
 
 
 def test_json_is_plain_and_strict(data: Path) -> None:
