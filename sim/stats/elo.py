@@ -7,6 +7,13 @@ Logistic Elo: ``elo(s) = -400 log10(1/s - 1)`` for a mean score ``s``. For W/D/L
 1.9600, which is why it shows ``0.1 +/- 7.7`` for 1038 W, 1925 D, 1037 L where the exact
 quantile gives 7.76). LOS is ``Phi((W - L) / sqrt(W + L))`` (cutechess).
 
+Where the score's interval reaches 0 or 1 the Elo interval is open at that end (Elo is
+infinite at a score of 0 or 1): the Elo then has only a bound on the other side, and no
+``±`` error. A sweep (every game won, or every pair won: no spread, so the normal interval
+is empty) takes the Wilson bound ``n / (n + z^2)`` of its ``n`` games (pairs) as the score's
+lower bound (upper bound for a whitewash). :class:`EloEstimate` holds one figure in that
+form, and says which Elo it is (``logistic`` or ``normalized``).
+
 Pentanomial results count colour-swapped game pairs by the pair's score for the bot whose
 point of view is taken: index 0..4 = pair score 0, 1/2, 1, 3/2, 2 (LL, LD, DD or WL, WD,
 WW), fishtest's order. The mean and variance are per pair (pair score / 2), as in
@@ -36,7 +43,63 @@ def elo_from_score(score: float) -> float:
         return -math.inf
     if score >= 1.0:
         return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no "-0.0" at a score of 1/2
+
+
+ELO_KINDS = ("logistic", "normalized")
+
+
+def normalized_estimate(
+    point: float, low: float, high: float, confidence: float = 0.95
+) -> EloEstimate:
+    """A normalized Elo (nElo) with its interval (always closed; NaN without spread)."""
+    return EloEstimate("normalized", point, (high - low) / 2.0, low, high, confidence)
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if x is not None and math.isfinite(x) else None
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """One Elo figure with its interval at ``confidence``: ``kind`` is ``"logistic"`` (the
+    Elo difference of a mean score) or ``"normalized"`` (nElo, per standard deviation).
+
+    ``point``, ``low`` and ``high`` may be infinite: ``low == -inf`` / ``high == inf`` is an
+    interval open at that end (a score bound of 0 or 1), ``point`` infinite a sweep.
+    ``error`` is the symmetric ``±`` half-width of a closed interval (inf when open).
+    :meth:`to_dict` writes infinities as null, with ``low_open`` / ``high_open`` flags.
+    """
+
+    kind: str
+    point: float
+    error: float
+    low: float
+    high: float
+    confidence: float = 0.95
+
+    @property
+    def low_open(self) -> bool:
+        """The interval has no lower bound (the score's reaches 0)."""
+        return self.low == -math.inf
+
+    @property
+    def high_open(self) -> bool:
+        """The interval has no upper bound (the score's reaches 1)."""
+        return self.high == math.inf
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON values: infinities and NaN as null, the open ends flagged."""
+        return {
+            "kind": self.kind,
+            "point": _finite(self.point),
+            "error": _finite(self.error),
+            "low": _finite(self.low),
+            "high": _finite(self.high),
+            "low_open": self.low_open,
+            "high_open": self.high_open,
+            "confidence": self.confidence,
+        }
 
 
 def score_from_elo(elo: float) -> float:
@@ -91,6 +154,9 @@ def _elo_core(
     mu, var, skew, kurt = _moments(values, counts)
     half = z * math.sqrt(var / n)
     lo_s, hi_s = mu - half, mu + half
+    if var <= 0 and mu in (0.0, 1.0):  # a sweep: the Wilson bound of n wins (or losses)
+        wilson = n / (n + z * z)
+        lo_s, hi_s = (wilson, 1.0) if mu == 1.0 else (0.0, 1.0 - wilson)
     elo = elo_from_score(mu)
     elo_lo, elo_hi = elo_from_score(lo_s), elo_from_score(hi_s)
     err = (elo_hi - elo_lo) / 2.0 if math.isfinite(elo_hi - elo_lo) else math.inf
@@ -134,10 +200,21 @@ class MatchScore:
     nelo: float
     nelo_low: float
     nelo_high: float
+    confidence: float = 0.95
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the fields."""
         return asdict(self)
+
+    def logistic(self) -> EloEstimate:
+        """The logistic Elo with its interval."""
+        return EloEstimate(
+            "logistic", self.elo, self.elo_error, self.elo_low, self.elo_high, self.confidence
+        )
+
+    def normalized(self) -> EloEstimate:
+        """The normalized Elo (nElo) with its interval."""
+        return normalized_estimate(self.nelo, self.nelo_low, self.nelo_high, self.confidence)
 
 
 def los(wins: float, losses: float) -> float:
@@ -162,6 +239,7 @@ def match_score(wins: int, draws: int, losses: int, confidence: float = 0.95) ->
         losses=int(lo),
         games=int(n),
         draw_ratio=(d / n) if n else math.nan,
+        confidence=confidence,
         **asdict(core),
     )
 
@@ -194,12 +272,23 @@ class PentanomialScore:
     nelo: float
     nelo_low: float
     nelo_high: float
+    confidence: float = 0.95
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the fields (``ptnml`` as a list)."""
         d = asdict(self)
         d["ptnml"] = list(self.ptnml)
         return d
+
+    def logistic(self) -> EloEstimate:
+        """The logistic Elo with its interval."""
+        return EloEstimate(
+            "logistic", self.elo, self.elo_error, self.elo_low, self.elo_high, self.confidence
+        )
+
+    def normalized(self) -> EloEstimate:
+        """The normalized Elo (nElo) with its interval."""
+        return normalized_estimate(self.nelo, self.nelo_low, self.nelo_high, self.confidence)
 
 
 def pentanomial(ptnml: Sequence[int], confidence: float = 0.95) -> PentanomialScore:
@@ -220,5 +309,6 @@ def pentanomial(ptnml: Sequence[int], confidence: float = 0.95) -> PentanomialSc
         pairs=int(n),
         games=int(2 * n),
         pair_draw_ratio=(counts[2] / n) if n else math.nan,
+        confidence=confidence,
         **asdict(core),
     )
