@@ -187,9 +187,7 @@ def score_line(s: BatchScore) -> str:
     first = f"{s.a} {wdl(s.wins, s.draws, s.losses)} (score {num(s.score, 3)})"
     second = f"{s.b} {wdl(s.losses, s.draws, s.wins)} (score {num(1 - s.score, 3)})"
     source = f"{count(s.pairs)} colour-swapped pairs" if s.elo_from == "pairs" else "W/D/L"
-    return (
-        f"{first}; {second}; logistic Elo {s.a} - {s.b}: {_elo_text(s)} (95%, from {source})"
-    )
+    return f"{first}; {second}; logistic Elo {s.a} - {s.b}: {_elo_text(s)} (95%, from {source})"
 
 
 def summary_text(record: dict[str, Any]) -> str:

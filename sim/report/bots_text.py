@@ -16,7 +16,6 @@ from sim.report.fmt import (
     MISSING,
     count,
     elo,
-    interval,
     is_missing,
     level,
     num,
@@ -33,11 +32,11 @@ def _pentanomial(r: dict[str, Any]) -> str:
     """The colour-swapped pairs of a matchup: counts, logistic Elo and normalized Elo."""
     if is_missing(r["pairs"]) or not r["pairs"]:
         return MISSING
-    nelo = interval(r["nelo_low"], r["nelo_high"], signed)
+    nelo = elo(r["nelo"], None, r["nelo_low"], r["nelo_high"])
     return (
         f"{count(r['pairs'])} pairs {r['ptnml']}  "
         f"logistic Elo {_elo(r, 'ptnml_elo')}  "
-        f"normalized Elo {signed(r['nelo'])} {nelo}"
+        f"normalized Elo {nelo}"
     )
 
 

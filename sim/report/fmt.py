@@ -1,6 +1,7 @@
 """How numbers are written, by ``dsq stats`` and by the dashboard alike.
 
-One convention, plain ASCII but for ``±``, so that it reads the same in any terminal and in the browser:
+One convention, plain ASCII but for ``±``, so that it reads the same in any terminal and
+in the browser:
 
 - missing (None, NaN, ``pd.NA``): ``-`` (:data:`MISSING`);
 - infinite: ``inf`` / ``-inf`` (``+inf`` where a sign is always written);
@@ -11,9 +12,9 @@ One convention, plain ASCII but for ``±``, so that it reads the same in any ter
   labelled with their level where no table header says it: ``95% CI [48.1%, 52.3%]``;
 - p-values with three decimals, tiny ones as an upper bound: ``p = 0.031``, ``p < 0.001``;
 - an estimate with its error: ``+544.7 ± 71.4``;
-- an Elo figure (:func:`elo`): ``+12.3 ± 5.1`` with a closed interval; where the interval
-  is open at one end (a score bound of 1 or 0) its finite bound: ``+668.8 (> +530.5)``,
-  and for a sweep, whose point is infinite, the bound alone: ``> +597.9``.
+- an Elo figure (:func:`elo`): ``+12.3 ± 5.1`` with a normal interval, ``+668.8 [+466.7,
+  +846.2]`` with an asymmetric one, and for a sweep, whose Elo is infinite and interval
+  open, the finite bound alone: ``> +597.9``.
 
 Every formatter takes the value first and the number of decimals second, so one can be
 passed to another (:func:`interval`). Tests format the statistics layer's values with these
@@ -175,16 +176,19 @@ def plus_minus(x: Any, error: Any, digits: int = 1) -> str:
 
 
 def elo(point: Any, error: Any, low: Any, high: Any, digits: int = 1) -> str:
-    """An Elo figure with its interval, never ``inf``: ``+12.3 ± 5.1`` (closed interval,
-    ``error`` its half-width); ``+668.8 (> +530.5)`` / ``-668.8 (< -530.5)`` when the
-    interval is open at one end (``high`` = inf / ``low`` = -inf); ``> +597.9`` /
-    ``< -597.9`` for a sweep (``point`` infinite); ``-`` when missing. Takes the fields of
-    :class:`sim.stats.elo.EloEstimate` (or the matching table columns)."""
+    """An Elo figure with its interval, never ``inf``: ``+12.3 ± 5.1`` (a normal interval,
+    ``error`` its half-width); ``+668.8 [+466.7, +846.2]`` (an asymmetric interval:
+    ``error`` missing); ``> +597.9`` / ``< -597.9`` for a sweep (``point`` infinite, the
+    interval open at that end: only its finite bound is known); ``-`` when missing. Takes
+    the fields of :class:`sim.stats.elo.EloEstimate` (or the matching table columns)."""
     p, lo, hi = _number(point), _number(low), _number(high)
     if p is None:
         return MISSING
-    if lo is not None and hi is not None and math.isfinite(lo) and math.isfinite(hi):
-        return plus_minus(p, error, digits)
+    closed = lo is not None and hi is not None and math.isfinite(lo) and math.isfinite(hi)
+    if closed and math.isfinite(p):
+        if _number(error) is not None and math.isfinite(float(error)):
+            return plus_minus(p, error, digits)
+        return f"{signed(p, digits)} {interval(lo, hi, signed, digits)}"
     if hi is not None and math.isinf(hi) and lo is not None and math.isfinite(lo):
         bound = f"> {signed(lo, digits)}"
     elif lo is not None and math.isinf(lo) and hi is not None and math.isfinite(hi):

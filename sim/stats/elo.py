@@ -2,17 +2,21 @@
 
 Logistic Elo: ``elo(s) = -400 log10(1/s - 1)`` for a mean score ``s``. For W/D/L
 (trinomial) results the interval is cutechess's: the score's normal interval
-``mu +- z * sd / sqrt(n)`` mapped through ``elo`` and halved into a symmetric error
+``mu ± z * sd / sqrt(n)`` mapped through ``elo`` and halved into a symmetric error
 (cutechess prints that error; its approximate inverse erf gives ``z = 1.9572`` instead of
 1.9600, which is why it shows ``0.1 +/- 7.7`` for 1038 W, 1925 D, 1037 L where the exact
 quantile gives 7.76). LOS is ``Phi((W - L) / sqrt(W + L))`` (cutechess).
 
-Where the score's interval reaches 0 or 1 the Elo interval is open at that end (Elo is
-infinite at a score of 0 or 1): the Elo then has only a bound on the other side, and no
-``±`` error. A sweep (every game won, or every pair won: no spread, so the normal interval
-is empty) takes the Wilson bound ``n / (n + z^2)`` of its ``n`` games (pairs) as the score's
-lower bound (upper bound for a whitewash). :class:`EloEstimate` holds one figure in that
-form, and says which Elo it is (``logistic`` or ``normalized``).
+Near a sweep the normal interval leaves [0, 1] (Elo is infinite at a score of 0 or 1:
+cutechess prints ``+668.8 +/- inf`` for 117-1-2). There the score's interval is Wilson's
+instead, with the observed spread: the ``p`` with ``n (mu - p)^2 = z^2 (p (1 - p) - k)``,
+``k = mu (1 - mu) - var`` (``k = d/4`` for a draw ratio ``d``: plain Wilson without draws),
+which stays inside [0, 1], reaches 1 only for a sweep (every game, or pair, won: its lower
+bound is ``n / (n + z^2)``) and tends to the normal interval as ``n`` grows. Such an Elo
+interval is asymmetric and given by its bounds, with no ``±`` error (``elo_error`` NaN);
+a sweep's Elo is infinite and its interval open at the top (``elo_high = inf``): it has
+only its lower bound. :class:`EloEstimate` holds one figure in that form, and says which
+Elo it is (``logistic`` or ``normalized``).
 
 Pentanomial results count colour-swapped game pairs by the pair's score for the bot whose
 point of view is taken: index 0..4 = pair score 0, 1/2, 1, 3/2, 2 (LL, LD, DD or WL, WD,
@@ -36,7 +40,7 @@ NELO_PER_T = 800.0 / math.log(10.0)  # 347.4355855226...
 
 
 def elo_from_score(score: float) -> float:
-    """Logistic Elo difference for a mean score in ``[0, 1]`` (+-inf at 1 and 0)."""
+    """Logistic Elo difference for a mean score in ``[0, 1]`` (±inf at 1 and 0)."""
     if math.isnan(score):
         return math.nan
     if score <= 0.0:
@@ -52,7 +56,7 @@ ELO_KINDS = ("logistic", "normalized")
 def normalized_estimate(
     point: float, low: float, high: float, confidence: float = 0.95
 ) -> EloEstimate:
-    """A normalized Elo (nElo) with its interval (always closed; NaN without spread)."""
+    """A normalized Elo (nElo) with its interval (NaN without spread)."""
     return EloEstimate("normalized", point, (high - low) / 2.0, low, high, confidence)
 
 
@@ -67,7 +71,8 @@ class EloEstimate:
 
     ``point``, ``low`` and ``high`` may be infinite: ``low == -inf`` / ``high == inf`` is an
     interval open at that end (a score bound of 0 or 1), ``point`` infinite a sweep.
-    ``error`` is the symmetric ``±`` half-width of a closed interval (inf when open).
+    ``error`` is the symmetric ``±`` half-width of a normal interval (NaN for an
+    asymmetric Wilson interval or an open one: see the module notes).
     :meth:`to_dict` writes infinities as null, with ``low_open`` / ``high_open`` flags.
     """
 
@@ -128,6 +133,18 @@ def _moments(values: Sequence[float], counts: Sequence[float]) -> tuple[float, f
     return mu, var, m3 / var**1.5, m4 / var**2 - 3.0
 
 
+def wilson_spread(mu: float, var: float, n: float, z: float) -> tuple[float, float]:
+    """Wilson's score interval for a mean ``mu`` of ``n`` scores in [0, 1] with variance
+    ``var``: the roots of ``n (mu - p)^2 = z^2 (p (1 - p) - k)``, ``k = mu (1 - mu) - var``
+    (plain Wilson for 0/1 scores); 1 is reached only at ``mu = 1`` with no spread."""
+    k = min(max(mu * (1.0 - mu) - var, 0.0), 0.25)
+    z2 = z * z
+    b = 2.0 * n * mu + z2
+    root = math.sqrt(max(z2 * (4.0 * n * var + z2 * (1.0 - 4.0 * k)), 0.0))
+    lo, hi = (b - root) / (2.0 * (n + z2)), (b + root) / (2.0 * (n + z2))
+    return max(lo, 0.0), min(hi, 1.0)
+
+
 @dataclass(frozen=True)
 class _EloCore:
     score: float
@@ -154,12 +171,14 @@ def _elo_core(
     mu, var, skew, kurt = _moments(values, counts)
     half = z * math.sqrt(var / n)
     lo_s, hi_s = mu - half, mu + half
-    if var <= 0 and mu in (0.0, 1.0):  # a sweep: the Wilson bound of n wins (or losses)
-        wilson = n / (n + z * z)
-        lo_s, hi_s = (wilson, 1.0) if mu == 1.0 else (0.0, 1.0 - wilson)
     elo = elo_from_score(mu)
-    elo_lo, elo_hi = elo_from_score(lo_s), elo_from_score(hi_s)
-    err = (elo_hi - elo_lo) / 2.0 if math.isfinite(elo_hi - elo_lo) else math.inf
+    if lo_s > 0.0 and hi_s < 1.0:
+        elo_lo, elo_hi = elo_from_score(lo_s), elo_from_score(hi_s)
+        err = (elo_hi - elo_lo) / 2.0
+    else:  # the normal interval leaves [0, 1]: Wilson's, with no symmetric error
+        lo_s, hi_s = wilson_spread(mu, var, n, z)
+        elo_lo, elo_hi = elo_from_score(lo_s), elo_from_score(hi_s)
+        err = math.nan
     if var > 0:
         t = (mu - 0.5) / math.sqrt(var)
         var_t = max(1.0 - t * skew + 0.25 * t * t * (kurt + 2.0), 0.0)
@@ -178,8 +197,9 @@ def _elo_core(
 class MatchScore:
     """A W/D/L result from one side's point of view, in the cutechess form.
 
-    ``elo_error`` is the symmetric +- margin cutechess prints; ``elo_low``/``elo_high`` the
-    (asymmetric) interval the error was taken from. ``los`` and ``draw_ratio`` are
+    ``elo_error`` is the symmetric ± margin cutechess prints; ``elo_low``/``elo_high`` the
+    (asymmetric) interval the error was taken from (near a sweep Wilson's interval, with
+    ``elo_error`` NaN: see the module notes). ``los`` and ``draw_ratio`` are
     fractions (0.509, not 50.9%). ``nelo`` is the normalized Elo (per-game standard
     deviation) with its interval.
     """
@@ -227,7 +247,7 @@ def los(wins: float, losses: float) -> float:
 def match_score(wins: int, draws: int, losses: int, confidence: float = 0.95) -> MatchScore:
     """Score, Elo difference with interval, LOS and draw ratio of a W/D/L result.
 
-    ``match_score(1038, 1925, 1037)`` gives Elo 0.09 +- 7.76 and LOS 0.509 (cutechess
+    ``match_score(1038, 1925, 1037)`` gives Elo 0.09 ± 7.76 and LOS 0.509 (cutechess
     prints ``0.1 +/- 7.7``: see the module notes).
     """
     w, d, lo = _check_counts((wins, draws, losses), 3, "match_score")

@@ -153,12 +153,14 @@ def matchup_table(
 ) -> pd.DataFrame:
     """Every pairing of two different bots, from each bot's point of view.
 
-    One row per (``bot``, ``opponent``): W/D/L, score, Elo difference with its cutechess
-    error (``elo_error``) and interval (``elo_low`` = -inf / ``elo_high`` = inf where it
-    is open: see :mod:`sim.stats.elo`), LOS and draw ratio (fractions), games and score
-    with each colour, and for colour-swapped pairs ``pairs``, ``ptnml`` (list of 5 counts
-    LL, LD, DD+WL, WD, WW), the logistic ``ptnml_elo`` ± ``ptnml_elo_error`` with interval
-    ``ptnml_elo_low``, ``ptnml_elo_high``, and the normalized Elo ``nelo`` with interval (NaN without pairs). With the selection naming bots, only rows
+    One row per (``bot``, ``opponent``): W/D/L, score, logistic Elo difference with its
+    cutechess error (``elo_error``; NaN where the interval is Wilson's) and interval
+    (``elo_high`` = inf for a sweep: see :mod:`sim.stats.elo`), LOS and draw ratio
+    (fractions), games and score with each colour, and for colour-swapped pairs
+    ``pairs``, ``ptnml`` (list of 5 counts LL, LD, DD+WL, WD, WW), the logistic
+    ``ptnml_elo`` ± ``ptnml_elo_error`` with interval ``ptnml_elo_low``,
+    ``ptnml_elo_high``, and the normalized Elo ``nelo`` with interval (NaN without
+    pairs). With the selection naming bots, only rows
     whose ``bot`` is one of them are kept; ``mirror=False`` keeps one row per pairing
     (the alphabetically first bot's view).
     """
