@@ -108,15 +108,20 @@ def test_bot_tables(ds: Dataset) -> None:
             fmt.count(r["games"]),
             fmt.wdl(r["wins"], r["draws"], r["losses"]),
             fmt.num(r["score"], 3),
-            fmt.plus_minus(r["elo"], r["elo_error"]),
+            fmt.elo(r["elo"], r["elo_error"], r["elo_low"], r["elo_high"]),
         ]
+    assert "logistic Elo" in text and "normalized Elo" in text and "inf" not in text
     b = st.bot_table(ds.con, Selection())
-    assert lines_starting(bot_text(b), "random")[0][5] == fmt.plus_minus(
-        b.set_index("bot").loc["random", "elo"], b.set_index("bot").loc["random", "elo_error"]
+    rnd = b.set_index("bot").loc["random"]
+    assert lines_starting(bot_text(b), "random")[0][5] == fmt.elo(
+        rnd["elo"], rnd["elo_error"], rnd["elo_low"], rnd["elo_high"]
     )
     r = st.ratings(ds.con, Selection(), anchor="random")
     text = ratings_text(r)
-    assert text.startswith("Bradley-Terry ratings (Elo scale, anchor random = 0, 95% intervals")
+    assert text.startswith(
+        "Bradley-Terry ratings (logistic Elo scale, anchor random = 0, 95% intervals"
+    )
+    assert " ± " in text and "+-" not in text
     best = r.table.iloc[0]
     (row,) = lines_starting(text, "1")
     assert row[1:3] == [short_spec(best["bot"]), fmt.signed(best["rating"])]
@@ -144,7 +149,8 @@ def test_the_whole_report_is_plain_ascii_with_every_section(data: Path) -> None:
     out = collect(request(data, "--by", "matchup", "--ratings", "--details",
                           "--compare", "standard,yeshou"))  # fmt: skip
     text = stats_text(out)
-    assert text.isascii()
+    assert text.replace("±", "").isascii()  # plain ASCII but for the ± of an error
+    assert "+-" not in text
     assert text.startswith("rule sets compared: standard, yeshou (")  # no pooled overview
     assert "first-player score" not in text
     sections = text.split("\n\n")
