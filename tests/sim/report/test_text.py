@@ -19,7 +19,7 @@ from sim.report.bots_text import bot_text, matchup_text, ratings_text
 from sim.report.jsonable import jsonable, stats_json
 from sim.report.text import by_text, compare_text, details_text, general_text, stats_text
 from sim.stats.query import Selection
-from sim.stats.synthetic import synthetic_table
+from sim.stats.synthetic import rows_table, synthetic_table
 from sim.storage.reading import Dataset, open_dataset
 from sim.storage.writing import write_games_chunk
 
@@ -188,3 +188,24 @@ def test_jsonable_values() -> None:
     assert jsonable(pd.DataFrame({"x": [1, 2]})) == [{"x": 1}, {"x": 2}]
     assert jsonable((pd.NA, np.array([1, 2]))) == [None, [1, 2]]
     assert jsonable(Selection(rules=("standard",)))["rules"] == ["standard"]
+
+
+def test_a_sweep_is_written_and_exported_without_inf(tmp_path: Path) -> None:
+    # greedy beats random in every game, both colours: 60 pairs won twice
+    rows = [{"batch_id": "sw", "game_index": i, "pair_id": i // 2, "winner": w,
+             "red": r, "blue": b}
+            for i in range(120)
+            for r, b, w in [("greedy", "random", "red") if i % 2 == 0
+                            else ("random", "greedy", "blue")]]  # fmt: skip
+    write_games_chunk(tmp_path, "sw", rows_table(rows))
+    with open_dataset(tmp_path) as opened:
+        m = st.matchup_table(opened.con, Selection())
+        b = st.bot_table(opened.con, Selection())
+    text = matchup_text(m) + "\n" + bot_text(b)
+    assert "inf" not in text and "+-" not in text
+    (row,) = lines_starting(text, "greedy")[:1]
+    assert row[3:6] == ["120-0-0", "1.000", "> +597.9"]
+    assert "logistic Elo > +477.5" in text  # the 60 pairs' Wilson bound
+    out = json.dumps(jsonable(m), allow_nan=False)  # raises on NaN or inf
+    greedy = next(r for r in json.loads(out) if r["bot"] == "greedy")
+    assert greedy["elo"] is None and greedy["elo_high"] is None and greedy["elo_low"] > 597
