@@ -46,7 +46,7 @@ FROM sel WHERE red <> blue GROUP BY 1, 2
 class Ratings:
     """Result of :func:`ratings`.
 
-    ``table`` columns: ``bot``, ``rating``, ``error`` (+- at the confidence level),
+    ``table`` columns: ``bot``, ``rating``, ``error`` (± at the confidence level),
     ``low``, ``high``, ``games``, ``score`` (points / games), ``opponents``; sorted by
     rating, best first. ``covariance`` is indexed by bot.
     """
