@@ -23,8 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "replay",
         help="check a game and report its result (JSON)",
         description='Prints {"plies": N, "legal_counts": [legal moves before each move], '
-        '"result": ..., "fen": ...}. With --jsonl, reads one game per line from standard '
-        'input ({"rules": ..., "fen": optional, "moves": [...]}) and writes one object per line. '
+        '"result": ..., "fen": the final FEN, null for a game won in a den (no FEN describes '
+        'that position), "board": the final board in FEN notation}. With --jsonl, reads one '
+        'game per line from standard input ({"rules": ..., "fen": optional, "moves": [...]}) '
+        "and writes one object per line. "
         "With --game, replays a recorded game of the data folder and adds its recorded result "
         'and whether the replay agrees with it ("agrees"; exit code 1 when it does not).',
     )

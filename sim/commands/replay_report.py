@@ -1,5 +1,5 @@
 """The replay report of one game (what ``dsq replay`` prints): the legal-move count before
-each move, the result and the final FEN."""
+each move, the result and the final position."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from engine import Position
 from engine.errors import MoveError
-from sim.commands._common import result_json
+from sim.commands._common import position_json, result_json
 
 
 def replay(rules: str | None, fen: str | None, moves: str | list[str]) -> dict[str, Any]:
@@ -25,5 +25,5 @@ def replay(rules: str | None, fen: str | None, moves: str | list[str]) -> dict[s
         "plies": len(items),
         "legal_counts": counts,
         "result": result_json(pos),
-        "fen": pos.fen(),
+        **position_json(pos),
     }
