@@ -11,6 +11,7 @@ from typing import Any
 from sim.commands._common import add_data_arg, existing_data_dir
 from sim.report.batch_text import batch_score, batches_table
 from sim.storage.paths import resolve_data_dir
+from sim.storage.reading import open_dataset
 from sim.storage.records import effective_status, list_batches, unlisted_batches
 
 
@@ -46,12 +47,12 @@ def batch_rows(data_dir: Any = None) -> list[dict[str, Any]]:
 
 def _add_game_counts(d: Path, rows: list[dict[str, Any]]) -> None:
     """Give each record too old to tell the bots' results their counts from its games."""
+    # lazy: start-up time (duckdb, pandas)
     from sim.stats.batch_counts import batch_counts, needs_game_counts
 
     old = [(str(r["batch_id"]), True) for r in rows if needs_game_counts(r)]
     if not old:
         return
-    from sim.storage.reading import open_dataset
 
     ds = open_dataset(d)
     counts = ds.read(lambda: batch_counts(ds.con, old))

@@ -142,6 +142,7 @@ def _confidence_arg(text: str) -> float:
 
 def build_selection(args: argparse.Namespace) -> Any:
     """The canonical :class:`~sim.stats.Selection` of the command line (DsqError if bad)."""
+    # lazy: start-up time (duckdb, pandas)
     from sim.stats.query import Selection, canonical_selection
 
     sel = Selection(
@@ -165,6 +166,7 @@ def parse_request(args: argparse.Namespace) -> StatsRequest:
         specs = [s.strip() for s in args.compare.split(",") if s.strip()]
         if len(specs) < 2:
             raise DsqError("--compare needs at least two rules specs separated by commas")
+        # lazy: start-up time (duckdb, pandas)
         from sim.stats.query import canonical_rules
 
         specs = [canonical_rules(s) for s in specs]
@@ -173,6 +175,7 @@ def parse_request(args: argparse.Namespace) -> StatsRequest:
     sel = build_selection(args)
     anchor = None
     if args.anchor:
+        # lazy: start-up time (duckdb, pandas)
         from sim.stats.query import bot_filter
 
         anchor = bot_filter(args.anchor)
@@ -194,6 +197,7 @@ def parse_request(args: argparse.Namespace) -> StatsRequest:
 
 
 def _open(data: str | None) -> Any:
+    # lazy: start-up time (duckdb, pandas)
     from sim.storage.reading import open_dataset
 
     return open_dataset(existing_data_dir(data))
@@ -210,6 +214,7 @@ def collect(request: StatsRequest) -> dict[str, Any]:
 
 def _collect(ds: Any, request: StatsRequest) -> dict[str, Any]:
     """The figures of ``dsq stats`` from an opened dataset."""
+    # lazy: start-up time (duckdb, pandas)
     import sim.stats as st
 
     con, sel, conf = ds.con, request.selection, request.confidence

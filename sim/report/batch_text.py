@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.errors import DsqError
 from sim.batch.tally import bot_results
 from sim.bots.spec import short_spec
 from sim.report.fmt import MISSING, count, elo_estimate, num, pct, wdl
@@ -89,6 +90,7 @@ def batch_score(record: dict[str, Any]) -> BatchScore | None:
     """Bot a's result from a batch record's counts (:func:`record_counts`); None before
     any game, or when the record cannot tell (a colour-swapped batch recorded before the
     bots' wins were kept, not given ``game_counts``)."""
+    # lazy: start-up time (scipy)
     from sim.stats.elo import match_score, pentanomial
 
     spec = record.get("spec") or {}
@@ -133,7 +135,7 @@ def sprt_verdict(record: dict[str, Any]) -> dict[str, Any] | None:
             "lower": check.get("lower"),
             "upper": check.get("upper"),
         }
-    from engine.errors import DsqError
+    # lazy: start-up time (scipy)
     from sim.stats.sprt import parse_sprt, sprt_test
 
     res = bot_results(record_counts(record), bool((record.get("spec") or {}).get("swap")))

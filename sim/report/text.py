@@ -211,6 +211,7 @@ def details_text(den: pd.DataFrame, matrix: pd.DataFrame, squares: pd.DataFrame)
     """Den entries by animal, the capture matrix and the captures by square (the tables of
     :func:`sim.stats.den_animals`, :func:`~sim.stats.capture_matrix` and
     :func:`~sim.stats.capture_squares`)."""
+    # lazy: start-up time (duckdb, pandas)
     from sim.stats.details import square_grid
 
     den_rows = [
@@ -246,6 +247,7 @@ def _by_section(key: str, table: pd.DataFrame) -> str:
 def _no_games_text(out: dict[str, Any]) -> str:
     """An empty selection: what it asked for, and the bots, rules (and batches, when some
     were asked for) that the data does hold."""
+    # lazy: start-up time (duckdb, pandas)
     from sim.stats.query import bot_label
 
     sel, have = out["selection"], out.get("available") or {}

@@ -52,6 +52,7 @@ from sim.storage.schema import REASONS
 
 
 def _chi2_sf(x: float, df: int) -> float:
+    # lazy: start-up time (scipy)
     from scipy.special import chdtrc
 
     return float(chdtrc(df, x)) if df > 0 else math.nan

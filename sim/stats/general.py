@@ -252,7 +252,8 @@ def general_stats_by(
 
 
 def _empty_general() -> GeneralStats:
-    row = {k: None for k in ("mean_plies", "sd_plies", "min_plies", "max_plies", "median_plies")}
+    names = ("mean_plies", "sd_plies", "min_plies", "max_plies", "median_plies")
+    row: dict[str, Any] = dict.fromkeys(names)
     row.update(games=0, red=0, blue=0, draw=0, branching=None, mean_duration_ms=None)
     row.update({f"reason_{r}": 0 for r in REASONS})
     return _general_from_row(row, 0.95)

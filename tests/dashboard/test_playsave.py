@@ -10,7 +10,7 @@ from pathlib import Path
 from dashboard.playgame import PlayGame, PlaySetup
 from dashboard.replay import replay_game
 from engine.board import square_index
-from sim.commands.replay import replay
+from sim.commands.replay_report import replay
 from sim.engines import pool
 from sim.engines.registry import activate
 from sim.play.human import HUMAN, save_human_game
