@@ -36,7 +36,7 @@ from scipy.optimize import brentq, minimize
 
 from sim.stats.intervals import two_sided_p, z_value
 from sim.stats.query import Selection, query_rows
-from sim.stats.ratings import _components, _mle_exists
+from sim.stats.ratings import _components
 
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
 H_MAX = 12.0  # |h| searched, in log-odds (about 2,100 Elo)
@@ -108,18 +108,9 @@ class _Design:
         self.draw_share = d / self.games
         self.points = w + 0.5 * d
         self.prior = 0.0
-        und_games = np.zeros((n, n))
-        und_pts = np.zeros((n, n))
-        for i, j, g, p in zip(self.red, self.blue, self.games, self.points, strict=True):
-            if i != j:
-                und_games[i, j] += g
-                und_games[j, i] += g
-                und_pts[i, j] += p
-                und_pts[j, i] += g - p
-        self_pts = self.points[self.red == self.blue].sum()
-        self_games = self.games[self.red == self.blue].sum()
-        one_sided_self = self_games > 0 and self_pts in (0.0, self_games)
-        if not _mle_exists(n, und_pts, und_games) or one_sided_self:
+        # a pairing won or lost in every game puts the estimate at infinity: then, as
+        # sim.stats.ratings does, every pairing gets a few virtual draws
+        if np.any((self.points == 0) | (self.points == self.games)):
             self.prior = float(prior_draws)
             self.games = self.games + self.prior
             self.points = self.points + self.prior / 2.0
@@ -247,7 +238,7 @@ def first_move_from_cells(
         verdict = "first_favoured" if z0 > 0 else "second_favoured"
     note = ""
     if design.prior:
-        note = f"some pairings were won or lost every game: the fit adds {design.prior:g} "
+        note = f"a pairing was won or lost in every game: the fit adds {design.prior:g} "
         note += "virtual draws per pairing"
     return FirstMove(
         games=n,
@@ -299,15 +290,21 @@ def first_move_by(
 
 
 def first_move_difference(
-    a: FirstMove, b: FirstMove, confidence: float = 0.95
+    elo_a: float | None,
+    se_a: float | None,
+    elo_b: float | None,
+    se_b: float | None,
+    confidence: float = 0.95,
 ) -> dict[str, float | None]:
-    """``a``'s first-move Elo minus ``b``'s with a normal interval and p-value from the
-    two standard errors (``None`` where either is not identified or not finite)."""
+    """First-move Elo ``a - b`` (two selections' :attr:`FirstMove.elo` and
+    :attr:`FirstMove.se_elo`) with a normal interval and p-value; ``None`` values where
+    either is not identified or not finite."""
     out: dict[str, float | None] = {"diff": None, "low": None, "high": None, "p": None}
-    if a.se_elo is None or b.se_elo is None or a.elo is None or b.elo is None:
+    vals = (elo_a, se_a, elo_b, se_b)
+    if any(v is None or not math.isfinite(v) for v in vals):
         return out
-    diff = a.elo - b.elo
-    se = math.hypot(a.se_elo, b.se_elo)
+    diff = float(elo_a) - float(elo_b)  # type: ignore[arg-type]
+    se = math.hypot(float(se_a), float(se_b))  # type: ignore[arg-type]
     zc = z_value(confidence)
     out.update(diff=diff, low=diff - zc * se, high=diff + zc * se)
     out["p"] = two_sided_p(diff / se) if se > 0 else None

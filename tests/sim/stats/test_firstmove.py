@@ -86,7 +86,12 @@ def test_colour_swapped_mix_recovers_the_first_move(tmp_path: Path) -> None:
         synthetic_table(1000, bots=("B", "C"), elo={"C": -150}, seed=2, batch_id="2", **common),
         # unswapped games of a strong Red lift the raw score, not the estimate
         synthetic_table(
-            2000, bots=("A", "C"), elo={"A": 200, "C": -150}, swap=False, seed=3, batch_id="3",
+            2000,
+            bots=("A", "C"),
+            elo={"A": 200, "C": -150},
+            swap=False,
+            seed=3,
+            batch_id="3",
             **common,
         ),  # fmt: skip
     ]
@@ -132,10 +137,11 @@ def test_by_group_and_difference(tmp_path: Path) -> None:
     write_games_chunk(tmp_path, "b", b)
     by = _read(tmp_path, lambda con: first_move_by(con, Selection(), "rules"))
     assert set(by) == {"standard", "datou"}
-    d = first_move_difference(by["datou"], by["standard"])
+    a, b = by["datou"], by["standard"]
+    d = first_move_difference(a.elo, a.se_elo, b.elo, b.se_elo)
     assert d["low"] > 0 and d["p"] < 1e-3
     fm = first_move_from_cells([("A", "B", 5, 0, 5)])
-    assert first_move_difference(fm, first_move_from_cells([("A", "B", 1, 0, 1)]))["p"] is None
+    assert first_move_difference(fm.elo, fm.se_elo, b.elo, b.se_elo)["p"] is None
 
 
 def test_no_games_and_all_wins() -> None:
