@@ -6,9 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
 import statsmodels.api as sm
 
+from sim.report import fmt
+from sim.report.text import first_move_text, general_text
 from sim.stats import Selection, general_stats
 from sim.stats.firstmove import (
     ELO_PER_LOGIT,
@@ -148,3 +151,18 @@ def test_no_games_and_all_wins() -> None:
     assert first_move_from_cells([]).verdict == "no_games"
     fm = first_move_from_cells([("A", "A", 10, 0, 0)])
     assert fm.identifiable and fm.verdict == "first_favoured" and fm.prior_draws > 0
+
+
+def test_the_worked_example_of_the_docs(tmp_path: Path) -> None:
+    doc = (Path(__file__).parents[3] / "docs" / "first-move.md").read_text(encoding="utf-8")
+    rows = [("A", "B", "red")] * 105 + [("A", "B", "draw")] * 18 + [("A", "B", "blue")] * 27
+    rows += [("B", "A", "red")] * 9 + [("B", "A", "draw")] * 6 + [("B", "A", "blue")] * 35
+    write_games_chunk(tmp_path, "w", rows_table(_games(rows)))
+    g = _read(tmp_path, general_stats)
+    text = general_text(g, pd.DataFrame(columns=["reason"]), 0.95).splitlines()
+    for start in ("first-player score", "first-move advantage"):
+        (line,) = [x for x in text if x.startswith(start)]
+        assert f"\n{line}\n" in doc
+    assert f"z = {fmt.num(g.first_player.z, 2)}, p < 0.001" in doc
+    for cells in ([("A", "B", 105, 18, 27)], [("A", "A", 52, 16, 32)]):
+        assert f"\n{first_move_text(first_move_from_cells(cells))}\n" in doc
