@@ -7,9 +7,10 @@ bot ``j`` (Blue) is ``1 / (1 + exp(-(b_i - b_j + h)))``, a draw counting half. `
 the first-move term in natural log-odds; it is shown as Elo (``h * 400 / ln 10``) and as
 the score the first player would make against an equal opponent (``logistic(h)``).
 
-Fit (on the games aggregated per (red bot, blue bot): W, D, L): for a given ``h`` the bots'
-strengths maximise the points (quasi-)likelihood, as :mod:`sim.stats.ratings` does; the
-estimate of ``h`` is where its score ``U(h) = sum(points - expected points)`` is 0. The test
+Fit (on the games aggregated per (red bot, blue bot): W, D, L): the bots' strengths and
+``h`` maximise the points (quasi-)likelihood, as :mod:`sim.stats.ratings` does (Newton's
+method on the small aggregated table; no optimiser library import, which would cost more
+than the fit). The test
 of ``h = 0`` and the interval are score tests: ``z(h) = U(h) / sd(U(h))``, where ``sd`` is
 the efficient score's standard deviation (the bots' strengths profiled out) with each game's
 score variance ``q (1 - q) - d / 4`` (``q`` its expected score, ``d`` its pairing's observed
@@ -32,7 +33,6 @@ from typing import Any
 
 import duckdb
 import numpy as np
-from scipy.optimize import brentq, minimize
 
 from sim.stats.intervals import two_sided_p, z_value
 from sim.stats.query import Selection, query_rows
@@ -135,22 +135,15 @@ class _Design:
 
     def fit_bots(self, h: float) -> np.ndarray:
         """The bots' strengths maximising the points likelihood with the first-move term ``h``."""
-        if not self.free:
-            return np.zeros(0)
-        x, g, p = self.x, self.games, self.points
+        self._start = _newton(self.x, self.games, self.points, h, self._start)
+        return self._start  # the next h is near: start from here
 
-        def f(b: np.ndarray) -> tuple[float, np.ndarray]:
-            eta = x @ b + h
-            ll = p * eta - g * np.logaddexp(0.0, eta)
-            return -float(ll.sum()), -(x.T @ (p - g * _logistic(eta)))
-
-        def hess(b: np.ndarray) -> np.ndarray:
-            q = _logistic(x @ b + h)
-            return (x.T * (g * q * (1 - q))) @ x
-
-        res = minimize(f, self._start, jac=True, hess=hess, method="trust-exact")
-        self._start = np.asarray(res.x)  # the next h is near: start from here
-        return self._start
+    def fit_joint(self) -> float:
+        """The maximum-likelihood ``h`` of the joint fit (bots and first move together)."""
+        full = np.column_stack([self.x, np.ones(len(self.games))])
+        sol = _newton(full, self.games, self.points, 0.0, np.append(self._start, 0.0))
+        self._start = sol[:-1]
+        return float(sol[-1])
 
     def score_z(self, h: float) -> tuple[float, float, float]:
         """``(U, sd(U), slope)`` of the efficient score of ``h`` at ``h`` (bots profiled
@@ -173,13 +166,47 @@ class _Design:
         return u, math.sqrt(var_u), info
 
 
-def _root(fun: Any, lo: float, hi: float) -> float | None:
-    flo, fhi = fun(lo), fun(hi)
-    if flo == 0:
-        return lo
-    if np.sign(flo) == np.sign(fhi):
-        return None
-    return float(brentq(fun, lo, hi, xtol=1e-10))
+def _newton(
+    x: np.ndarray, games: np.ndarray, points: np.ndarray, offset: float, start: np.ndarray
+) -> np.ndarray:
+    """Newton's method for the points likelihood ``sum p eta - g log(1 + e^eta)`` with
+    ``eta = x b + offset`` (concave; steps capped as in :mod:`sim.stats.ratings`)."""
+    b = np.array(start, dtype=float)
+    if b.size == 0:
+        return b
+    for _ in range(200):
+        q = _logistic(x @ b + offset)
+        grad = x.T @ (points - games * q)
+        hess = (x.T * (games * q * (1 - q))) @ x
+        step = np.linalg.lstsq(hess, grad, rcond=None)[0]
+        m = float(np.abs(step).max())
+        if m > 2.0:
+            step *= 2.0 / m
+        b += step
+        if m < 1e-12:
+            break
+    return b
+
+
+def _crossing(fun: Any, inside: float, outside: float) -> float:
+    """Where ``fun`` (negative at ``inside``, positive at ``outside``) crosses 0: bisection
+    to machine precision (60 halvings of at most ``2 * H_MAX``)."""
+    for _ in range(60):
+        mid = 0.5 * (inside + outside)
+        if fun(mid) > 0:
+            outside = mid
+        else:
+            inside = mid
+    return 0.5 * (inside + outside)
+
+
+def _bound(z_of: Any, est: float, zc: float, direction: int) -> float:
+    """The end of the interval ``|z(h)| <= zc`` on one side of ``est`` (``-inf``/``inf``
+    when it reaches ``H_MAX``)."""
+    edge = direction * H_MAX
+    if abs(z_of(edge)) <= zc:
+        return direction * math.inf
+    return _crossing(lambda h: abs(z_of(h)) - zc, est, edge)
 
 
 def first_move_from_cells(
@@ -210,28 +237,20 @@ def first_move_from_cells(
         return FirstMove(verdict="not_identifiable", note=note, **empty)
     zc = z_value(confidence)
 
-    def u_of(h: float) -> float:
-        return design.score_z(h)[0]
-
-    def z_of(h: float, target: float) -> float:
+    def z_of(h: float) -> float:
         u, sd, _ = design.score_z(h)
-        return (u / sd if sd > 0 else math.copysign(math.inf, u)) - target
+        return u / sd if sd > 0 else math.copysign(math.inf, u)
 
-    est = _root(u_of, -H_MAX, H_MAX)
-    if est is None:
-        est = math.inf if u_of(H_MAX) > 0 else -math.inf
-    centre = min(max(est, -H_MAX), H_MAX)
-    low = _root(lambda h: z_of(h, zc), -H_MAX, centre) if centre > -H_MAX else None
-    high = _root(lambda h: z_of(h, -zc), centre, H_MAX) if centre < H_MAX else None
-    low = -math.inf if low is None else low
-    high = math.inf if high is None else high
+    est = design.fit_joint()
+    low = _bound(z_of, est, zc, -1)
+    high = _bound(z_of, est, zc, 1)
     u0, sd0, _ = design.score_z(0.0)
     z0 = u0 / sd0 if sd0 > 0 else 0.0
     p = two_sided_p(z0)
     se = None
-    if math.isfinite(est):
-        _, sd_e, info = design.score_z(est)
-        se = sd_e / info * ELO_PER_LOGIT if info > 0 else None
+    _, sd_e, info = design.score_z(est)
+    if info > 0:
+        se = sd_e / info * ELO_PER_LOGIT
     if p >= 1 - confidence:
         verdict = "no_evidence"
     else:

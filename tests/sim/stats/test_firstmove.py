@@ -156,7 +156,7 @@ def test_no_games_and_all_wins() -> None:
 def test_the_worked_example_of_the_docs(tmp_path: Path) -> None:
     doc = (Path(__file__).parents[3] / "docs" / "first-move.md").read_text(encoding="utf-8")
     rows = [("A", "B", "red")] * 105 + [("A", "B", "draw")] * 18 + [("A", "B", "blue")] * 27
-    rows += [("B", "A", "red")] * 9 + [("B", "A", "draw")] * 6 + [("B", "A", "blue")] * 35
+    rows += [("B", "A", "red")] * 10 + [("B", "A", "draw")] * 6 + [("B", "A", "blue")] * 34
     write_games_chunk(tmp_path, "w", rows_table(_games(rows)))
     g = _read(tmp_path, general_stats)
     text = general_text(g, pd.DataFrame(columns=["reason"]), 0.95).splitlines()
