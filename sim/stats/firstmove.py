@@ -242,6 +242,7 @@ def first_move_from_cells(
         return u / sd if sd > 0 else math.copysign(math.inf, u)
 
     est = design.fit_joint()
+    est = 0.0 if abs(est) < 1e-9 else est  # an exact balance, less its round-off
     low = _bound(z_of, est, zc, -1)
     high = _bound(z_of, est, zc, 1)
     u0, sd0, _ = design.score_z(0.0)
