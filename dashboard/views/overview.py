@@ -67,7 +67,7 @@ if ctx is not None:
         help=t("overview.first_score_help", interval=n.pct_interval(fp.low, fp.high)),
     )
     fm = g.first_move
-    move_ci = n.interval(fm.elo_low, fm.elo_high, "signed")
+    move_ci = f"{n.ci()} {n.interval(fm.elo_low, fm.elo_high, 'signed')}"
     if fm.identifiable:
         c[3].metric(
             t("overview.first_move"),
@@ -101,7 +101,7 @@ if ctx is not None:
             t(
                 "first_move.summary",
                 elo=n.signed(fm.elo),
-                ci=f"{n.ci()} {move_ci}",
+                ci=move_ci,
                 p=n.p_value(fm.p_value),
                 verdict=t(f"first_move.{fm.verdict}"),
             )
