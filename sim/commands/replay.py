@@ -13,6 +13,7 @@ from sim.commands._common import (
     add_data_arg,
     add_position_args,
     existing_data_dir,
+    position_json,
     print_json,
     result_json,
 )
@@ -24,8 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "replay",
         help="check a game and report its result (JSON)",
         description='Prints {"plies": N, "legal_counts": [legal moves before each move], '
-        '"result": ..., "fen": ...}. With --jsonl, reads one game per line from standard '
-        'input ({"rules": ..., "fen": optional, "moves": [...]}) and writes one object per line. '
+        '"result": ..., "fen": the final FEN, null for a game won in a den (no FEN describes '
+        'that position), "board": the final board in FEN notation}. With --jsonl, reads one '
+        'game per line from standard input ({"rules": ..., "fen": optional, "moves": [...]}) '
+        "and writes one object per line. "
         "With --game, replays a recorded game of the data folder and adds its recorded result "
         'and whether the replay agrees with it ("agrees"; exit code 1 when it does not).',
     )
@@ -56,7 +59,7 @@ def replay(rules: str | None, fen: str | None, moves: str | list[str]) -> dict[s
         "plies": len(items),
         "legal_counts": counts,
         "result": result_json(pos),
-        "fen": pos.fen(),
+        **position_json(pos),
     }
 
 

@@ -46,7 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="SPEC",
-        help="only games in which this bot played (repeatable)",
+        help="only games in which this bot played (repeatable): a kind alone (alphabeta) "
+        "for all its parameter sets, or a spec (alphabeta:depth=2) for that one",
     )
     p.add_argument(
         "--batch",
@@ -86,7 +87,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="compare rule sets (differences with intervals and p-values)",
     )
     p.add_argument("--ratings", action="store_true", help="Bradley-Terry ratings of all bots")
-    p.add_argument("--anchor", metavar="BOT", help="with --ratings: this bot is rated 0")
+    p.add_argument(
+        "--anchor",
+        metavar="BOT",
+        help="with --ratings: this bot is rated 0 (a kind alone names its one rated spec)",
+    )
     p.add_argument(
         "--details", action="store_true", help="den animals, capture matrix and capture squares"
     )
@@ -169,9 +174,9 @@ def parse_request(args: argparse.Namespace) -> StatsRequest:
     sel = build_selection(args)
     anchor = None
     if args.anchor:
-        from sim.stats.query import canonical_bot
+        from sim.stats.query import bot_filter
 
-        anchor = canonical_bot(args.anchor)
+        anchor = bot_filter(args.anchor)
     return StatsRequest(
         data=args.data,
         selection=sel,
@@ -218,6 +223,7 @@ def _collect(ds: Any, request: StatsRequest) -> dict[str, Any]:
     g = st.general_stats(con, sel, conf)
     out["general"] = g
     if g.games == 0:
+        out["available"] = st.distinct_values(con)
         return out
     out["reasons"] = st.end_reasons(con, sel, conf)
     if request.json:

@@ -140,7 +140,8 @@ class EngineServer:
                 legal = self.pos.legal_moves()
                 self.say(f"Legal moves ({len(legal)}): {' '.join(legal)}".rstrip())
             elif cmd == "d":
-                self.say(f"Fen: {self.pos.fen()}", f"Rules: {self.rules.spec}")
+                fen = self.pos.fen_or_none() or "none (won in a den: no FEN describes it)"
+                self.say(f"Fen: {fen}", f"Rules: {self.rules.spec}")
             elif cmd == "quit":
                 return False
             elif cmd != "stop":

@@ -298,6 +298,26 @@ def _by_section(key: str, table: pd.DataFrame) -> str:
     return f"by {key}:\n{body}"
 
 
+def _no_games_text(out: dict[str, Any]) -> str:
+    """An empty selection: what it asked for, and the bots, rules (and batches, when some
+    were asked for) that the data does hold."""
+    from sim.stats.query import bot_label
+
+    sel, have = out["selection"], out.get("available") or {}
+    if not have.get("rules"):
+        return f"no games in {out['data']}"
+    lines = [f"no games in {out['data']} match the selection ({sel.describe()})"]
+    lines.append("bots in this data: " + ", ".join(bot_label(b) for b in have["bots"]))
+    lines.append("rules in this data: " + ", ".join(have["rules"]))
+    if sel.batches:
+        shown = have["batches"][:20]
+        more = len(have["batches"]) - len(shown)
+        lines.append(
+            "batches in this data: " + ", ".join(shown) + (f" and {more} more" if more else "")
+        )
+    return "\n".join(lines)
+
+
 def stats_text(out: dict[str, Any]) -> str:
     """The whole text report of ``dsq stats`` from what it collected (the dict with
     ``data``, ``selection``, ``confidence``, ``general`` and, when there are games,
@@ -305,7 +325,7 @@ def stats_text(out: dict[str, Any]) -> str:
     ``compare`` the comparison replaces the overview of the pooled games."""
     g, sel = out["general"], out["selection"]
     if g.games == 0:
-        return f"no games in {out['data']} for the selection ({sel.describe()})"
+        return _no_games_text(out)
     head = f"{count(g.games)} games in {out['data']}  ({sel.describe()})"
     if "compare" in out:
         # The comparison is what was asked for: the pooled overview of several rule sets

@@ -165,15 +165,19 @@ def test_bots_page_shows_ratings_and_matchups(monkeypatch, fixture_data):
     with open_dataset(fixture_data) as ds:
         r = ratings(ds.con, Selection())
         m = matchup_table(ds.con, Selection())
-    table = next(d.value for d in at.dataframe if "rating (Elo)" in d.value.columns)
+    table = next(d.value for d in at.dataframe if "rating (logistic Elo)" in d.value.columns)
     assert list(table["bot"]) == [short_spec(b) for b in r.table["bot"]]
-    assert list(table["rating (Elo)"]) == [fmt.signed(v, 0) for v in r.table["rating"]]
+    assert list(table["rating (logistic Elo)"]) == [fmt.signed(v, 0) for v in r.table["rating"]]
     assert list(table["± 95%"]) == [fmt.num(v, 0) for v in r.table["error"]]
     matchups = next(d.value for d in at.dataframe if "LOS" in d.value.columns)
     assert list(matchups["score"]) == [fmt.pct(v) for v in m["score"]]
-    assert list(matchups["Elo"]) == [
-        fmt.plus_minus(e, err, 1) for e, err in zip(m["elo"], m["elo_error"], strict=True)
+    cols = (m["elo"], m["elo_error"], m["elo_low"], m["elo_high"])
+    assert list(matchups["logistic Elo (95%)"]) == [fmt.elo(*v, 1) for v in zip(*cols, strict=True)]
+    nelo = (m["nelo"], m["nelo_low"], m["nelo_high"])
+    assert list(matchups["normalized Elo (nElo, 95%)"]) == [
+        fmt.elo(e, None, lo, hi, 1) for e, lo, hi in zip(*nelo, strict=True)
     ]
+    assert not any("inf" in c for c in matchups["logistic Elo (95%)"])
     assert list(matchups["pairs"]) == [fmt.count(v) for v in m["pairs"]]
     cross = next(d.value for d in at.dataframe if d.value.index.name == "bot \\ opponent")
     row = m[m["bot"] == "greedy"].iloc[0]
