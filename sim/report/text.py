@@ -25,6 +25,7 @@ from sim.report.fmt import (
     pts,
     signed,
 )
+from sim.report.fmt import elo as fmt_elo
 from sim.report.tables import aligned_table
 
 __all__ = [
@@ -114,10 +115,9 @@ def first_move_text(fm: Any) -> str:
 
 
 def first_move_cell(elo: Any, low: Any, high: Any) -> str:
-    """First-move Elo and interval in a table cell (``-`` when not identifiable)."""
-    if elo is None or elo != elo:
-        return MISSING
-    return f"{signed(elo, 1)} {interval(low, high, signed, 1)}"
+    """First-move Elo and interval in a table cell, as :func:`sim.report.fmt.elo` writes an
+    Elo (an open end as its finite bound; ``-`` when not identifiable)."""
+    return fmt_elo(elo, None, low, high)
 
 
 def by_text(df: pd.DataFrame, key: str) -> str:
