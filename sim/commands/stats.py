@@ -28,7 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "stats",
         help="statistics of recorded games (results, first-player score, lengths, Elo, ...)",
         description="Statistics of the recorded games with 95% intervals: results, the first "
-        "player's score and its test against 0.5, lengths, end reasons; per rules, batch, bot "
+        "player's score, the first-move advantage fitted with the bots' strengths, lengths, "
+        "end reasons; per rules, batch, bot "
         "or matchup (--by); rule sets compared (--compare); Bradley-Terry ratings (--ratings). "
         "Red moves first; lengths are in plies.",
     )

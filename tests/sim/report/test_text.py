@@ -65,7 +65,14 @@ def test_general_text_shows_the_statistics_layers_figures(ds: Dataset) -> None:
         f"first-player score  {fmt.num(fp.score, 3)} {fmt.interval(fp.low, fp.high, fmt.num, 3)}"
         in text
     )
-    assert fmt.p_value(fp.p_value) in text and f"exact {fmt.p_value(fp.p_exact)}" in text
+    fm = g.first_move
+    (line,) = [x for x in text.splitlines() if x.startswith("first-move advantage")]
+    assert line.startswith(
+        f"first-move advantage {fmt.signed(fm.elo, 1)} "
+        f"{fmt.interval(fm.elo_low, fm.elo_high, fmt.signed, 1)} Elo"
+    )
+    assert f"z = {fmt.num(fm.z, 2)}, {fmt.p_value(fm.p_value)}" in line
+    assert "favoured" not in text.replace(line, "")  # the raw score carries no verdict
     assert (
         f"mean {fmt.num(g.length.mean)} {fmt.interval(g.length.low, g.length.high, fmt.num)}"
         in text
@@ -82,7 +89,7 @@ def test_by_rules_and_compare(ds: Dataset) -> None:
     text = by_text(by, "rules")
     for r in by.to_dict("records"):
         (row,) = lines_starting(text, r["rules"])
-        assert row[1] == fmt.count(r["games"]) and fmt.p_text(r["first_p"]) in row
+        assert row[1] == fmt.count(r["games"]) and fmt.p_text(r["first_move_p"]) in row
     c = st.compare_rules(ds.con, ["standard", "yeshou"], Selection())
     text = compare_text(c)
     pair = c.pairs.iloc[0]
@@ -91,8 +98,12 @@ def test_by_rules_and_compare(ds: Dataset) -> None:
         f"{fmt.signed(pair['first_diff'], 3)} "
         f"{fmt.interval(pair['first_diff_low'], pair['first_diff_high'], fmt.signed, 3)}"
     )
-    assert row[2] == fmt.p_text(pair["first_diff_p"])
-    assert row[3] == (
+    lo, hi = pair["first_move_diff_low"], pair["first_move_diff_high"]
+    assert row[2:4] == [
+        f"{fmt.signed(pair['first_move_diff'], 1)} {fmt.interval(lo, hi, fmt.signed, 1)}",
+        fmt.p_text(pair["first_move_diff_p"]),
+    ]
+    assert row[4] == (
         f"{fmt.pts(pair['draw_diff'], 1, ' pts')} "
         f"{fmt.interval(pair['draw_diff_low'], pair['draw_diff_high'], fmt.pts)}"
     )
