@@ -11,7 +11,7 @@ record's ``committing`` list with the totals the batch has once that file is the
 Entries are in commit order and each holds the totals once it *and every entry before
 it* are in place. A reader (:func:`resolve_committing`, applied by every reader of
 records) takes the totals of the last entry of the longest run of entries whose file
-exists, and drops the list. So at every moment, before, during and after a commit, and
+exists, and empties the list. So at every moment, before, during and after a commit, and
 after a crash between any two of its steps, the record a reader gets counts exactly the
 games of the files in place: never fewer, never more.
 """
@@ -50,12 +50,12 @@ def committing_ok(value: Any) -> bool:
 
 def resolve_committing(record: dict[str, Any], data_dir: Path) -> dict[str, Any]:
     """``record`` with its ``committing`` list folded into ``games_done`` and ``counts``
-    as the files in place say (see the module docstring); a record without the list is
-    returned as it is. Costs one ``stat`` per listed file."""
+    as the files in place say, and emptied (see the module docstring); a record without a
+    list, or with an empty one, is returned as it is. Costs one ``stat`` per listed file."""
     entries = record.get(COMMITTING)
-    if COMMITTING not in record:
+    if not entries:
         return record
-    out = {k: v for k, v in record.items() if k != COMMITTING}
+    out = {**record, COMMITTING: []}
     if not committing_ok(entries):
         return out
     folder = games_dir(Path(data_dir), str(record["batch_id"]))
