@@ -28,9 +28,9 @@ from sim.storage.records import (
     recorded_games,
     write_batch_record,
 )
+from tests.support.procs import WAIT
 
 BID = "w"
-WAIT = 120.0  # generous deadline for an event (never an assertion on speed)
 
 
 def chunk(data: Path, indices: range) -> Any:
