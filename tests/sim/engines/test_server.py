@@ -166,6 +166,6 @@ def test_a_real_dsq_engine_answers_isready_mid_search_and_stops() -> None:
         until("info depth 3 ")
         proc.send("quit")
         assert until("bestmove ")[-1].split()[1] in pos.legal_moves()
-        assert proc.proc.wait(timeout=60) == 0
+        assert proc.proc.wait(timeout=WAIT) == 0
     finally:
         proc.close()
