@@ -88,6 +88,7 @@ def warm_up(spec: str | BotSpec, rules: Ruleset | str | None = None) -> float:
 def _load_tables(rules: Ruleset) -> None:
     """Read the endgame tables on disk for ``rules`` into the process's cache, as many as
     it keeps, so that a game reaching one does not read its file during a move."""
+    # lazy: only a bot with tablebase=on reads tables; others never load that package
     from sim.tablebase.store import TableError, cache_for, rules_key
 
     cache, key = cache_for(None), rules_key(rules)
