@@ -1,4 +1,11 @@
-"""Running counts of a batch's games, and the early-stopping check that reads them."""
+"""Running counts of a batch's games, and the early-stopping check that reads them.
+
+A stop check (an SPRT) is a sequential test: :class:`SequentialCheck` runs it on the games
+in game-index order, after every game (every colour-swapped pair with ``swap``) of the
+run of indices 0, 1, 2, ... known so far. The games are the same for each index whoever
+plays them, so the game count at which it decides is the same on any number of workers
+and equals the one found offline from the recorded games.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +15,9 @@ from typing import Any
 from engine.codes import WINNERS
 
 StopCheck = Callable[[dict[str, Any]], bool]
-"""``stop_check(counts) -> bool``: called between chunks with :meth:`Tally.counts`; true
-stops the batch early (see :func:`sim.stats.sprt.make_stop_check`)."""
+"""``stop_check(counts) -> bool``: called by :class:`SequentialCheck` with the
+:meth:`Tally.counts` of games ``0..n-1`` after each game (each pair with swap); true stops
+the batch early (see :func:`sim.stats.sprt.make_stop_check`)."""
 
 
 class Tally:
@@ -65,6 +73,38 @@ class Tally:
         if self.swap:
             out["pentanomial"] = list(self.penta)
         return out
+
+
+class SequentialCheck:
+    """Feeds a batch's results to ``check`` in game-index order and finds where it decides.
+
+    Results may come in any order (:meth:`add`); each is held until every lower index is
+    known, then counted, and ``check`` is called after every game, or with ``swap`` after
+    every pair (games ``2k`` and ``2k+1``). :attr:`decided_at` is the number of games
+    ``0..n-1`` the check first said stop on (None while it has not); after that no result
+    is counted, so :attr:`tally` holds exactly the games the decision was made on.
+    """
+
+    def __init__(self, check: StopCheck, swap: bool) -> None:
+        self.check = check
+        self.swap = swap
+        self.tally = Tally(swap)
+        self.decided_at: int | None = None
+        self._next = 0  # the lowest index not counted yet
+        self._held: dict[int, str] = {}
+
+    def add(self, game_index: int, winner: str) -> None:
+        """Take game ``game_index``'s result; run the check on every game it completes."""
+        if self.decided_at is not None or game_index < self._next:
+            return
+        self._held[game_index] = winner
+        held, step = self._held, 2 if self.swap else 1
+        while self.decided_at is None and self._next in held:
+            self.tally.add(self._next, held.pop(self._next))
+            self._next += 1
+            if self._next % step == 0 and self.check(self.tally.counts()):
+                self.decided_at = self._next
+                held.clear()
 
 
 def bot_results(counts: dict[str, Any], swap: bool) -> dict[str, Any] | None:
