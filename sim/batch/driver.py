@@ -155,11 +155,11 @@ class BatchDriver:
         recorded = Tally(spec.swap)
         if self.stop_check is not None:
             self.sequential = SequentialCheck(self.stop_check, spec.swap)
-        for gi, w in sorted(done_games.items()):
+        for gi, w in done_games.items():
             self.tally.add(gi, w)
             recorded.add(gi, w)
-            if self.sequential is not None:
-                self.sequential.add(gi, w)
+        if self.sequential is not None:
+            self.sequential.add(done_games.items())
         checking = self.sequential is not None and self.sequential.decided_at is None
         self.missing = MissingIndices(spec.games, set(done_games))
         # Games between fast bots are cheap: encoding them is a sizeable part of the work, so
@@ -383,8 +383,8 @@ class BatchDriver:
         games = recorder.commit(res.file) if res.file is not None else recorder.add(res.table)
         for gi, w in games:
             self.tally.add(gi, w)
-            if self.sequential is not None:
-                self.sequential.add(gi, w)
+        if self.sequential is not None:
+            self.sequential.add(games)
         rest = res.job.indices[len(res.played) :]
         if rest:
             self.retry.appendleft(rest)

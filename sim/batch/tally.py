@@ -9,7 +9,7 @@ and equals the one found offline from the recorded games.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.codes import WINNERS
@@ -79,10 +79,12 @@ class SequentialCheck:
     """Feeds a batch's results to ``check`` in game-index order and finds where it decides.
 
     Results may come in any order (:meth:`add`); each is held until every lower index is
-    known, then counted, and ``check`` is called after every game, or with ``swap`` after
+    known, then counted, and ``check`` is tested after every game, or with ``swap`` after
     every pair (games ``2k`` and ``2k+1``). :attr:`decided_at` is the number of games
-    ``0..n-1`` the check first said stop on (None while it has not); after that no result
-    is counted, so :attr:`tally` holds exactly the games the decision was made on.
+    ``0..n-1`` the check first said stop on (None while it has not), :attr:`counts` the
+    counts it was last tested on (those of the decision once decided); after the decision
+    no result is counted. A check with a ``first_decision(steps)`` method (the SPRT's) is
+    handed all the states a call completes at once.
     """
 
     def __init__(self, check: StopCheck, swap: bool) -> None:
@@ -90,21 +92,33 @@ class SequentialCheck:
         self.swap = swap
         self.tally = Tally(swap)
         self.decided_at: int | None = None
+        self.counts: dict[str, Any] | None = None
         self._next = 0  # the lowest index not counted yet
         self._held: dict[int, str] = {}
 
-    def add(self, game_index: int, winner: str) -> None:
-        """Take game ``game_index``'s result; run the check on every game it completes."""
-        if self.decided_at is not None or game_index < self._next:
+    def add(self, results: Iterable[tuple[int, str]]) -> None:
+        """Take games' ``(index, winner)``; test the check on every state they complete."""
+        if self.decided_at is not None:
             return
-        self._held[game_index] = winner
         held, step = self._held, 2 if self.swap else 1
-        while self.decided_at is None and self._next in held:
+        held.update((gi, w) for gi, w in results if gi >= self._next)
+        steps: list[dict[str, Any]] = []
+        while self._next in held:
             self.tally.add(self._next, held.pop(self._next))
             self._next += 1
-            if self._next % step == 0 and self.check(self.tally.counts()):
-                self.decided_at = self._next
-                held.clear()
+            if self._next % step == 0:
+                steps.append(self.tally.counts())
+        if not steps:
+            return
+        first = getattr(self.check, "first_decision", None)
+        if first is not None:
+            i = first(steps)
+        else:
+            i = next((k for k, c in enumerate(steps) if self.check(c)), None)
+        self.counts = steps[-1] if i is None else steps[i]
+        if i is not None:
+            self.decided_at = self.counts["games"]
+            held.clear()
 
 
 def bot_results(counts: dict[str, Any], swap: bool) -> dict[str, Any] | None:

@@ -12,7 +12,14 @@ import pytest
 from sim.batch import make_spec, resume_batch, run_batches
 from sim.batch.driver import CHECK_CHUNK
 from sim.batch.tally import SequentialCheck
-from sim.stats.sprt import SprtConfig, make_stop_check, parse_sprt, sprt_llr, sprt_test
+from sim.stats.sprt import (
+    SprtConfig,
+    make_stop_check,
+    parse_sprt,
+    sprt_llr,
+    sprt_llr_many,
+    sprt_test,
+)
 from sim.storage.reading import open_dataset
 from sim.storage.records import read_batch_record, request_cancel, write_batch_record
 
@@ -162,12 +169,32 @@ def test_results_in_any_order_are_tested_in_index_order() -> None:
     ws = ["red", "draw", "red", "red", "blue", "red"] * 20
     expected = offline_decision(ws, True, config)
     assert expected is not None
-    for order in (range(len(ws)), reversed(range(len(ws))), [*range(1, 120, 2), *range(0, 120, 2)]):
-        check = SequentialCheck(make_stop_check(config), swap=True)
-        for i in order:
-            check.add(i, ws[i])
-        assert check.decided_at == expected[0]
-        assert check.tally.counts()["games"] == expected[0]  # nothing counted past it
+    odd_first = [*range(1, 120, 2), *range(0, 120, 2)]
+    for order in (range(120), range(119, -1, -1), odd_first, [range(120)]):
+        for plain in (False, True):  # the SPRT's screen of many states, and one by one
+            sprt = make_stop_check(config)
+            check = SequentialCheck(sprt.__call__ if plain else sprt, swap=True)
+            for part in order:
+                check.add([(i, ws[i]) for i in (part if isinstance(part, range) else [part])])
+            assert check.decided_at == expected[0]
+            assert check.counts is not None and check.counts["games"] == expected[0]
+            assert sprt.last is not None and sprt.last.decision == expected[1]
+            assert sum(sprt.last.results) == expected[0] // 2
+
+
+def test_the_screen_finds_what_the_test_finds_one_state_at_a_time() -> None:
+    ws = ["red", "draw", "blue", "red", "draw", "draw", "blue", "red"] * 300
+    states = [wdl(ws[:n], False) for n in range(1, len(ws) + 1)]
+    steps = [{"wins": w, "draws": d, "losses": lo} for w, d, lo in states]
+    for spec in ("elo0=0,elo1=10", "elo0=-30,elo1=-10", "elo0=-5,elo1=5,model=normalized"):
+        config = parse_sprt(spec)
+        found = offline_decision(ws, False, config)
+        check = make_stop_check(config)
+        i = check.first_decision(steps)
+        assert (None if i is None else (i + 1, check.last.decision)) == found
+        many = sprt_llr_many(states, config.elo0, config.elo1, config.model)
+        one = [sprt_llr(s, config.elo0, config.elo1, config.model) for s in states[::97]]
+        assert max(abs(a - b) for a, b in zip(many[::97], one, strict=True)) < 1e-9
 
 
 def test_bad_sprt_spec_exits_2_and_writes_nothing(tmp_path: Path) -> None:
