@@ -350,7 +350,7 @@ def _log_terms_many(values: Any, pdf: Any, s: Any) -> Any:
         slope = -(pdf * a * a / (d * d)).sum(axis=1)
         lo, hi = np.where(g > 0, lam, lo), np.where(g > 0, hi, lam)
         new = lam - g / slope
-        new = np.where((new > lo) & (new < hi), new, 0.5 * (lo + hi))
+        new = np.where((new >= lo) & (new <= hi), new, 0.5 * (lo + hi))
         done = np.all(np.abs(new - lam) <= 1e-15 * np.maximum(1.0, np.abs(lam)))
         lam = new
         if done:
