@@ -15,10 +15,11 @@ Between results it polls the batch's cancel request. A stop check (an SPRT) runs
 games in game-index order, after every game or colour-swapped pair
 (:class:`~sim.batch.tally.SequentialCheck`): the batch decides at the exact game count where
 the test first says stop, whatever the order chunks finish in. While it runs, chunks are
-small (:data:`CHECK_CHUNK` games) and come back to the driver, so at most the chunks in
-flight at that moment are played past the decision; those already collected are recorded
-too (``games_done``), the record's ``decided_at`` says where the test decided and its
-``stop_check`` holds the test on the games ``0..decided_at-1``.
+small (:data:`CHECK_CHUNK` games, :data:`CHECK_SECONDS`) and come back to the driver, so
+at most the chunks in flight then are played past the decision; those already collected are
+recorded too (``games_done``), the record's ``decided_at`` says where the test decided and
+its ``stop_check`` holds the test on the games ``0..decided_at-1``.
+
 A cancel request or the time limit sets ``cancelled``; ``KeyboardInterrupt`` (also a
 SIGTERM the CLI turns into one) records what was played, sets ``interrupted`` and
 propagates; any error records what was played, sets ``failed`` and raises
@@ -63,6 +64,7 @@ MAX_LOST_WORKERS = 20
 SPOOL_CHUNK = 1000  # fewest games per chunk (and file) a worker writes itself
 POLL_SECONDS = 0.5  # longest wait for a chunk before polling the cancel request again
 CHECK_CHUNK = 64  # most games per chunk while a stop check is undecided (even: whole pairs)
+CHECK_SECONDS = 0.25  # and the longest a chunk plays then (slow bots)
 
 
 def _fast_bots(*specs: str) -> bool:
@@ -106,6 +108,7 @@ class BatchDriver:
         self.retry: deque[tuple[int, ...]] = deque()
         self.inflight: dict[Future, tuple[ChunkJob, int]] = {}
         self.chunk_size = 1
+        self.chunk_seconds = 1.0
         self.lost_workers = 0
         self.recorder: GameRecorder | None = None
 
@@ -161,6 +164,9 @@ class BatchDriver:
         if self.sequential is not None:
             self.sequential.add(done_games.items())
         checking = self.sequential is not None and self.sequential.decided_at is None
+        self.chunk_seconds = min(self.options.chunk_seconds, self.options.flush_seconds)
+        if checking:
+            self.chunk_seconds = min(self.chunk_seconds, CHECK_SECONDS)
         self.missing = MissingIndices(spec.games, set(done_games))
         # Games between fast bots are cheap: encoding them is a sizeable part of the work, so
         # local workers write their chunks' files themselves (the driver would be the
@@ -349,7 +355,7 @@ class BatchDriver:
             opening_plies=spec.opening_plies,
             ply_cap=spec.ply_cap,
             indices=idx,
-            max_seconds=min(self.options.chunk_seconds, self.options.flush_seconds),
+            max_seconds=self.chunk_seconds,
             play_fn=self.options.play_fn,
             adjudicate=spec.adjudicate,
             tables=str(tables_root(self.data_dir)),
