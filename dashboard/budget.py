@@ -4,6 +4,8 @@ refuse requests that would run for days (the time cap then bounds whatever is la
 from __future__ import annotations
 
 from sim.batch import BatchSpec
+from sim.bots.spec import parse_bot
+from sim.engines.timecontrol import parse_tc
 
 # Rough seconds per move on one core (measured with benchmarks/bench_bots.py and dsq bench).
 RANDOM_MOVE_S = 1e-7
@@ -16,7 +18,6 @@ ENGINE_UNTIMED_MOVE_S = 1.0  # an external engine limited by depth or nodes only
 
 def move_seconds(spec: str) -> float:
     """A rough estimate of the seconds a bot spends on one move."""
-    from sim.bots.spec import parse_bot
 
     bot = parse_bot(spec)
     p = bot.params
@@ -25,8 +26,6 @@ def move_seconds(spec: str) -> float:
     if bot.name == "greedy":
         return GREEDY_MOVE_S
     if bot.name == "engine":  # its time per move, or its clock shared over 40 moves
-        from sim.engines.timecontrol import parse_tc
-
         if p["movetime"]:
             return p["movetime"] / 1000.0
         if p["tc"]:

@@ -107,8 +107,16 @@ def parse_fen(fen: str, rules_array: np.ndarray, capacity: int = 1024) -> np.nda
     return st
 
 
+def has_fen(st: np.ndarray) -> bool:
+    """Whether the position of a state array has a FEN that :func:`parse_fen` reads: not
+    when an animal stands on a den (End 1: the game was won there, and RULES.md refuses
+    such a FEN)."""
+    return not (st[int(DENS[0])] or st[int(DENS[1])])
+
+
 def format_fen(st: np.ndarray) -> str:
-    """The FEN of a state array."""
+    """The FEN fields of a state array (``<board> <side> <clock> <fullmove>``); a FEN that
+    :func:`parse_fen` reads only where :func:`has_fen` (else no FEN: an animal on a den)."""
     rows = []
     for rank in range(NRANKS - 1, -1, -1):
         row, empty = "", 0

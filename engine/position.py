@@ -10,7 +10,7 @@ from engine import core
 from engine.board import piece_letter, square_index, square_name
 from engine.codes import SIDE_NAMES, Reason, Status
 from engine.errors import DsqError, MoveError
-from engine.fen import format_fen, parse_fen
+from engine.fen import format_fen, has_fen, parse_fen
 from engine.rules import Ruleset, parse_rules
 
 WINNER_NAMES = tuple(s.winner for s in Status)  # by status code: "", red, blue, draw
@@ -141,8 +141,24 @@ class Position:
         self.history.pop()
 
     def fen(self) -> str:
-        """The FEN of the current position."""
+        """The FEN of the current position. A game won in a den ends with an animal on the
+        den, a position no FEN describes (RULES.md refuses it): there this text is not a FEN
+        dsq reads, and :attr:`has_fen` is False."""
         return format_fen(self.st)
+
+    @property
+    def has_fen(self) -> bool:
+        """Whether :meth:`fen` is a FEN dsq reads back (False after a win in a den)."""
+        return has_fen(self.st)
+
+    def fen_or_none(self) -> str | None:
+        """The FEN of the current position, or None when it has none (won in a den)."""
+        return format_fen(self.st) if has_fen(self.st) else None
+
+    def board_text(self) -> str:
+        """The board of the current position in FEN notation (the FEN's first field), given
+        for every position, one won in a den included."""
+        return format_fen(self.st).split()[0]
 
     def piece_at(self, square: str) -> str | None:
         """The piece letter on a square (uppercase Red), or None."""

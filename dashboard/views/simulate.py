@@ -117,7 +117,7 @@ def _matches(job: JobView, sel: Selection) -> bool:
         return False
     if sel.batches and job.batch_id not in sel.batches:
         return False
-    return not sel.bots or job.red in sel.bots or job.blue in sel.bots
+    return sel.names(job.red) or sel.names(job.blue)
 
 
 def _cancel(data_dir: Path, batch_id: str) -> None:

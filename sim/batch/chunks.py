@@ -23,9 +23,11 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+import engine
 from sim.play.seeds import plan_game, plan_games
-from sim.storage.schema import SCHEMA_VERSION
+from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
 from sim.storage.spool import SpooledFile, spool_games
+from sim.storage.writing import rows_to_table
 
 DEFAULT_PLAY_FN = "sim.play.referee:play_game"
 
@@ -76,15 +78,9 @@ def _resolve(play_fn: str) -> Callable[..., dict[str, Any]]:
     return getattr(importlib.import_module(module), attr)
 
 
-@lru_cache(maxsize=1)
 def engine_version() -> str:
-    """The version string of the engine recorded with every game."""
-    try:
-        import engine
-
-        return str(getattr(engine, "__version__", "unknown"))
-    except ImportError:  # pragma: no cover
-        return "unknown"
+    """The version recorded with every game: the project's, ``engine.__version__``."""
+    return engine.__version__
 
 
 def play_one(job: ChunkJob, game_index: int) -> dict[str, Any]:
@@ -125,6 +121,7 @@ def _tables(job: ChunkJob) -> contextlib.AbstractContextManager[None]:
     """While a game plays, bots that probe endgame tables read the batch's folder."""
     if not job.tables:
         return contextlib.nullcontext()
+    # lazy: start-up time (the endgame tables: only when a bot probes them)
     from sim.tablebase.store import use_root
 
     return use_root(job.tables)
@@ -138,15 +135,16 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     Games between fast bots (``random``, ``greedy``) take the referee's columnar path
     (:mod:`sim.play.columnar`): the same games, with no Python object per game or move.
     """
-    from sim.storage.writing import rows_to_table
 
     deadline = time.monotonic() + job.max_seconds
     if job.engines:  # engine processes stay up in this worker, reused by its next chunks
+        # lazy: start-up time (engine registry and client: only when an engine is used)
         from sim.engines.registry import use_entries_json
 
         use_entries_json(job.engines)
     result = None
     if job.play_fn == DEFAULT_PLAY_FN:
+        # lazy: start-up time (numba kernels)
         from sim.play.columnar import fast_pair, load_kernels
 
         if fast_pair(job.bot_a, job.bot_b):
@@ -170,8 +168,8 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
 def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
     """:func:`play_chunk` for fast bots: the chunk's games in one compiled call (which looks
     at the clock every ``sim.bots.fast.SLICE`` games), as columns."""
+    # lazy: start-up time (numba kernels)
     from sim.play.columnar import play_fast_columns
-    from sim.storage.schema import GAME_SCHEMA
 
     plan = plan_games(job.batch_seed, job.indices, job.swap)
     red = np.where(plan.a_is_red, 0, 1)  # indices into (bot_a, bot_b)

@@ -138,7 +138,7 @@ class BatchDriver:
                 self._abort("interrupted", None)
                 raise KeyboardInterrupt from exc
             msg = str(exc) if isinstance(exc, BatchFailed) else describe(exc)
-            msg = self._abort("failed", msg)
+            msg = self._abort("failed", msg) or msg
             failed = BatchFailed(msg, self.batch_id, resource=is_resource(exc))
             failed.record = dict(self.record)
             raise failed from None
@@ -221,9 +221,9 @@ class BatchDriver:
         )
         return self.recorder
 
-    def _record_progress(self, games_done: int, counts: dict[str, Any]) -> None:
-        """Write the recorded games' counts to the batch record (after each file)."""
-        self.record.update(games_done=games_done, counts=counts)
+    def _record_progress(self, fields: dict[str, Any]) -> None:
+        """Write the recorder's counts to the batch record (``OnRecorded`` of the recorder)."""
+        self.record.update(fields)
         write_batch_record(self.data_dir, self.record)
 
     def _finish(self, status: str) -> dict[str, Any]:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 def make_bot(spec: str | BotSpec, rules: Ruleset | str | None, rng: np.ndarray) -> Bot:
     """A bot for ``spec`` under ``rules`` drawing from ``rng`` (see ``sim.bots.protocol``)."""
+    # lazy: start-up time (numba kernels)
     from sim.bots.protocol import make_bot as _make_bot
 
     return _make_bot(spec, rules, rng)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+from typing import Any
 
+from engine.errors import DsqError
 from sim.commands._common import non_negative_int, positive_int
 
 
@@ -21,6 +23,7 @@ def add_engines_arg(parser: argparse.ArgumentParser) -> None:
 def activate_engines(bots: list[str], engines_file: str | None, data: str | None = None) -> None:
     """Load the engine registry when one of ``bots`` (canonical specs) is an engine bot."""
     if any(b.startswith("engine:") for b in bots):
+        # lazy: start-up time (engine registry and client: only when an engine is used)
         from sim.engines.registry import activate
 
         activate(engines_file, data)
@@ -52,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq engines``."""
-    from engine.errors import DsqError
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.registry import activate, find_engine
 
     entries = activate(args.engines, args.data)
@@ -63,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     entry = find_engine(args.name)
     if args.action == "show":
         return _show(entry, args.json)
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.admission import save_check
     from sim.engines.check import check_engine, report_text
 
@@ -99,11 +103,12 @@ def _list(entries: dict, as_json: bool) -> int:
 
 
 def _show(entry, as_json: bool) -> int:  # noqa: ANN001 - an EngineEntry
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.client import EngineClient
 
     client = EngineClient(entry).start()
     try:
-        data = {**client.identity(), "author": client.id_author or None,
+        data: dict[str, Any] = {**client.identity(), "author": client.id_author or None,
                 "options": list(client.option_lines.values())}  # fmt: skip
     finally:
         client.close()

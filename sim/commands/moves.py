@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from sim.commands._common import add_position_args, position_from_args, print_json, result_json
+from sim.commands._common import (
+    add_position_args,
+    position_from_args,
+    position_json,
+    print_json,
+    result_json,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -12,8 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "moves",
         help="legal moves and result of a position (JSON)",
-        description='Prints {"fen": FEN after the moves, "legal": [sorted moves], '
-        '"result": null or {"winner": ..., "reason": ...}}.',
+        description='Prints {"fen": FEN after the moves (null when the game was won in a '
+        'den: no FEN describes that position), "board": the board in FEN notation, '
+        '"legal": [sorted moves], "result": null or {"winner": ..., "reason": ...}}.',
     )
     add_position_args(p)
     p.set_defaults(func=run)
@@ -22,5 +29,5 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq moves``."""
     pos = position_from_args(args.rules, args.fen, args.moves)
-    print_json({"fen": pos.fen(), "legal": pos.legal_moves(), "result": result_json(pos)})
+    print_json({**position_json(pos), "legal": pos.legal_moves(), "result": result_json(pos)})
     return 0

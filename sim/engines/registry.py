@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
+from sim.storage.paths import resolve_data_dir
 
 ENV_VAR = "DSQ_ENGINES"
 DEFAULT_NAME = "engines.toml"
@@ -94,7 +95,6 @@ def registry_path(engines_file: str | os.PathLike[str] | None = None, data_dir: 
     env = os.environ.get(ENV_VAR, "")
     if env:
         return Path(env).expanduser()
-    from sim.storage.paths import resolve_data_dir
 
     return resolve_data_dir(data_dir) / DEFAULT_NAME
 
@@ -121,6 +121,7 @@ def load_registry(path: str | os.PathLike[str]) -> dict[str, EngineEntry]:
 
 def _entry(path: Path, name: str, table: Any) -> EngineEntry:
     """One ``[engines.NAME]`` table as an :class:`EngineEntry`."""
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.botspec import NAME_RE
 
     where = f"{path}: engine {name!r}"
@@ -147,6 +148,7 @@ def _entry(path: Path, name: str, table: Any) -> EngineEntry:
         raise DsqError(f"{where}: options is a table of NAME = value")
     rules = table.get("rules")
     if rules is not None:
+        # lazy: start-up time (numpy and the rules)
         from engine.rules import parse_rules
 
         try:

@@ -25,6 +25,7 @@ from engine.position import Position, decode_move
 from engine.rng import seed_state
 from engine.rules import parse_rules
 from sim.bots.params import Param
+from sim.bots.protocol import make_bot
 from sim.bots.spec import BOTS, BotSpec, parse_bot
 
 HANDSHAKES = ("uci", "jcei", "uji")
@@ -140,7 +141,8 @@ class EngineServer:
                 legal = self.pos.legal_moves()
                 self.say(f"Legal moves ({len(legal)}): {' '.join(legal)}".rstrip())
             elif cmd == "d":
-                self.say(f"Fen: {self.pos.fen()}", f"Rules: {self.rules.spec}")
+                fen = self.pos.fen_or_none() or "none (won in a den: no FEN describes it)"
+                self.say(f"Fen: {fen}", f"Rules: {self.rules.spec}")
             elif cmd == "quit":
                 return False
             elif cmd != "stop":
@@ -206,7 +208,6 @@ class EngineServer:
         a throwaway bot of the same spec chooses a move from the initial position."""
         if self.warm:
             return
-        from sim.bots.protocol import make_bot
 
         bot = make_bot(self.spec, self.rules, seed_state(self.seed))
         bot.choose(Position(self.rules).st)
@@ -219,8 +220,6 @@ class EngineServer:
 
     def _bot(self) -> Any:
         if self.bot is None:
-            from sim.bots.protocol import make_bot
-
             self.bot = make_bot(self.spec, self.rules, seed_state(self.seed))
         return self.bot
 

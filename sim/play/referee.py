@@ -36,6 +36,7 @@ from engine.position import decode_move
 from engine.rng import rng_below
 from engine.rules import Ruleset, parse_rules
 from sim.bots import fast
+from sim.bots.protocol import make_bot
 from sim.bots.registry import fast_kinds
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
 from sim.bots.values import values_array
@@ -139,6 +140,7 @@ def play_game(
     if kinds is not None:
         packed = fast.fast_game(start, ra, kinds, values, rngs, opening_plies, ply_cap)
         if adj is not None:
+            # lazy: start-up time (numba kernels)
             from sim.tablebase.adjudicate import cut_packed
 
             packed = cut_packed(start, ra, adj, packed)
@@ -158,6 +160,7 @@ def _adjudicator(ruleset: Ruleset, adjudicate: str, tables: str | None) -> Any:
     """The tables' adjudicator of a game, or None (``adjudicate="none"``)."""
     if adjudicate == "none":
         return None
+    # lazy: start-up time (numba kernels)
     from sim.tablebase.adjudicate import adjudicator, check_mode
 
     check_mode(adjudicate)
@@ -195,7 +198,6 @@ def _play_stepwise(
     on ``time``; an external engine's fault (it cannot start, an illegal move, ``0000``,
     garbage, a crash, silence) loses by ``forfeit``.
     """
-    from sim.bots.protocol import make_bot
 
     bots = [make_bot(specs[0], ruleset, rngs[1:2]), make_bot(specs[1], ruleset, rngs[2:3])]
     clocks = GameClocks.for_specs(specs)
@@ -217,8 +219,8 @@ def _play_stepwise(
                 mv = int(buf[rng_below(rngs[0:1], n)])
             else:
                 side = int(st[core.S_SIDE])
-                if faults[side] is not None:
-                    loss = (side, Reason.FORFEIT, faults[side])
+                if (fault_note := faults[side]) is not None:
+                    loss = (side, Reason.FORFEIT, fault_note)
                     break
                 t0 = time.perf_counter()
                 try:

@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from engine import parse_rules
 from engine.errors import DsqError
 
 COLOURS = ("red", "blue")
@@ -42,7 +43,9 @@ class Selection:
 
     Attributes:
         rules: keep games whose canonical rules spec is one of these (empty: all).
-        bots: keep games in which at least one player is one of these bot specs (empty: all).
+        bots: keep games in which at least one player is one of these (empty: all): a
+            canonical bot spec names that player, a bare kind (``alphabeta``) every
+            parameter set of that kind (see :func:`bot_filter` and :func:`bot_matches`).
         batches: keep games of these batch ids (empty: all).
         colour: with ``bots``: keep only games in which a listed bot played this colour
             (``"red"`` = moved first, ``"blue"``).
@@ -86,6 +89,11 @@ class Selection:
         """Whether games a person played are counted (asked for, or ``human`` named)."""
         return self.humans or HUMAN in self.bots
 
+    def names(self, player: str) -> bool:
+        """Whether the recorded player ``player`` is one of the selection's bots (True
+        when it names none)."""
+        return not self.bots or any(bot_matches(b, player) for b in self.bots)
+
     def with_rules(self, *rules: str) -> Selection:
         """The same selection restricted to other rules specs."""
         return replace(self, rules=tuple(rules))
@@ -105,18 +113,18 @@ class Selection:
             conds.append(in_list("batch_id", self.batches))
         if self.bots:
             if self.colour == "red":
-                conds.append(in_list("red", self.bots))
+                conds.append(bot_condition("red", self.bots, params))
             elif self.colour == "blue":
-                conds.append(in_list("blue", self.bots))
+                conds.append(bot_condition("blue", self.bots, params))
             elif self.between:
-                conds.append(in_list("red", self.bots))
+                conds.append(bot_condition("red", self.bots, params))
             else:
-                a = in_list("red", self.bots)
-                b = in_list("blue", self.bots)
+                a = bot_condition("red", self.bots, params)
+                b = bot_condition("blue", self.bots, params)
                 conds.append(f"({a} OR {b})")
             if self.between:
                 other = "blue" if self.colour != "blue" else "red"
-                conds.append(in_list(other, self.bots))
+                conds.append(bot_condition(other, self.bots, params))
         if self.min_plies > 0:
             conds.append("plies >= ?")
             params.append(int(self.min_plies))
@@ -132,11 +140,9 @@ class Selection:
 
     def describe(self) -> str:
         """A one-line human description of the selection (bots by their short spec)."""
-        from sim.bots.spec import short_spec
-
         parts = [
             "rules: " + (", ".join(self.rules) if self.rules else "all"),
-            "bots: " + (", ".join(short_spec(b) for b in self.bots) if self.bots else "all"),
+            "bots: " + (", ".join(bot_label(b) for b in self.bots) or "all"),
         ]
         if self.bots and self.between:
             parts[-1] += " (games between them)"
@@ -187,24 +193,88 @@ def canonical_rules(spec: str) -> str:
 
     Raises :class:`DsqError` (``RulesError``) for unknown presets or options.
     """
-    from engine import parse_rules
 
     return parse_rules(spec).spec
 
 
 def canonical_bot(spec: str) -> str:
-    """The canonical form of a bot spec (``sim.bots.parse_bot(spec).canonical``).
-
-    Falls back to the stripped spec while ``sim.bots`` has no parser; ``human`` (a
-    person) is kept as it is.
-    """
+    """The canonical form of a bot spec (``sim.bots.parse_bot(spec).canonical``); ``human``
+    (a person) is kept as it is. Raises :class:`DsqError` (``BotSpecError``) for a bad spec."""
     if spec.strip() == HUMAN:
         return HUMAN
-    try:
-        from sim.bots import parse_bot  # type: ignore[attr-defined]
-    except ImportError:
-        return spec.strip()
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
+    from sim.bots import parse_bot
+
     return parse_bot(spec).canonical
+
+
+def _kinds() -> tuple[str, ...]:
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
+    from sim.bots import BOT_NAMES
+
+    return BOT_NAMES
+
+
+def is_kind(value: str) -> bool:
+    """Whether a bot filter value is a bare kind (``alphabeta``), matching every parameter
+    set of that kind, rather than one canonical spec."""
+    return ":" not in value and value in _kinds()
+
+
+def bot_filter(written: str) -> str:
+    """The bot filter value of a spec as a person writes it: a kind written alone
+    (``alphabeta``) stays the kind, which matches every parameter set of it; a spec with
+    parameters (``alphabeta:depth=2``) becomes its canonical spec (defaults filled in), which
+    matches that one player. ``human`` stays ``human``. DsqError for an unknown bot or
+    parameter."""
+    text = written.strip()
+    if text.lower() in _kinds():
+        return text.lower()
+    return canonical_bot(text)
+
+
+def bot_matches(value: str, player: str) -> bool:
+    """Whether the bot filter ``value`` (from :func:`bot_filter`) names the recorded
+    ``player`` (a canonical spec, as stored): its kind for a kind, equality otherwise."""
+    if is_kind(value):
+        return player.partition(":")[0] == value
+    return player == value
+
+
+def bot_condition(column: str, values: tuple[str, ...], params: list[Any]) -> str:
+    """The SQL condition that ``column`` holds a player one of ``values`` names (the same
+    rule as :func:`bot_matches`), its parameters appended to ``params``."""
+    kinds = [v for v in values if is_kind(v)]
+    specs = [v for v in values if not is_kind(v)]
+    conds = []
+    if specs:
+        params.extend(specs)
+        conds.append(f"{column} IN ({', '.join('?' for _ in specs)})")
+    if kinds:
+        params.extend(kinds)
+        conds.append(f"split_part({column}, ':', 1) IN ({', '.join('?' for _ in kinds)})")
+    return conds[0] if len(conds) == 1 else f"({' OR '.join(conds)})"
+
+
+def bot_label(value: str) -> str:
+    """A bot filter value (or a recorded player) for a person: the short spec, said to be
+    every parameter set for a kind (``alphabeta (any parameters)``) and the defaults for a
+    spec whose short form is its kind alone (``alphabeta (default parameters)``)."""
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
+    from sim.bots import BOTS
+    from sim.bots.spec import short_spec
+
+    if is_kind(value) and BOTS[value][1]:
+        return f"{value} (any parameters)"
+    short = short_spec(value)
+    if short != value and short in BOTS and BOTS[short][1]:
+        return f"{short} (default parameters)"
+    return short
+
+
+def matching_bots(value: str, players: Iterable[str]) -> list[str]:
+    """The players (recorded specs) that the bot filter ``value`` names, sorted."""
+    return sorted({p for p in players if bot_matches(value, p)})
 
 
 def canonical_selection(selection: Selection) -> Selection:
@@ -212,5 +282,5 @@ def canonical_selection(selection: Selection) -> Selection:
     return replace(
         selection,
         rules=tuple(canonical_rules(r) for r in selection.rules),
-        bots=tuple(canonical_bot(b) for b in selection.bots),
+        bots=tuple(bot_filter(b) for b in selection.bots),
     )

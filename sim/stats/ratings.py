@@ -28,7 +28,7 @@ import pandas as pd
 
 from engine.errors import DsqError
 from sim.stats.intervals import z_value
-from sim.stats.query import Selection, query_rows
+from sim.stats.query import Selection, bot_label, matching_bots, query_rows
 
 _LN10_400 = math.log(10.0) / 400.0
 
@@ -46,7 +46,7 @@ FROM sel WHERE red <> blue GROUP BY 1, 2
 class Ratings:
     """Result of :func:`ratings`.
 
-    ``table`` columns: ``bot``, ``rating``, ``error`` (+- at the confidence level),
+    ``table`` columns: ``bot``, ``rating``, ``error`` (± at the confidence level),
     ``low``, ``high``, ``games``, ``score`` (points / games), ``opponents``; sorted by
     rating, best first. ``covariance`` is indexed by bot.
     """
@@ -149,6 +149,24 @@ def _fit(pts: np.ndarray, games: np.ndarray, iters: int = 100) -> tuple[np.ndarr
     return b, converged
 
 
+def resolve_anchor(anchor: str, bots: list[str]) -> str:
+    """The one rated bot (of ``bots``) that the bot filter value ``anchor`` names; DsqError
+    naming the rated bots when it names none, or several."""
+
+    if not bots:
+        raise DsqError(f"anchor bot {bot_label(anchor)!r}: no games between different bots")
+    found = matching_bots(anchor, bots)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        rated = ", ".join(bot_label(b) for b in bots)
+        raise DsqError(
+            f"anchor bot {bot_label(anchor)!r} has no games in the selection; rated bots: {rated}"
+        )
+    several = ", ".join(bot_label(b) for b in found)
+    raise DsqError(f"anchor {anchor!r} names several rated bots ({several}): name one")
+
+
 def ratings(
     con: duckdb.DuckDBPyConnection,
     selection: Selection | None = None,
@@ -158,17 +176,17 @@ def ratings(
 ) -> Ratings:
     """Bradley-Terry (Elo scale) maximum-likelihood ratings of every bot in the selection.
 
-    ``anchor``: a bot whose rating is fixed at 0 (``None``: the ratings' mean is 0).
+    ``anchor``: a bot whose rating is fixed at 0 (``None``: the ratings' mean is 0), named
+    as a bot filter is (:func:`sim.stats.query.bot_filter`: a kind names its one rated
+    parameter set).
     ``prior_draws``: virtual draws per played pairing, used only when the plain maximum
     likelihood estimate does not exist (someone won or lost everything).
     """
     rows = query_rows(con, selection or Selection(), _PAIRS)
     bots = sorted({r[0] for r in rows} | {r[1] for r in rows})
     cols = ["bot", "rating", "error", "low", "high", "games", "score", "opponents"]
-    if anchor is not None and anchor not in bots:
-        if not bots:
-            raise DsqError(f"anchor bot {anchor!r}: no games between different bots")
-        raise DsqError(f"anchor bot {anchor!r} has no games in the selection")
+    if anchor is not None:
+        anchor = resolve_anchor(anchor, bots)
     n = len(bots)
     if n < 2:
         empty = pd.DataFrame(columns=cols)

@@ -10,7 +10,7 @@ from pathlib import Path
 from dashboard.playgame import PlayGame, PlaySetup
 from dashboard.replay import replay_game
 from engine.board import square_index
-from sim.commands.replay import replay
+from sim.commands.replay_report import replay
 from sim.engines import pool
 from sim.engines.registry import activate
 from sim.play.human import HUMAN, save_human_game
@@ -83,7 +83,8 @@ def test_resigned_and_fen_games_are_saved_replayed_and_counted_with_people_only(
     assert line["fen"] == FEN and line["moves"] == [m.move for m in from_fen.moves]
     out = replay(line["rules"], line["fen"], line["moves"])
     assert out["result"] == {"winner": "red", "reason": "den"}
-    assert out["fen"] == from_fen.pos.fen()
+    assert out["fen"] is None  # won in the den: no FEN describes the final position
+    assert out["board"] == from_fen.pos.board_text() == from_fen.pos.fen().split()[0]
 
     with open_dataset(tmp_path) as ds:
         assert general_stats(ds.con, Selection()).games == 0

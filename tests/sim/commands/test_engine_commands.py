@@ -157,7 +157,13 @@ def test_moves_json_with_history(runs: dict) -> None:
     rules, pos = ref.setup("standard+rule_7_3", DIVIDE_FEN, GOOD["moves"][-1])
     # The lion (back on d5) visited d4 three times in its last 6 moves: d5d4 is forbidden (7-3).
     assert data["legal"] == ["d5a5", "d5d6", "d5g5"]
-    assert data == {"fen": ref.to_fen(pos), "legal": ref.legal_moves(pos, rules), "result": None}
+    fen = ref.to_fen(pos)
+    assert data == {
+        "fen": fen,
+        "board": fen.split()[0],
+        "legal": ref.legal_moves(pos, rules),
+        "result": None,
+    }
 
 
 def test_moves_json_finished(runs: dict) -> None:
@@ -166,6 +172,7 @@ def test_moves_json_finished(runs: dict) -> None:
     data = json.loads(proc.stdout)
     assert data == {
         "fen": FINISHED,
+        "board": FINISHED.split()[0],
         "legal": [],
         "result": {"winner": "red", "reason": "capture_all"},
     }
