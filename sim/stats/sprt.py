@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import numpy as np
+
 from engine.errors import DsqError
 
 MODELS = ("logistic", "normalized")
@@ -307,8 +309,6 @@ def sprt_llr_many(
     as a numpy array, equal to it within about ``1e-12`` per game: a screen that finds
     where a test may decide among many states of a match (:meth:`SprtStopCheck.first_decision`
     confirms each with :func:`sprt_test`)."""
-    import numpy as np
-
     c = np.asarray(rows, dtype=float).reshape(len(rows), -1)
     if c.shape[1] == 3:
         c = c[:, ::-1]  # ascending score: L, D, W
@@ -338,8 +338,6 @@ def sprt_llr_many(
 def _log_terms_many(values: Any, pdf: Any, s: Any) -> Any:
     """``log(p_i / q_i)`` of :func:`_mle_logratio_terms` for every row, by safeguarded Newton
     steps on each row's multiplier (bisection when a step leaves its bracket)."""
-    import numpy as np
-
     a = values[None, :] - s[:, None]
     lo, hi = -1.0 / a.max(axis=1), -1.0 / a.min(axis=1)
     eps = 1e-12 * (hi - lo)
