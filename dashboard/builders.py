@@ -72,10 +72,10 @@ def engine_choice(prefix: str) -> str | None:
     folder's ``engines.toml``), or None (with a message) when there is none."""
     from dashboard.settings import load_settings
     from engine.errors import DsqError
-    from sim.engines.registry import activate
+    from sim.engines.registry import EngineRegistry
 
     try:
-        names = sorted(activate(None, load_settings().data_dir))
+        names = sorted(EngineRegistry.load(None, load_settings().data_dir).entries)
     except DsqError as exc:
         st.warning(t("engines.bad", error=exc))
         return None

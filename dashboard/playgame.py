@@ -21,6 +21,7 @@ from engine.board import square_name
 from engine.errors import DsqError
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
+from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.engines.process import EngineFault
 from sim.play.human import HUMAN, Stop, human_game_row
 from sim.play.referee import bot_seed
@@ -80,13 +81,13 @@ class Notice:
 class PlayGame:
     """One game of a person against a bot (see the module's notes)."""
 
-    def __init__(self, setup: PlaySetup) -> None:
+    def __init__(self, setup: PlaySetup, context: BotContext = DEFAULT_CONTEXT) -> None:
         self.setup = setup.checked()
         self.ruleset = parse_rules(self.setup.rules)
         self.pos = Position(self.ruleset, fen=self.setup.fen)
         self.bot_side = "blue" if self.setup.human == "red" else "red"
         rng = seed_state(bot_seed(self.setup.seed, SIDES.index(self.bot_side)))
-        self.bot = make_bot(self.setup.bot, self.ruleset, rng)
+        self.bot = make_bot(self.setup.bot, self.ruleset, rng, context)
         self.moves: list[PlayedMove] = []
         self.selected: int | None = None
         self.resigned: str | None = None

@@ -1,10 +1,12 @@
 """The bot protocol: a bot built from a spec, a rule set and a generator chooses moves.
 
-``make_bot(spec, rules, rng)`` returns an object with ``choose(st) -> int`` (a legal move
+``make_bot(spec, rules, rng, context)`` returns an object with ``choose(st) -> int`` (a legal move
 ``from * 64 + to`` of the side to move in the kernel state ``st``, which it leaves as it
 found it), ``info`` (what the last search saw: depth, score, nodes, pv, time) and
-``spec``. Every bot draws randomness only from ``rng`` (a ``engine.rng.seed_state`` array).
-The class that plays each kind is named in :mod:`sim.bots.registry`.
+``spec``. Every bot draws randomness only from ``rng`` (a ``engine.rng.seed_state`` array)
+and reads tables and engines only through its ``context`` (:mod:`sim.bots.context`).
+The class that plays each kind is named in :mod:`sim.bots.registry`, constructed as
+``Class(spec, ruleset, rng, context)``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from engine.rules import Ruleset, parse_rules
+from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.registry import player_class
 from sim.bots.spec import BotSpec, parse_bot
 
@@ -29,7 +32,13 @@ class Bot(Protocol):
         ...
 
 
-def make_bot(spec: str | BotSpec, rules: Ruleset | str | None, rng: np.ndarray) -> Bot:
-    """A bot for ``spec`` under ``rules`` drawing from ``rng``."""
+def make_bot(
+    spec: str | BotSpec,
+    rules: Ruleset | str | None,
+    rng: np.ndarray,
+    context: BotContext = DEFAULT_CONTEXT,
+) -> Bot:
+    """A bot for ``spec`` under ``rules`` drawing from ``rng``, reading the tables and
+    engines of ``context`` (default: the default data folder's and registry)."""
     bot_spec = parse_bot(spec)
-    return player_class(bot_spec.name)(bot_spec, parse_rules(rules), rng)
+    return player_class(bot_spec.name)(bot_spec, parse_rules(rules), rng, context)

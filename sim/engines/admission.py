@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
-from sim.engines.registry import EngineEntry, entries_json, find_engine
+from sim.engines.registry import EngineEntry, EngineRegistry
 
 QUICK = {"games": 4, "plies": 120, "perft_depth": 3}
 
@@ -66,15 +66,19 @@ def engine_names(bots: list[str]) -> list[str]:
 
 
 def admit(
-    bots: list[str], rules: list[str], data_dir: Any = None, force: bool = False
+    registry: EngineRegistry,
+    bots: list[str],
+    rules: list[str],
+    data_dir: Any = None,
+    force: bool = False,
 ) -> tuple[str, ...]:
-    """The registry entries (JSON, for the chunks) of the engines among ``bots``, after
+    """The ``registry``'s entries (JSON, for the chunks) of the engines among ``bots``, after
     checking each plays ``rules``: the rules it claims (when it claims some) must be the
     batch's, and they must pass the (kept or quick) rules check. DsqError otherwise,
     unless ``force``."""
     names = engine_names(bots)
     for name in names:
-        entry = find_engine(name)
+        entry = registry.find(name)
         for spec in rules:
             if entry.rules is not None and entry.rules != spec and not force:
                 raise DsqError(
@@ -93,7 +97,7 @@ def admit(
                     f"'dsq engines check {name} --rules {target}' shows the differences, "
                     "--force-engines plays it anyway"
                 )
-    return entries_json(names)
+    return registry.entries_json(names)
 
 
 def _quick_check(data_dir: Any, entry: EngineEntry, rules: str) -> dict[str, Any]:
