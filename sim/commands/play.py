@@ -139,9 +139,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
             players.append(None)
         else:
             players.append(
-                make_bot(
-                    parse_bot(text), pos.rules, seed_state(bot_seed(args.seed, side)), context
-                )
+                make_bot(parse_bot(text), pos.rules, seed_state(bot_seed(args.seed, side)), context)
             )
     names = [
         HUMAN if p is None else p.spec.short
