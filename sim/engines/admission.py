@@ -19,6 +19,8 @@ from sim.engines.registry import EngineEntry, EngineRegistry
 
 QUICK = {"games": 4, "plies": 120, "perft_depth": 3}
 
+DataDir = str | os.PathLike[str] | None  # a data folder (None: the default one)
+
 
 def checks_dir(data_dir: str | os.PathLike[str] | None) -> Path:
     """``DIR/engines/checks`` of a data folder."""
@@ -27,7 +29,7 @@ def checks_dir(data_dir: str | os.PathLike[str] | None) -> Path:
     return resolve_data_dir(data_dir) / "engines" / "checks"
 
 
-def check_path(data_dir: Any, entry: EngineEntry, rules: str) -> Path:
+def check_path(data_dir: DataDir, entry: EngineEntry, rules: str) -> Path:
     """Where the check of ``entry`` under ``rules`` is kept."""
     from sim.engines.client import file_sha256
 
@@ -39,7 +41,7 @@ def check_path(data_dir: Any, entry: EngineEntry, rules: str) -> Path:
     return checks_dir(data_dir) / f"{entry.name}-{key}.json"
 
 
-def save_check(data_dir: Any, entry: EngineEntry, report: dict[str, Any]) -> Path:
+def save_check(data_dir: DataDir, entry: EngineEntry, report: dict[str, Any]) -> Path:
     """Keep a check report (``CheckReport.to_dict()``); returns its path."""
     from sim.storage.writing import atomic_write_json
 
@@ -49,7 +51,7 @@ def save_check(data_dir: Any, entry: EngineEntry, report: dict[str, Any]) -> Pat
     return path
 
 
-def load_check(data_dir: Any, entry: EngineEntry, rules: str) -> dict[str, Any] | None:
+def load_check(data_dir: DataDir, entry: EngineEntry, rules: str) -> dict[str, Any] | None:
     """The kept check of ``entry`` under ``rules``, or None."""
     try:
         return json.loads(check_path(data_dir, entry, rules).read_text(encoding="utf-8"))
@@ -69,7 +71,7 @@ def admit(
     registry: EngineRegistry,
     bots: list[str],
     rules: list[str],
-    data_dir: Any = None,
+    data_dir: DataDir = None,
     force: bool = False,
 ) -> tuple[str, ...]:
     """The ``registry``'s entries (JSON, for the chunks) of the engines among ``bots``, after
@@ -100,7 +102,7 @@ def admit(
     return registry.entries_json(names)
 
 
-def _quick_check(data_dir: Any, entry: EngineEntry, rules: str) -> dict[str, Any]:
+def _quick_check(data_dir: DataDir, entry: EngineEntry, rules: str) -> dict[str, Any]:
     from sim.engines.check import check_engine
 
     report = check_engine(entry, rules, **QUICK).to_dict()
