@@ -14,6 +14,7 @@ from engine.position import decode_move
 from engine.rng import seed_state
 from engine.rules import parse_rules
 from sim.bots import BotContext, make_bot, parse_bot
+from sim.play.referee import play_game
 from sim.tablebase import values as V
 from sim.tablebase.advice import TableAdvisor
 from sim.tablebase.analysis import fen_of
@@ -53,6 +54,16 @@ def test_won_endgame_converted_in_the_table_plies(tb_data: Path, winner: str) ->
     assert probe("standard", fen, root) == ("win", 19)
     pos = _play(fen, winner, "alphabeta:depth=2", root)
     assert pos.result is not None and pos.result.winner == "red" and pos.ply == 19
+
+
+def test_the_referee_hands_its_tables_folder_to_the_bots(tb_data: Path, tmp_path: Path) -> None:
+    root = tables_root(tb_data)
+    fen = _position(root, V.win_code(19), 0)
+    bots = ("mcts:playouts=50", "alphabeta:depth=2")
+    game = play_game("standard", *bots, seed=1, fen=fen, ply_cap=200, tables=str(root))
+    assert (game["winner"], game["plies"]) == ("red", 19)
+    elsewhere = play_game("standard", *bots, seed=1, fen=fen, ply_cap=200, tables=str(tmp_path))
+    assert (elsewhere["winner"], elsewhere["plies"]) != ("red", 19)  # no tables there
 
 
 def test_without_tables_the_bot_is_not_faster(tb_data: Path) -> None:
