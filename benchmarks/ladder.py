@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sim.play.referee import play_game  # noqa: E402
 from sim.play.seeds import plan_game  # noqa: E402
+from sim.report import fmt  # noqa: E402
 from sim.stats.elo import match_score  # noqa: E402
 
 MATCHES: list[tuple[str, str, float]] = [
@@ -107,6 +108,8 @@ def run_ladder(
                 "score": ms.score,
                 "elo": ms.elo,
                 "elo_error": ms.elo_error,
+                "elo_low": ms.elo_low,
+                "elo_high": ms.elo_high,
                 "red_wins": t["red"],
                 "blue_wins": t["blue"],
                 "reasons": dict(t["reasons"]),
@@ -174,8 +177,9 @@ def report(results: list[dict[str, Any]]) -> str:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(r["reasons"].items()))
         lines.append(
             f"{r['a']} vs {r['b']}: +{r['wins']} ={r['draws']} -{r['losses']} of {r['games']}"
-            f" -> {100 * r['score']:.1f}% ({goal}), Elo "
-            f"{_fmt_elo(r['elo'])} +- {r['elo_error']:.0f}; red {r['red_wins']} blue "
+            f" -> {100 * r['score']:.1f}% ({goal}), logistic Elo "
+            f"{fmt.elo(r['elo'], r['elo_error'], r['elo_low'], r['elo_high'], 0)}; "
+            f"red {r['red_wins']} blue "
             f"{r['blue_wins']}; {reasons}; {r['mean_game_s']:.2f} s/game"
         )
     lines.append("")

@@ -4,6 +4,8 @@ refuse requests that would run for days (the time cap then bounds whatever is la
 from __future__ import annotations
 
 from sim.batch import BatchSpec
+from sim.bots.registry import KINDS
+from sim.bots.spec import parse_bot
 
 TYPICAL_PLIES = 300  # plies in a game, when the ply cap allows as many
 
@@ -11,9 +13,6 @@ TYPICAL_PLIES = 300  # plies in a game, when the ply cap allows as many
 def move_seconds(spec: str) -> float:
     """A rough estimate of the seconds a bot spends on one move: its kind's cost
     (:meth:`sim.bots.registry.BotKind.move_seconds`)."""
-    from sim.bots.registry import KINDS
-    from sim.bots.spec import parse_bot
-
     bot = parse_bot(spec)
     return KINDS[bot.name].move_seconds(bot.params)
 

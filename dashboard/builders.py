@@ -17,9 +17,11 @@ import streamlit as st
 from dashboard.i18n import has_text
 from dashboard.lang import labels, t
 from dashboard.limits import bot_caps
-from dashboard.settings import Limits
+from dashboard.settings import Limits, load_settings
 from engine import PRESETS
+from engine.errors import DsqError
 from engine.rules import JUMP_BLOCK_VALUES, JUMP_VALUES, MAX_NO_CAPTURE_PLIES
+from sim.bots.spec import BOTS
 
 
 def _label(key: str, fallback: str) -> str:
@@ -62,7 +64,6 @@ def rules_builder(prefix: str) -> str:
 
 def bot_kind_help(name: str) -> str:
     """What a kind of bot does, in the user's language."""
-    from sim.bots.spec import BOTS
 
     return _label(f"botkind.{name}", BOTS[name][0])
 
@@ -70,8 +71,7 @@ def bot_kind_help(name: str) -> str:
 def engine_choice(prefix: str) -> str | None:
     """An engine of the registry (``dsq dashboard --engines``, ``$DSQ_ENGINES`` or the data
     folder's ``engines.toml``), or None (with a message) when there is none."""
-    from dashboard.settings import load_settings
-    from engine.errors import DsqError
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.registry import EngineRegistry
 
     try:
@@ -89,7 +89,6 @@ def bot_builder(prefix: str, label: str, limits: Limits, default: str) -> str:
     """A kind of bot and its parameters (bounded by the dashboard's limits); returns its
     spec with only the parameters that differ from their defaults. An external engine
     (kind ``engine``) is chosen by its name in the engine registry."""
-    from sim.bots.spec import BOTS
 
     names = list(BOTS)
     index = names.index(default) if default in names else 0

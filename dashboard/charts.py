@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 
 from dashboard.i18n import reason_name, side_name, text
 from dashboard.i18n.numbers import Numbers
+from engine.board import DENS, TRAP_OWNER, WATER
 from sim.report.names import animal_name
 
 WINNER_COLOURS = {"red": "#c8343a", "blue": "#2f62c2", "draw": "#8c8c8c"}
@@ -127,7 +128,6 @@ def animal_heatmap(matrix: pd.DataFrame, lang: str = "en", fox: bool = False) ->
 
 def _square_word(lang: str, square: int) -> str:
     """What a square is, in ``lang``: den, trap, river or land."""
-    from engine.board import DENS, TRAP_OWNER, WATER
 
     if square in (int(DENS[0]), int(DENS[1])):
         kind = "den"

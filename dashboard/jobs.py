@@ -33,6 +33,7 @@ from dashboard.settings import Limits
 from engine.errors import DsqError
 from sim.batch import BatchSpec, make_spec, new_batch_id, prepare_data_dir, spawn_detached
 from sim.batch.run import check_label
+from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import BATCH_ID_RE
 from sim.storage.records import (
     effective_status,
@@ -41,7 +42,7 @@ from sim.storage.records import (
     request_cancel,
     unlisted_batches,
 )
-from sim.storage.writing import atomic_write_json, pid_alive
+from sim.storage.writing import pid_alive
 
 JOBS_DIR = Path(".dashboard") / "jobs"
 ACTIVE = ("starting", "queued", "running")

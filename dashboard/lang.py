@@ -25,7 +25,11 @@ from dashboard.i18n import (
     text,
 )
 from dashboard.i18n.numbers import Numbers
+from engine.errors import FenError, MoveError, RulesError
+from sim.bots.params import BotSpecError
+from sim.bots.spec import short_spec
 from sim.report.names import animal_name
+from sim.stats.query import HUMAN
 
 LANG_KEY = "lang"
 FOX_KEY = "fox"
@@ -141,8 +145,7 @@ def error_text(exc: BaseException) -> str:
     fields = getattr(exc, "fields", None)
     if isinstance(key, str) and isinstance(fields, dict):
         return t(f"errors.{key}", **fields)
-    from engine.errors import FenError, MoveError, RulesError
-    from sim.bots.params import BotSpecError
+    # lazy: start-up time (numba kernels)
     from sim.play.human import RecordError
 
     kinds = (
@@ -171,8 +174,6 @@ def labels(prefix: str) -> Callable[[Any], str]:
 def player_label() -> Callable[[str], str]:
     """A ``format_func`` for player specs: the bot's short spec, or this language's word
     for a person (a player recorded as ``human``)."""
-    from sim.bots.spec import short_spec
-    from sim.stats.query import HUMAN
 
     person = t("common.person")
     return lambda spec: person if spec == HUMAN else short_spec(spec)

@@ -7,6 +7,7 @@ from typing import Any
 
 from dashboard.settings import Limits
 from engine.errors import DsqError
+from sim.bots.spec import parse_bot
 
 # Parameters bounded by fixed caps (the search-size ones come from the settings).
 FIXED_CAPS = {"time_ms": 10_000, "nodes": 10_000_000, "tt_mb": 256, "rollout_plies": 1000}
@@ -30,7 +31,6 @@ def bot_caps(limits: Limits) -> dict[str, float]:
 def check_bot_limits(spec: str, limits: Limits) -> str:
     """The canonical bot spec if it is valid and within the limits; DsqError otherwise. A
     time budget (itself capped) bounds the search in place of the depth and playout caps."""
-    from sim.bots.spec import parse_bot
 
     bot = parse_bot(spec)
     caps = bot_caps(limits)

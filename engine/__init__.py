@@ -9,7 +9,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+# The project's version, recorded with every game as ``engine_version`` (pyproject.toml reads
+# it from here): raise it with every change of the game schema or of the rules, and say what
+# changed in docs/changelog.md.
+__version__ = "0.4.0"
 
 _EXPORTS = {
     "square_index": "engine.board",

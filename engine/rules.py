@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -179,7 +180,7 @@ def parse_rules(spec: str | Ruleset | None) -> Ruleset:
     preset_name = parts[0].lower()
     if preset_name not in PRESETS:
         raise RulesError(f"unknown rules preset {parts[0]!r}; presets are: {', '.join(PRESETS)}")
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}
     for part in parts[1:]:
         if not part:
             raise RulesError(f"empty option in rules spec {spec!r}")

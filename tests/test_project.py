@@ -1,11 +1,20 @@
 """The project as a whole: the README opens with the two commands, CI runs exactly the test
-command, the top-level layout, and the code's shape (module sizes, packages, no import cycle)."""
+command, the top-level layout, the code's shape (module sizes, packages, no import cycle,
+imports inside functions that say why) and the version beside the changelog."""
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import re
+import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
+import engine
+from engine.codes import REASONS
+from engine.rules import PRESETS, Ruleset
+from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
 from tests.support import ROOT
 
 
@@ -79,21 +88,66 @@ def test_sim_holds_only_packages_and_the_cli() -> None:
     assert loose <= {"__init__.py", "cli.py"}, loose
 
 
-def test_no_import_cycle_between_modules() -> None:
-    """Module-level imports (not those inside functions) form no cycle."""
-    import ast
+def _runtime_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement of a module, those inside functions too, but not those under
+    ``if TYPE_CHECKING:`` (which import nothing at run time)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from (i for n in node.orelse for i in _runtime_imports_of(n))
+            continue
+        yield from _runtime_imports_of(node)
 
+
+def _runtime_imports_of(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield node
+    else:
+        yield from _runtime_imports(node)
+
+
+def _function_imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements inside functions (each once, however deeply nested)."""
+    seen: set[int] = set()
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in seen:
+                    seen.add(id(node))
+                    yield node
+
+
+def test_imports_inside_functions_say_why() -> None:
+    """An import inside a function is there for a reason (start-up time, an optional
+    dependency) that a ``# lazy: why`` comment gives, on its line or the line above; the
+    imports right after it share it."""
+    unexplained = []
+    for path in _project_modules().values():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        explained: set[int] = set()
+        for node in sorted(_function_imports(ast.parse("\n".join(lines))), key=lambda n: n.lineno):
+            line = node.lineno
+            if "# lazy:" in lines[line - 1] or lines[line - 2].strip().startswith("# lazy:"):
+                explained.add(node.end_lineno or line)
+            elif line - 1 in explained:  # continues an explained run of imports
+                explained.add(node.end_lineno or line)
+            else:
+                unexplained.append(f"{path.relative_to(ROOT)}:{line}: {lines[line - 1].strip()}")
+    assert not unexplained, "imports inside functions without a '# lazy: why' comment:\n" + (
+        "\n".join(unexplained)
+    )
+
+
+def test_no_import_cycle_between_modules() -> None:
+    """The imports, at module level and inside functions alike, form no cycle."""
     modules = _project_modules()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         deps: set[str] = set()
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.If):  # `if TYPE_CHECKING:` blocks import nothing at run time
-                continue
+        for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            elif node.module and node.level == 0:
                 targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
             deps |= {t for t in targets if t in modules and t != name}
         # importing a package's submodule runs the package's __init__ first (unless the
@@ -125,3 +179,37 @@ def test_user_documentation_speaks_of_the_project_only() -> None:
     for path in docs:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             assert not pattern.search(line), f"{path.relative_to(ROOT)}:{number}: {line}"
+
+
+def _changelog() -> tuple[str, dict[str, str]]:
+    """docs/changelog.md and its entries by version, newest first (``## 0.4.0 (...)``)."""
+    text = (ROOT / "docs" / "changelog.md").read_text(encoding="utf-8")
+    entries = {part.split()[0]: part for part in re.split(r"^## ", text, flags=re.M)[1:]}
+    return text, entries
+
+
+def test_the_version_is_one_constant_that_pyproject_reads() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "engine.__version__"}
+    assert re.fullmatch(r"\d+\.\d+\.\d+", engine.__version__)
+
+
+def test_changelog_has_the_current_version_and_schema() -> None:
+    """The newest entry is the current version and names the current schema version; the
+    versions go down; every column, preset, option and end reason is in some entry (so a
+    change of the schema or of the rules comes with an entry, and a new version)."""
+    text, entries = _changelog()
+    versions = list(entries)
+    assert versions[0] == engine.__version__, (versions[0], engine.__version__)
+    assert entries[versions[0]].startswith(f"{versions[0]} (schema version {SCHEMA_VERSION})")
+    numbers = [tuple(int(x) for x in v.split(".")) for v in versions]
+    assert numbers == sorted(numbers, reverse=True) and len(set(numbers)) == len(numbers)
+    names = [
+        *GAME_SCHEMA.names,
+        *PRESETS,
+        *(f.name for f in dataclasses.fields(Ruleset)),
+        *REASONS,
+    ]
+    missing = [name for name in names if f"`{name}`" not in text]
+    assert not missing, f"docs/changelog.md does not mention {missing}"

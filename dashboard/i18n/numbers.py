@@ -104,8 +104,12 @@ class Numbers:
         return self.local(fmt.p_value(p))
 
     def plus_minus(self, x: Any, error: Any, digits: int = 1) -> str:
-        """``fmt.plus_minus``: ``+544.7 +- 71.4``."""
+        """``fmt.plus_minus``: ``+544.7 ± 71.4`` / ``+544,7 ± 71,4``."""
         return self.local(fmt.plus_minus(x, error, digits))
+
+    def elo(self, point: Any, error: Any, low: Any, high: Any, digits: int = 1) -> str:
+        """``fmt.elo``: ``+12.3 ± 5.1``, ``+668.8 [+466.7, +846.2]``, ``> +597.9``."""
+        return self._bounds(fmt.elo(point, error, low, high, digits))
 
     def wdl(self, wins: Any, draws: Any, losses: Any, sep: str = " / ") -> str:
         """``fmt.wdl``: ``1,079 / 90 / 31``."""

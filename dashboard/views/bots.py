@@ -55,6 +55,13 @@ def cross_table(matchups: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def _elo(n, m: pd.DataFrame, key: str = "elo") -> list[str]:  # noqa: ANN001
+    """The logistic Elo column ``key`` with its interval (columns ``key_error``, ``_low``,
+    ``_high``), written by ``fmt.elo``: never ``inf``."""
+    cols = (m[key], m[f"{key}_error"], m[f"{key}_low"], m[f"{key}_high"])
+    return [n.elo(p, e, lo, hi, 1) for p, e, lo, hi in _zip(*cols)]
+
+
 def matchup_display(m: pd.DataFrame) -> pd.DataFrame:
     """Each matchup from the bot's point of view, as display strings."""
     n = nf()
@@ -67,9 +74,7 @@ def matchup_display(m: pd.DataFrame) -> pd.DataFrame:
                 n.wdl(w, d, lo) for w, d, lo in _zip(m["wins"], m["draws"], m["losses"])
             ],
             t("bots.col_score"): [n.pct(v) for v in m["score"]],
-            t("bots.col_elo"): [
-                n.plus_minus(e, err, 1) for e, err in _zip(m["elo"], m["elo_error"])
-            ],
+            t("bots.col_elo"): _elo(n, m),
             t("bots.col_los"): [n.pct(v) for v in m["los"]],
             t("bots.col_draw_ratio"): [n.pct(v) for v in m["draw_ratio"]],
             t("bots.col_score_red"): [n.pct(v) for v in m["score_as_red"]],
@@ -79,8 +84,10 @@ def matchup_display(m: pd.DataFrame) -> pd.DataFrame:
                 " ".join(map(n.count, p)) if isinstance(p, list) else fmt.MISSING
                 for p in m["ptnml"]
             ],
-            t("bots.col_ptnml_elo"): [
-                n.plus_minus(e, err, 1) for e, err in _zip(m["ptnml_elo"], m["ptnml_elo_error"])
+            t("bots.col_ptnml_elo"): _elo(n, m, "ptnml_elo"),
+            t("bots.col_nelo"): [
+                n.elo(p, None, lo, hi, 1)
+                for p, lo, hi in _zip(m["nelo"], m["nelo_low"], m["nelo_high"])
             ],
         }
     )
@@ -100,9 +107,7 @@ def colour_display(b: pd.DataFrame) -> pd.DataFrame:
             t("bots.col_games_red"): [n.count(v) for v in b["games_as_red"]],
             t("bots.col_score_red"): [n.pct(v) for v in b["score_as_red"]],
             t("bots.col_score_blue"): [n.pct(v) for v in b["score_as_blue"]],
-            t("bots.col_perf_elo"): [
-                n.plus_minus(e, err, 1) for e, err in _zip(b["elo"], b["elo_error"])
-            ],
+            t("bots.col_perf_elo"): _elo(n, b),
         }
     )
 

@@ -18,6 +18,25 @@ from sim.stats import compare_rules, general_stats, length_histogram
 ALPHA = 0.05
 
 
+def _first_move_cells(r: dict) -> dict[str, str]:
+    """The first-move advantage of one rule set (fitted with the bots' strengths)."""
+    n = nf()
+    if r.get("first_move_verdict") == "not_identifiable":
+        unlinked = t("first_move.unlinked")
+        return {
+            t("compare.col_first_move"): unlinked,
+            t("compare.col_first_move_ci"): fmt.MISSING,
+            t("compare.col_first_move_p"): fmt.MISSING,
+        }
+    return {
+        t("compare.col_first_move"): n.signed(r["first_move_elo"]),
+        t("compare.col_first_move_ci"): n.interval(
+            r["first_move_low"], r["first_move_high"], "signed"
+        ),
+        t("compare.col_first_move_p"): n.p_value(r["first_move_p"]),
+    }
+
+
 def per_rules_table(per: pd.DataFrame) -> pd.DataFrame:
     """The per-rules figures as display strings (values from the statistics layer)."""
     n = nf()
@@ -32,7 +51,7 @@ def per_rules_table(per: pd.DataFrame) -> pd.DataFrame:
                 t("compare.col_games"): n.count(r["games"]),
                 t("compare.col_first_score"): n.pct(r["first_score"]),
                 t("compare.col_score_ci"): n.pct_interval(r["first_low"], r["first_high"]),
-                t("compare.col_vs_half"): n.p_value(r["first_p"]),
+                **_first_move_cells(r),
                 t("compare.col_rbd"): " / ".join(
                     n.pct(r[k]) for k in ("red_rate", "blue_rate", "draw_rate")
                 ),
@@ -53,7 +72,7 @@ def pairs_table(pairs: pd.DataFrame) -> pd.DataFrame:
         sig = [
             t(key)
             for key, col in (
-                ("compare.sig_score", "first_diff_p"),
+                ("compare.sig_score", "first_move_diff_p"),
                 ("compare.sig_draws", "draw_diff_p"),
                 ("compare.sig_length", "length_p"),
                 ("compare.sig_reasons", "reasons_p"),
@@ -67,7 +86,11 @@ def pairs_table(pairs: pd.DataFrame) -> pd.DataFrame:
                 t("compare.col_score_diff_ci"): n.pts_interval(
                     r["first_diff_low"], r["first_diff_high"]
                 ),
-                t("compare.col_score_p"): n.p_value(r["first_diff_p"]),
+                t("compare.col_move_diff"): n.signed(r["first_move_diff"]),
+                t("compare.col_move_diff_ci"): n.interval(
+                    r["first_move_diff_low"], r["first_move_diff_high"], "signed"
+                ),
+                t("compare.col_move_p"): n.p_value(r["first_move_diff_p"]),
                 t("compare.col_draw_diff"): n.pts(r["draw_diff"]),
                 t("compare.col_draw_diff_ci"): n.pts_interval(
                     r["draw_diff_low"], r["draw_diff_high"]
@@ -138,6 +161,13 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
         st.warning(translate_note(lang(), note))
     st.subheader(t("compare.side_by_side"))
     st.dataframe(per_rules_table(cmp.per_rules), hide_index=True, key="cmp_per")
+    unlinked = [
+        str(r["rules"])
+        for r in cmp.per_rules.to_dict("records")
+        if r.get("first_move_verdict") == "not_identifiable"
+    ]
+    if unlinked:
+        st.caption(t("first_move.compare_unlinked", rules=", ".join(unlinked)))
     st.subheader(t("compare.differences"))
     if cmp.pairs.empty:
         st.info(t("compare.no_pairs"))

@@ -1,6 +1,8 @@
 """Overview: the general statistics of the selection, as the Portuguese page lists them
 (games played; wins and draws; moves per game, average, fewest and most; wins by the first
-player against wins by the other), with 95% intervals, lengths and how games end."""
+player against wins by the other), with 95% intervals, lengths and how games end. The one
+test about the first move is the first-move advantage fitted with the bots' strengths
+(:mod:`sim.stats.firstmove`); the raw first-player score is shown as a figure."""
 
 from __future__ import annotations
 
@@ -64,7 +66,20 @@ if ctx is not None:
         n.pct(fp.score),
         help=t("overview.first_score_help", interval=n.pct_interval(fp.low, fp.high)),
     )
-    c[3].metric(t("overview.first_test"), n.p_value(fp.p_value), help=t("overview.first_test_help"))
+    fm = g.first_move
+    move_ci = f"{n.ci()} {n.interval(fm.elo_low, fm.elo_high, 'signed')}"
+    if fm.identifiable:
+        c[3].metric(
+            t("overview.first_move"),
+            t("first_move.elo", elo=n.signed(fm.elo)),
+            help=t("overview.first_move_help", interval=move_ci, p=n.p_value(fm.p_value)),
+        )
+    else:
+        c[3].metric(
+            t("overview.first_move"),
+            t("first_move.unlinked"),
+            help=t("overview.first_move_unlinked_help"),
+        )
 
     st.markdown(
         t(
@@ -79,9 +94,20 @@ if ctx is not None:
             mean_ci=n.num_interval(g.length.low, g.length.high),
             score=n.pct(fp.score),
             score_ci=n.pct_interval(fp.low, fp.high),
-            p=n.p_value(fp.p_value),
         )
     )
+    if fm.identifiable:
+        st.markdown(
+            t(
+                "first_move.summary",
+                elo=n.signed(fm.elo),
+                ci=move_ci,
+                p=n.p_value(fm.p_value),
+                verdict=t(f"first_move.{fm.verdict}"),
+            )
+        )
+    else:
+        st.info(t("first_move.not_identifiable"))
 
     left, right = st.columns(2)
     with left:
@@ -107,6 +133,18 @@ if ctx is not None:
         f"{n.pct(s)} ({n.pct_interval(lo, hi)})"
         for s, lo, hi in zip(
             by_rules["first_score"], by_rules["first_low"], by_rules["first_high"], strict=True
+        )
+    ]
+    table[t("overview.col_first_move")] = [
+        t("first_move.unlinked")
+        if v == "not_identifiable"
+        else f"{n.signed(e)} ({n.ci()} {n.interval(lo, hi, 'signed')})"
+        for v, e, lo, hi in zip(
+            by_rules["first_move_verdict"],
+            by_rules["first_move_elo"],
+            by_rules["first_move_low"],
+            by_rules["first_move_high"],
+            strict=True,
         )
     ]
     table[t("overview.col_mean")] = [

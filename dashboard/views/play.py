@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard import hints
 from dashboard.builders import bot_builder, rules_builder
@@ -27,6 +28,7 @@ from dashboard.playgame import PlayGame, PlaySetup
 from dashboard.settings import Limits, load_settings
 from engine.board import square_name
 from engine.errors import DsqError
+from sim.bots.registry import KINDS
 from sim.bots.spec import short_spec
 from sim.play.human import save_human_game
 
@@ -43,8 +45,6 @@ def warm_up() -> threading.Thread:
     first answer of a bot is as quick as the next ones."""
 
     def run() -> None:
-        from sim.bots.registry import KINDS
-
         for name, kind in KINDS.items():
             if kind.spec_module:  # an external engine: nothing of ours to load
                 continue
@@ -165,7 +165,6 @@ def on_open_saved(batch_id: str) -> None:
 
 def _rerun() -> None:
     """Draw the game again: the fragment alone when this run is the fragment's."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx()
     st.rerun(scope="fragment" if ctx is not None and ctx.fragment_ids_this_run else "app")

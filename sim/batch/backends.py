@@ -24,7 +24,7 @@ SCHEDULER_RE = re.compile(r"^(tcp|tls)://[^\s:/]+:\d{1,5}$")
 class InlineExecutor(Executor):
     """Runs each submitted call at once in the calling process (``--workers 1``)."""
 
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future:  # type: ignore[override]
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future:
         fut: Future = Future()
         try:
             fut.set_result(fn(*args, **kwargs))
@@ -114,6 +114,7 @@ class DaskBackend(Backend):
         if not SCHEDULER_RE.match(address):
             raise DsqError(f"bad scheduler address {address!r} (expected tcp://HOST:PORT)")
         try:
+            # lazy: optional dependency (the dask extra)
             from distributed import Client
         except ImportError:
             raise DsqError(
@@ -125,6 +126,7 @@ class DaskBackend(Backend):
             msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise DsqError(f"cannot connect to Dask scheduler {address}: {msg}") from None
         try:  # close the workers' engine processes when they end (see sim.engines.pool)
+            # lazy: optional dependency (the dask extra)
             from sim.engines.dask_plugin import CloseEngines
 
             self.client.register_plugin(CloseEngines())
@@ -136,6 +138,7 @@ class DaskBackend(Backend):
 
     def lost_worker(self, exc: BaseException) -> bool:
         try:
+            # lazy: optional dependency (the dask extra)
             from distributed.scheduler import KilledWorker
         except ImportError:  # pragma: no cover
             return False

@@ -22,9 +22,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
+import engine
 from sim.play.seeds import plan_game, plan_games
-from sim.storage.schema import SCHEMA_VERSION
+from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
 from sim.storage.spool import SpooledFile, spool_games
+from sim.storage.writing import rows_to_table
 
 if TYPE_CHECKING:
     from sim.engines.registry import EngineRegistry
@@ -78,15 +80,9 @@ def _resolve(play_fn: str) -> Callable[..., dict[str, Any]]:
     return getattr(importlib.import_module(module), attr)
 
 
-@lru_cache(maxsize=1)
 def engine_version() -> str:
-    """The version string of the engine recorded with every game."""
-    try:
-        import engine
-
-        return str(getattr(engine, "__version__", "unknown"))
-    except ImportError:  # pragma: no cover
-        return "unknown"
+    """The version recorded with every game: the project's, ``engine.__version__``."""
+    return engine.__version__
 
 
 def play_one(
@@ -131,6 +127,7 @@ def play_one(
 
 def _registry(job: ChunkJob) -> EngineRegistry:
     """The engine registry of the entries the job carries."""
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.registry import EngineRegistry
 
     return EngineRegistry.from_json(job.engines)
@@ -144,13 +141,13 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     Games between fast bots (``random``, ``greedy``) take the referee's columnar path
     (:mod:`sim.play.columnar`): the same games, with no Python object per game or move.
     """
-    from sim.storage.writing import rows_to_table
 
     deadline = time.monotonic() + job.max_seconds
     # engine processes stay up in this worker (sim.engines.pool), reused by its next chunks
     engines = _registry(job) if job.engines else None
     result = None
     if job.play_fn == DEFAULT_PLAY_FN:
+        # lazy: start-up time (numba kernels)
         from sim.play.columnar import fast_pair, load_kernels
 
         if fast_pair(job.bot_a, job.bot_b):
@@ -174,8 +171,8 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
 def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
     """:func:`play_chunk` for fast bots: the chunk's games in one compiled call (which looks
     at the clock every ``sim.bots.fast.SLICE`` games), as columns."""
+    # lazy: start-up time (numba kernels)
     from sim.play.columnar import play_fast_columns
-    from sim.storage.schema import GAME_SCHEMA
 
     plan = plan_games(job.batch_seed, job.indices, job.swap)
     red = np.where(plan.a_is_red, 0, 1)  # indices into (bot_a, bot_b)

@@ -125,7 +125,7 @@ class BatchDriver:
                 self._abort("interrupted", None)
                 raise KeyboardInterrupt from exc
             msg = str(exc) if isinstance(exc, BatchFailed) else describe(exc)
-            msg = self._abort("failed", msg)
+            msg = self._abort("failed", msg) or msg
             failed = BatchFailed(msg, self.batch_id, resource=is_resource(exc))
             failed.record = dict(self.record)
             raise failed from None

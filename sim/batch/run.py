@@ -340,6 +340,7 @@ def canonical_sprt(sprt: str | None) -> str | None:
     """The canonical form of an ``--sprt`` spec, or None (``DsqError`` if invalid)."""
     if sprt is None:
         return None
+    # lazy: start-up time (scipy)
     from sim.stats.sprt import parse_sprt
 
     return parse_sprt(sprt).spec
@@ -354,6 +355,7 @@ def build_stop_check(sprt: str | None) -> StopCheck | None:
     """
     if not sprt:
         return None
+    # lazy: start-up time (scipy)
     from sim.stats.sprt import make_stop_check
 
     return make_stop_check(sprt)

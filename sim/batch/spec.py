@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from engine import parse_rules
 from engine.errors import DsqError
 from sim.batch.chunks import DEFAULT_PLAY_FN
 from sim.play.seeds import MAX_SEED, new_batch_seed
@@ -71,13 +72,13 @@ class RunOptions:
 
 def canonical_rules(spec: str) -> str:
     """The canonical form of a rules spec (``DsqError`` if unknown)."""
-    from engine import parse_rules
 
     return parse_rules(spec.strip()).spec
 
 
 def canonical_bot(spec: str) -> str:
     """The canonical form of a bot spec (``DsqError`` if invalid)."""
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots import parse_bot
 
     return parse_bot(spec.strip()).canonical

@@ -18,6 +18,7 @@ from engine import PRESETS, Position, parse_rules
 from engine.fen import parse_fen
 from engine.playout import random_games
 from engine.rng import seed_state
+from engine.warmup import warm_up
 from sim.bench.search import search_rates
 from sim.bench.simulate import recorded_rate, usable_cores
 
@@ -104,7 +105,6 @@ def run_bench(
             "them from the warm one, in fresh interpreters (about 10-20 s)"
         )
         report["warmup_seconds"] = warmup_seconds()
-    from engine.warmup import warm_up
 
     tell("loading the compiled kernels")
     warm_up()

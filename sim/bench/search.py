@@ -15,6 +15,7 @@ Clock = Callable[[], float]
 def sample_positions(count: int, rules: str = "standard") -> list[Position]:
     """Middlegame positions: from greedy-vs-greedy games after a random opening, at plies
     10..60 (the same positions on every run)."""
+    # lazy: start-up time (numba kernels)
     from sim.play.referee import game_moves, play_game
 
     out: list[Position] = []
@@ -37,6 +38,7 @@ def alphabeta_rate(
 ) -> dict[str, Any]:
     """Nodes/s of ``alphabeta:depth=depth`` choosing a move in each position (a fresh bot
     each time), summed over the positions; ``clock`` measures the time."""
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots import make_bot
 
     nodes = 0
@@ -59,6 +61,7 @@ def alphabeta_rate(
 def search_rates(clock: Clock = time.perf_counter) -> dict[str, dict[str, Any]]:
     """``dsq bench``'s alpha-beta figures: the initial position at depth 9, and 12
     middlegame positions at depth 7 (``standard``)."""
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots import make_bot
 
     make_bot("alphabeta:depth=2", "standard", seed_state(0)).choose(Position().st)  # load

@@ -8,6 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from sim.batch import make_spec, run_batches
+
 WARM_GAMES = 1000  # games per worker of the batch that starts the workers (each gets a chunk)
 
 
@@ -33,7 +35,6 @@ def recorded_rate(
     backend, so ``games_per_s`` is the rate of a running simulation; ``start_seconds`` is
     the wall time of that first batch, start-up included.
     """
-    from sim.batch import make_spec, run_batches
 
     specs = [
         make_spec(rules, "random", "random", WARM_GAMES * workers, seed=2),

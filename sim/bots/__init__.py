@@ -41,6 +41,7 @@ def make_bot(
 ) -> Bot:
     """A bot for ``spec`` under ``rules`` drawing from ``rng``, reading the tables and
     engines of ``context`` (see ``sim.bots.protocol``)."""
+    # lazy: start-up time (numba kernels)
     from sim.bots.protocol import make_bot as _make_bot
 
     return _make_bot(spec, rules, rng, context)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class BotContext:
     """``tables``: the folder holding every rule set's tables (None: the default data
     folder's, see :func:`sim.tablebase.store.tables_root`); ``engines``: the engine registry
-    (None: the default one, loaded when an engine bot is built)."""
+    (None: the default one, loaded when an engine bot is built, see ``sim.engines.bot``)."""
 
     tables: Path | None = None
     engines: EngineRegistry | None = None
@@ -29,17 +29,10 @@ class BotContext:
         """The tables folder bots of this context read."""
         if self.tables is not None:
             return self.tables
+        # lazy: start-up time (the endgame tables' store loads pyarrow: only when a bot probes)
         from sim.tablebase.store import tables_root
 
         return tables_root(None)
-
-    def engine_registry(self) -> EngineRegistry:
-        """The engine registry bots of this context start engines from."""
-        if self.engines is not None:
-            return self.engines
-        from sim.engines.registry import EngineRegistry
-
-        return EngineRegistry.load()
 
 
 DEFAULT_CONTEXT = BotContext()

@@ -129,7 +129,8 @@ class MctsBot:
     def _best_line(self) -> tuple[int, list[int], float]:
         """The most visited root move, the line of most visited moves, its value."""
         ti, tf = self.tree_i, self.tree_f
-        node, line, score = 0, [], 0.0
+        node, score = 0, 0.0
+        line: list[int] = []
         while ti[node, K.T_COUNT] > 0 and len(line) < 16:
             first, count = int(ti[node, K.T_FIRST]), int(ti[node, K.T_COUNT])
             visits = tf[first : first + count, K.F_VISITS]

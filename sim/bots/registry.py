@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.errors import DsqError
 from sim.bots.params import VALUES, Param
+from sim.engines.timecontrol import parse_tc
 
 TABLEBASE = Param(
     "tablebase",
@@ -153,8 +154,6 @@ def engine_cost(params: dict[str, Any]) -> float:
     if params["movetime"]:
         return params["movetime"] / 1000.0
     if params["tc"]:
-        from sim.engines.timecontrol import parse_tc
-
         tc = parse_tc(params["tc"])
         return (tc.base_ms / (tc.moves or 40) + tc.inc_ms) / 1000.0
     return ENGINE_UNTIMED_MOVE_S

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
+from sim.storage.paths import ENV_VAR, resolve_data_dir
 
 if TYPE_CHECKING:
     from engine.position import Position
@@ -32,6 +33,7 @@ def add_position_args(parser: argparse.ArgumentParser, moves_help: str | None = 
 
 def position_from_args(rules: str | None, fen: str | None, moves: str | list[str]) -> Position:
     """The position after ``moves`` from ``fen`` under ``rules`` (DsqError on bad input)."""
+    # lazy: start-up time (numba kernels)
     from engine.position import Position
 
     pos = Position(rules, fen)
@@ -136,7 +138,6 @@ def existing_data_dir(data: str | None) -> Path:
     """The data folder a reading command reads (``--data``, else ``$DSQ_DATA``, else the
     project's ``data/``); ``DsqError`` naming it, and where the name came from, when it
     does not exist or is not a folder."""
-    from sim.storage.paths import ENV_VAR, resolve_data_dir
 
     d = resolve_data_dir(data)
     origin = "" if data is not None or not os.environ.get(ENV_VAR) else f" (from ${ENV_VAR})"

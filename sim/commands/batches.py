@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from sim.commands._common import add_data_arg, existing_data_dir
-from sim.report.batch_text import batches_table
+from sim.report.batch_text import batch_score, batches_table
 from sim.storage.paths import resolve_data_dir
+from sim.storage.reading import open_dataset
 from sim.storage.records import effective_status, list_batches, unlisted_batches
 
 
@@ -22,8 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="List the batches of the data folder, oldest first. Statuses: queued, "
         "running, done, failed, cancelled (a cancel request, or its time limit), interrupted "
         "(Ctrl-C, SIGTERM, or a driver that died); finish any of the last three with dsq "
-        "simulate --resume BATCH_ID. The bots' score is given from the --red bot's side, "
-        "with the SPRT's verdict when the batch runs one. A batch "
+        "simulate --resume BATCH_ID. The bots' W-D-L, score and logistic Elo (95%% interval) "
+        "are given from the --red bot's side (counted from the games for a record too old "
+        "to hold them), with the SPRT's verdict when the batch runs one. A batch "
         "whose record is unreadable shows as 'unreadable' (named on stderr): its games are "
         "still counted, and --resume rebuilds the record when its spec is intact.",
     )
@@ -33,12 +35,36 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def batch_rows(data_dir: Any = None) -> list[dict[str, Any]]:
-    """The batch records of a data folder, each with ``effective_status`` added."""
+    """The batch records of a data folder, each with ``effective_status`` added, and
+    ``game_counts`` (the bots' counts from its games) when the record does not hold them."""
     d = resolve_data_dir(data_dir)
     out = []
     for rec in list_batches(d):
         out.append(dict(rec, effective_status=effective_status(rec, d)))
+    _add_game_counts(d, out)
     return out
+
+
+def _add_game_counts(d: Path, rows: list[dict[str, Any]]) -> None:
+    """Give each record too old to tell the bots' results their counts from its games."""
+    # lazy: start-up time (duckdb, pandas)
+    from sim.stats.batch_counts import batch_counts, needs_game_counts
+
+    old = [(str(r["batch_id"]), True) for r in rows if needs_game_counts(r)]
+    if not old:
+        return
+
+    ds = open_dataset(d)
+    counts = ds.read(lambda: batch_counts(ds.con, old))
+    for r in rows:
+        if r["batch_id"] in counts:
+            r["game_counts"] = counts[r["batch_id"]]
+
+
+def _with_result(r: dict[str, Any]) -> dict[str, Any]:
+    """A row of ``--json``: the record with ``result`` (bot a's score and Elo, or null)."""
+    s = batch_score(r) if r.get("spec") else None
+    return dict(r, result=None if s is None else s.to_dict())
 
 
 def unreadable_rows(data_dir: Path) -> list[dict[str, Any]]:
@@ -58,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     for r in bad:
         print(f"dsq batches: warning: batch {r['batch_id']}: {r['error']}", file=sys.stderr)
     if args.json:
-        print(json.dumps(rows + bad, indent=2))
+        print(json.dumps([_with_result(r) for r in rows] + bad, indent=2, allow_nan=False))
         return 0
     if not rows and not bad:
         print(f"no batches in {d}")

@@ -122,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
     data_dir = existing_data_dir(args.data).resolve()
     _check_port(args.host, args.port)
     if getattr(args, "engines", None):
+        # lazy: start-up time (engine registry and client: only when an engine is used)
         from sim.engines.registry import load_registry
 
         load_registry(args.engines)  # a bad registry is one clear error here, not in the app

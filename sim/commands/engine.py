@@ -26,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq engine`` until ``quit`` or the end of input."""
+    # lazy: start-up time (numba kernels)
     from sim.engines.server import EngineServer
 
     server = EngineServer(args.bot, args.rules, args.seed, sys.stdout)

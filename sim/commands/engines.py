@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from engine.errors import DsqError
 from sim.commands._common import non_negative_int, positive_int
 
 if TYPE_CHECKING:
@@ -26,14 +27,17 @@ def bot_context(bots: list[str], engines_file: str | None, data: str | None = No
     """What the CLI's bots read: the engine registry (``--engines``, ``$DSQ_ENGINES`` or the
     data folder's), loaded when one of ``bots`` (canonical specs) is an engine bot, and the
     data folder's tables."""
+    # lazy: start-up time (bot modules: only for the commands that build bots)
     from sim.bots.context import BotContext
 
     tables = None
     if data is not None:
+        # lazy: start-up time (the endgame tables' store loads pyarrow)
         from sim.tablebase.store import tables_root
 
         tables = tables_root(data)
     if any(b.startswith("engine:") for b in bots):
+        # lazy: start-up time (engine registry and client: only when an engine is used)
         from sim.engines.registry import EngineRegistry
 
         return BotContext(tables, EngineRegistry.load(engines_file, data))
@@ -66,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq engines``."""
-    from engine.errors import DsqError
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.registry import EngineRegistry
 
     registry = EngineRegistry.load(args.engines, args.data)
@@ -78,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     entry = registry.find(args.name)
     if args.action == "show":
         return _show(entry, args.json)
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.admission import save_check
     from sim.engines.check import check_engine, report_text
 
@@ -114,11 +119,12 @@ def _list(entries: dict, as_json: bool) -> int:
 
 
 def _show(entry, as_json: bool) -> int:  # noqa: ANN001 - an EngineEntry
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.client import EngineClient
 
     client = EngineClient(entry).start()
     try:
-        data = {**client.identity(), "author": client.id_author or None,
+        data: dict[str, Any] = {**client.identity(), "author": client.id_author or None,
                 "options": list(client.option_lines.values())}  # fmt: skip
     finally:
         client.close()

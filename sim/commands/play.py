@@ -47,8 +47,8 @@ def render_board(pos: Position, last: str | None = None, fox: bool = False) -> s
         row = []
         for f in range(NFILES):
             sq = rank * NFILES + f
-            if cells[sq]:
-                ch = display_letter(cells[sq], fox)
+            if letter := cells[sq]:
+                ch = display_letter(letter, fox)
             elif sq in DEN_SQUARES:
                 ch = "@"
             elif WATER[sq]:
@@ -133,7 +133,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     context = bot_context(
         [t.strip() for t in (args.red, args.blue) if t.strip().lower() != HUMAN], args.engines
     )
-    players = []
+    players: list[Any] = []  # a bot, or None for a person
     for side, text in enumerate((args.red, args.blue)):
         if text.strip().lower() == HUMAN:
             players.append(None)
@@ -141,10 +141,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
             players.append(
                 make_bot(parse_bot(text), pos.rules, seed_state(bot_seed(args.seed, side)), context)
             )
-    names = [
-        HUMAN if p is None else p.spec.short
-        for p in players  # type: ignore[union-attr]
-    ]
+    names = [HUMAN if p is None else p.spec.short for p in players]
     if not args.quiet:
         print(f"rules {pos.rules.spec}; red {names[0]}; blue {names[1]}; seed {args.seed}")
         print(legend(args.fox))

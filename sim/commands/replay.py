@@ -5,18 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
-from engine import Position
-from engine.errors import DsqError, MoveError
+from engine.errors import DsqError
 from sim.commands._common import (
     add_data_arg,
     add_position_args,
     existing_data_dir,
-    position_json,
     print_json,
-    result_json,
 )
+from sim.commands.replay_game import replay_recorded
+from sim.commands.replay_report import replay
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,25 +42,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def replay(rules: str | None, fen: str | None, moves: str | list[str]) -> dict[str, Any]:
-    """The replay report of one game; DsqError names the ply of an illegal move."""
-    pos = Position(rules, fen)
-    items = moves.split() if isinstance(moves, str) else [str(m) for m in moves]
-    counts = []
-    for ply, move in enumerate(items, start=1):
-        counts.append(len(pos.legal_codes()))
-        try:
-            pos.play(move)
-        except MoveError as exc:
-            raise MoveError(f"ply {ply}: {exc}") from None
-    return {
-        "plies": len(items),
-        "legal_counts": counts,
-        "result": result_json(pos),
-        **position_json(pos),
-    }
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq replay``."""
     if args.game is not None:
@@ -71,8 +50,6 @@ def run(args: argparse.Namespace) -> int:
                 "--game reads the rules, start and moves of the recorded game: "
                 "give it without --rules, --fen, --moves or --jsonl"
             )
-        from sim.commands.replay_game import replay_recorded
-
         report = replay_recorded(existing_data_dir(args.data), args.game)
         print_json(report)
         return 0 if report["agrees"] else 1

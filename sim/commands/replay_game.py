@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.codes import RULE_ENDS
 from engine.errors import DsqError
+from sim.commands.replay_report import replay
 from sim.storage.paths import check_batch_id
 
 
@@ -34,7 +35,7 @@ def agrees(replayed: dict[str, str] | None, winner: str, reason: str) -> bool:
 def replay_recorded(data_dir: Path, ref: str) -> dict[str, Any]:
     """The replay report (as ``dsq replay`` prints it) of recorded game ``ref``, with
     ``"game"``, ``"recorded"`` (its stored winner, reason and plies) and ``"agrees"``."""
-    from sim.commands.replay import replay
+    # lazy: start-up time (duckdb, pandas)
     from sim.stats.games import game_record, replay_input
     from sim.storage.reading import open_dataset
 

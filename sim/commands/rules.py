@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 from engine.errors import DsqError
@@ -87,10 +88,12 @@ def differences_text(diff: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq rules``."""
+    # lazy: start-up time (numpy and the rules)
     from engine.options import catalogue, differences, explain
 
     if len(args.specs) > 2:
         raise DsqError("give at most two rules specs (one to explain, two to compare)")
+    text: Callable[[dict[str, Any]], str]
     if not args.specs:
         obj, text = catalogue(), catalogue_text
     elif len(args.specs) == 1:

@@ -30,8 +30,9 @@ from sim.commands._common import add_data_arg, float_in, int_in
 from sim.commands.engines import add_engines_arg
 from sim.play.seeds import MAX_SEED, new_batch_seed
 from sim.report.batch_text import summary_text
-from sim.storage.paths import resolve_data_dir
+from sim.storage.paths import batch_path, check_batch_id, resolve_data_dir
 from sim.storage.recordcheck import MAX_GAMES, MAX_OPENING_PLIES, MAX_PLY_CAP
+from sim.tablebase.store import tables_root
 
 SPEC_ARGS = (
     "rules",
@@ -196,8 +197,8 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
         for r in rules
     ]
     if args.adjudicate == "tablebase":
+        # lazy: start-up time (numba kernels)
         from sim.tablebase.adjudicate import adjudicator
-        from sim.tablebase.store import tables_root
 
         for spec in specs:  # tables for every rule set, or a clear error before playing
             adjudicator(spec.rules, tables_root(args.data))
@@ -215,8 +216,6 @@ def _engine_entries(
     if specs:
         bots, rules = [specs[0].red, specs[0].blue], [s.rules for s in specs]
     else:  # --resume: the record's bots (run_batches says what is wrong with a bad record)
-        from sim.storage.paths import batch_path, check_batch_id
-
         try:
             path = batch_path(resolve_data_dir(args.data), check_batch_id(args.resume))
             spec = json.loads(path.read_text(encoding="utf-8"))["spec"]
@@ -225,6 +224,7 @@ def _engine_entries(
             return ()
     if not any(b.startswith("engine:") for b in bots):
         return ()
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.admission import admit
     from sim.engines.registry import EngineRegistry
 

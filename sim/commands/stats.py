@@ -28,7 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "stats",
         help="statistics of recorded games (results, first-player score, lengths, Elo, ...)",
         description="Statistics of the recorded games with 95% intervals: results, the first "
-        "player's score and its test against 0.5, lengths, end reasons; per rules, batch, bot "
+        "player's score, the first-move advantage fitted with the bots' strengths, lengths, "
+        "end reasons; per rules, batch, bot "
         "or matchup (--by); rule sets compared (--compare); Bradley-Terry ratings (--ratings). "
         "Red moves first; lengths are in plies.",
     )
@@ -142,6 +143,7 @@ def _confidence_arg(text: str) -> float:
 
 def build_selection(args: argparse.Namespace) -> Any:
     """The canonical :class:`~sim.stats.Selection` of the command line (DsqError if bad)."""
+    # lazy: start-up time (duckdb, pandas)
     from sim.stats.query import Selection, canonical_selection
 
     sel = Selection(
@@ -165,6 +167,7 @@ def parse_request(args: argparse.Namespace) -> StatsRequest:
         specs = [s.strip() for s in args.compare.split(",") if s.strip()]
         if len(specs) < 2:
             raise DsqError("--compare needs at least two rules specs separated by commas")
+        # lazy: start-up time (duckdb, pandas)
         from sim.stats.query import canonical_rules
 
         specs = [canonical_rules(s) for s in specs]
@@ -173,6 +176,7 @@ def parse_request(args: argparse.Namespace) -> StatsRequest:
     sel = build_selection(args)
     anchor = None
     if args.anchor:
+        # lazy: start-up time (duckdb, pandas)
         from sim.stats.query import bot_filter
 
         anchor = bot_filter(args.anchor)
@@ -194,6 +198,7 @@ def parse_request(args: argparse.Namespace) -> StatsRequest:
 
 
 def _open(data: str | None) -> Any:
+    # lazy: start-up time (duckdb, pandas)
     from sim.storage.reading import open_dataset
 
     return open_dataset(existing_data_dir(data))
@@ -210,6 +215,7 @@ def collect(request: StatsRequest) -> dict[str, Any]:
 
 def _collect(ds: Any, request: StatsRequest) -> dict[str, Any]:
     """The figures of ``dsq stats`` from an opened dataset."""
+    # lazy: start-up time (duckdb, pandas)
     import sim.stats as st
 
     con, sel, conf = ds.con, request.selection, request.confidence

@@ -10,6 +10,8 @@ from typing import Any, TextIO
 
 from engine.errors import DsqError
 from sim.commands._common import positive_int, print_json
+from sim.report.fmt import count, pct
+from sim.report.tables import aligned_table
 
 DATA_HELP = (
     "data folder (default: $DSQ_DATA, else data/ in the project); tables go in DIR/tablebases"
@@ -143,6 +145,7 @@ class BuildBar:
 
 def run_build(args: argparse.Namespace) -> int:
     """Run ``dsq tablebase build``."""
+    # lazy: start-up time (numba kernels)
     from sim.tablebase.build import build_tables, plan
     from sim.tablebase.material import materials_up_to, parse_material
     from sim.tablebase.store import rules_key, tables_root
@@ -183,6 +186,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 def run_stats(args: argparse.Namespace) -> int:
     """Run ``dsq tablebase stats``."""
+    # lazy: start-up time (numba kernels)
     from sim.tablebase.analysis import ensure_table, table_stats
     from sim.tablebase.store import tables_root
 
@@ -198,8 +202,6 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def stats_text(out: dict[str, Any]) -> str:
     """The readable table of ``dsq tablebase stats``."""
-    from sim.report.fmt import count, pct
-    from sim.report.tables import aligned_table
 
     rows = []
     for side in ("red", "blue"):
@@ -220,6 +222,7 @@ def stats_text(out: dict[str, Any]) -> str:
 
 
 def _probe_one(rules: str | None, fen: Any, root: Any) -> dict[str, Any]:
+    # lazy: start-up time (numba kernels)
     from sim.tablebase.analysis import ensure_table
     from sim.tablebase.probe import NoTable, probe_fen
 
@@ -228,6 +231,7 @@ def _probe_one(rules: str | None, fen: Any, root: Any) -> dict[str, Any]:
     try:
         answer = probe_fen(rules, fen, root)
     except NoTable:
+        # lazy: start-up time (numba kernels)
         from engine.fen import parse_fen
         from sim.tablebase.probe import material_needed, pieces_on
         from sim.tablebase.store import table_ruleset
@@ -236,13 +240,14 @@ def _probe_one(rules: str | None, fen: Any, root: Any) -> dict[str, Any]:
         material = material_needed(st)
         if material is None or pieces_on(st) > 4:
             raise
-        ensure_table(rules, material, root)
+        ensure_table(table_ruleset(rules), material, root)
         answer = probe_fen(rules, fen, root)
     return answer.as_dict(fen)
 
 
 def run_probe(args: argparse.Namespace) -> int:
     """Run ``dsq tablebase probe``."""
+    # lazy: start-up time (pyarrow)
     from sim.tablebase.store import tables_root
 
     root = tables_root(args.data)
@@ -270,6 +275,7 @@ def run_probe(args: argparse.Namespace) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     """Run ``dsq tablebase verify``."""
+    # lazy: start-up time (numba kernels)
     from sim.tablebase.analysis import verify_table
     from sim.tablebase.store import tables_root
 
@@ -301,6 +307,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     """Run ``dsq tablebase list``."""
+    # lazy: start-up time (pyarrow)
     from sim.tablebase.store import SUFFIX, rules_key, tables_root
 
     root = tables_root(args.data)

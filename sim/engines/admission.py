@@ -16,21 +16,23 @@ from typing import Any
 
 from engine.errors import DsqError
 from sim.engines.registry import EngineEntry, EngineRegistry
+from sim.storage.atomic import atomic_write_json
+from sim.storage.paths import resolve_data_dir
 
-QUICK = {"games": 4, "plies": 120, "perft_depth": 3}
+QUICK: dict[str, Any] = {"games": 4, "plies": 120, "perft_depth": 3}
 
 DataDir = str | os.PathLike[str] | None  # a data folder (None: the default one)
 
 
 def checks_dir(data_dir: str | os.PathLike[str] | None) -> Path:
     """``DIR/engines/checks`` of a data folder."""
-    from sim.storage.paths import resolve_data_dir
 
     return resolve_data_dir(data_dir) / "engines" / "checks"
 
 
 def check_path(data_dir: DataDir, entry: EngineEntry, rules: str) -> Path:
     """Where the check of ``entry`` under ``rules`` is kept."""
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.client import file_sha256
 
     d = json.loads(entry.to_json())
@@ -43,7 +45,6 @@ def check_path(data_dir: DataDir, entry: EngineEntry, rules: str) -> Path:
 
 def save_check(data_dir: DataDir, entry: EngineEntry, report: dict[str, Any]) -> Path:
     """Keep a check report (``CheckReport.to_dict()``); returns its path."""
-    from sim.storage.writing import atomic_write_json
 
     path = check_path(data_dir, entry, report["rules"])
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -61,6 +62,7 @@ def load_check(data_dir: DataDir, entry: EngineEntry, rules: str) -> dict[str, A
 
 def engine_names(bots: list[str]) -> list[str]:
     """The registry names of the engine bots among ``bots`` (specs)."""
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots import parse_bot
 
     specs = [parse_bot(b) for b in bots]
@@ -103,6 +105,7 @@ def admit(
 
 
 def _quick_check(data_dir: DataDir, entry: EngineEntry, rules: str) -> dict[str, Any]:
+    # lazy: start-up time (numba kernels)
     from sim.engines.check import check_engine
 
     report = check_engine(entry, rules, **QUICK).to_dict()

@@ -26,6 +26,7 @@ from sim.engines.client import EngineClient, file_sha256
 from sim.engines.clocks import GRACE_MS, GameClocks
 from sim.engines.positions import PositionText
 from sim.engines.process import EngineFault
+from sim.engines.registry import EngineRegistry
 
 _MOVE_RE = re.compile(r"^[a-g][1-9][a-g][1-9]$")
 NULL_MOVES = ("0000", "(none)", "none", "null")
@@ -40,7 +41,8 @@ class EngineBot:
         self, spec: BotSpec, rules: Ruleset, rng: np.ndarray, context: BotContext = DEFAULT_CONTEXT
     ) -> None:
         self.spec = spec
-        self.entry = context.engine_registry().find(spec.params["engine"])
+        registry = context.engines if context.engines is not None else EngineRegistry.load()
+        self.entry = registry.find(spec.params["engine"])
         self.rules_array = rules.as_array()
         self.positions = PositionText(self.entry)
         self.client: EngineClient | None = None

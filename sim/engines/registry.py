@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
+from sim.storage.paths import resolve_data_dir
 
 ENV_VAR = "DSQ_ENGINES"
 DEFAULT_NAME = "engines.toml"
@@ -98,7 +99,6 @@ def registry_path(
     env = os.environ.get(ENV_VAR, "")
     if env:
         return Path(env).expanduser()
-    from sim.storage.paths import resolve_data_dir
 
     return resolve_data_dir(data_dir) / DEFAULT_NAME
 
@@ -125,6 +125,7 @@ def load_registry(path: str | os.PathLike[str]) -> dict[str, EngineEntry]:
 
 def _entry(path: Path, name: str, table: Any) -> EngineEntry:
     """One ``[engines.NAME]`` table as an :class:`EngineEntry`."""
+    # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.botspec import NAME_RE
 
     where = f"{path}: engine {name!r}"
@@ -151,6 +152,7 @@ def _entry(path: Path, name: str, table: Any) -> EngineEntry:
         raise DsqError(f"{where}: options is a table of NAME = value")
     rules = table.get("rules")
     if rules is not None:
+        # lazy: start-up time (numpy and the rules)
         from engine.rules import parse_rules
 
         try:

@@ -25,6 +25,7 @@ from engine.position import Position, decode_move
 from engine.rng import seed_state
 from engine.rules import parse_rules
 from sim.bots.params import Param
+from sim.bots.protocol import make_bot
 from sim.bots.registry import KINDS
 from sim.bots.spec import BOTS, BotSpec, parse_bot
 
@@ -203,7 +204,6 @@ class EngineServer:
         a throwaway bot of the same spec chooses a move from the initial position."""
         if self.warm:
             return
-        from sim.bots.protocol import make_bot
 
         bot = make_bot(self.spec, self.rules, seed_state(self.seed))
         bot.choose(Position(self.rules).st)
@@ -216,8 +216,6 @@ class EngineServer:
 
     def _bot(self) -> Any:
         if self.bot is None:
-            from sim.bots.protocol import make_bot
-
             self.bot = make_bot(self.spec, self.rules, seed_state(self.seed))
         return self.bot
 

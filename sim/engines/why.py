@@ -8,6 +8,7 @@ it to file each difference between an external engine's moves and ours under a c
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -108,7 +109,8 @@ def move_clause(st: np.ndarray, rules: Ruleset, move: int) -> tuple[bool, str]:
     if _legal(st, rules, move):
         return True, clause
     for option, label in (("rule_7_3", "7-3 rule"), ("rule_17_5", "17-5 rule")):
-        if getattr(rules, option) and _legal(st, replace(rules, **{option: False}), move):
+        off: dict[str, Any] = {option: False}
+        if getattr(rules, option) and _legal(st, replace(rules, **off), move):
             return False, label
     return False, "repetition rules"
 

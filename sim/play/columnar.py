@@ -146,6 +146,7 @@ def play_fast_columns(
     )
     n = summary.shape[0]
     if adj is not None:
+        # lazy: start-up time (numba kernels)
         from sim.tablebase.adjudicate import cut_games
 
         summary, moves, move_offsets, caps, cap_offsets = cut_games(

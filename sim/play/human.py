@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Position, Result, encode_move, parse_rules
+from engine import __version__ as ENGINE_VERSION
 from engine.codes import Reason
 from engine.errors import DsqError
 from sim.stats.query import HUMAN
@@ -84,13 +85,6 @@ def _code(letter: str) -> int:
     return _LETTERS.index(letter.upper()) + 1 + (8 if letter.islower() else 0)
 
 
-def engine_version() -> str:
-    """The version string of the engine, as every record stores it."""
-    import engine
-
-    return str(getattr(engine, "__version__", "unknown"))
-
-
 def human_game_row(
     rules: str,
     red: str,
@@ -122,7 +116,7 @@ def human_game_row(
         _check_stop(stop, red, blue)
     ruleset = parse_rules(rules)
     pos = Position(ruleset, fen=start_fen)
-    fen = pos.fen()
+    fen: str | None = pos.fen()
     if fen == Position(ruleset).fen():
         fen = None
     captures: list[dict[str, int]] = []
@@ -179,7 +173,7 @@ def human_game_row(
         "branching": branching / plies if plies else 0.0,
         "moves": [encode_move(m) for m in moves],
         "captures": captures,
-        "engine_version": engine_version(),
+        "engine_version": ENGINE_VERSION,
         "duration_ms": float(duration_ms),
         "forfeit_note": stop.note if stop is not None and stop.reason == FORFEIT else None,
         "red_engine": engine if engine is not None and blue == HUMAN else None,

@@ -38,6 +38,7 @@ from engine.rng import rng_below
 from engine.rules import Ruleset, parse_rules
 from sim.bots import fast
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
+from sim.bots.protocol import make_bot
 from sim.bots.registry import fast_kinds
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
 from sim.bots.values import values_array
@@ -147,6 +148,7 @@ def play_game(
     if kinds is not None:
         packed = fast.fast_game(start, ra, kinds, values, rngs, opening_plies, ply_cap)
         if adj is not None:
+            # lazy: start-up time (numba kernels)
             from sim.tablebase.adjudicate import cut_packed
 
             packed = cut_packed(start, ra, adj, packed)
@@ -176,6 +178,7 @@ def _adjudicator(ruleset: Ruleset, adjudicate: str, tables: str | None) -> Any:
     """The tables' adjudicator of a game, or None (``adjudicate="none"``)."""
     if adjudicate == "none":
         return None
+    # lazy: start-up time (numba kernels)
     from sim.tablebase.adjudicate import adjudicator, check_mode
 
     check_mode(adjudicate)
@@ -214,7 +217,6 @@ def _play_stepwise(
     on ``time``; an external engine's fault (it cannot start, an illegal move, ``0000``,
     garbage, a crash, silence) loses by ``forfeit``.
     """
-    from sim.bots.protocol import make_bot
 
     bots = [
         make_bot(specs[0], ruleset, rngs[1:2], context),
@@ -239,8 +241,8 @@ def _play_stepwise(
                 mv = int(buf[rng_below(rngs[0:1], n)])
             else:
                 side = int(st[core.S_SIDE])
-                if faults[side] is not None:
-                    loss = (side, Reason.FORFEIT, faults[side])
+                if (fault_note := faults[side]) is not None:
+                    loss = (side, Reason.FORFEIT, fault_note)
                     break
                 t0 = time.perf_counter()
                 try:

@@ -4,21 +4,28 @@ table of ``dsq batches``.
 Bots are named by their short spec (:func:`sim.bots.spec.short_spec`; the records and the
 JSON output keep the canonical one). A batch's result is given by colour and, from bot a's
 side (the ``--red`` bot of the spec, which plays blue in the odd games of a colour-swapped
-batch), as W/D/L, score and Elo with its 95% interval: from the pentanomial of the
-colour-swapped pairs when the batch has them, else from W/D/L. A batch with an SPRT shows
-its verdict (H1, H0 or undecided) and the log-likelihood ratio.
+batch), as W/D/L, score and logistic Elo with its 95% interval: from the pentanomial of
+the colour-swapped pairs when the batch has them, else from W/D/L (an interval open at one
+end is written as its other bound, see :func:`sim.report.fmt.elo`). A record too old to hold
+the bots' counts is given them from its games (``game_counts``, see
+:mod:`sim.stats.batch_counts`). A batch with an SPRT shows its verdict (H1, H0 or
+undecided) and the log-likelihood ratio.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from engine.errors import DsqError
 from sim.batch.tally import bot_results
 from sim.bots.spec import short_spec
-from sim.report.fmt import MISSING, count, num, pct, plus_minus, wdl
+from sim.report.fmt import MISSING, count, elo_estimate, num, pct, wdl
 from sim.report.tables import aligned_table
+
+if TYPE_CHECKING:  # sim.stats is imported when a score is computed (the CLI starts faster)
+    from sim.stats.elo import EloEstimate
 
 __all__ = [
     "BATCHES_HEADER",
@@ -35,8 +42,8 @@ __all__ = [
 @dataclass(frozen=True)
 class BatchScore:
     """Bot a's result in a batch: W/D/L, mean score and, between two different bots, the
-    Elo difference a - b with its 95% error (``elo_from`` says from what: ``"pairs"`` of
-    the pentanomial, or ``"games"``)."""
+    logistic Elo difference a - b with its 95% interval (``elo_from`` says from what:
+    ``"pairs"`` of the pentanomial, or ``"games"``; None in self-play)."""
 
     a: str
     b: str
@@ -44,8 +51,7 @@ class BatchScore:
     draws: int
     losses: int
     score: float
-    elo: float
-    elo_error: float
+    elo: EloEstimate | None
     elo_from: str | None
     pairs: int
 
@@ -59,27 +65,47 @@ class BatchScore:
         """Both sides are the same bot (its score is only a colour's)."""
         return self.elo_from is None
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON values (the Elo as :meth:`EloEstimate.to_dict`: no infinities)."""
+        return {
+            "a": self.a,
+            "b": self.b,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "score": self.score,
+            "elo": None if self.elo is None else self.elo.to_dict(),
+            "elo_from": self.elo_from,
+            "pairs": self.pairs,
+        }
+
+
+def record_counts(record: dict[str, Any]) -> dict[str, Any]:
+    """The counts to read a record's result from: ``game_counts`` (counted from its games)
+    when the record was given them, else its own ``counts``."""
+    return record.get("game_counts") or record.get("counts") or {}
+
 
 def batch_score(record: dict[str, Any]) -> BatchScore | None:
-    """Bot a's result from a batch record's ``counts``; None before any game, or when the
-    record cannot tell (a colour-swapped batch recorded before the bots' wins were kept)."""
+    """Bot a's result from a batch record's counts (:func:`record_counts`); None before
+    any game, or when the record cannot tell (a colour-swapped batch recorded before the
+    bots' wins were kept, not given ``game_counts``)."""
+    # lazy: start-up time (scipy)
     from sim.stats.elo import match_score, pentanomial
 
     spec = record.get("spec") or {}
-    counts = record.get("counts") or {}
-    res = bot_results(counts, bool(spec.get("swap")))
+    res = bot_results(record_counts(record), bool(spec.get("swap")))
     if res is None or not res["wins"] + res["draws"] + res["losses"]:
         return None
     w, d, lo = res["wins"], res["draws"], res["losses"]
-    elo, error, source, pairs = math.nan, math.nan, None, 0
+    elo, source, pairs = None, None, 0
     if spec.get("red") != spec.get("blue"):
         ptnml = res.get("pentanomial")
         if ptnml and sum(ptnml):
             p = pentanomial(ptnml)
-            elo, error, source, pairs = p.elo, p.elo_error, "pairs", p.pairs
+            elo, source, pairs = p.logistic(), "pairs", p.pairs
         else:
-            m = match_score(w, d, lo)
-            elo, error, source = m.elo, m.elo_error, "games"
+            elo, source = match_score(w, d, lo).logistic(), "games"
     return BatchScore(
         a=short_spec(str(spec.get("red", "?"))),
         b=short_spec(str(spec.get("blue", "?"))),
@@ -88,7 +114,6 @@ def batch_score(record: dict[str, Any]) -> BatchScore | None:
         losses=lo,
         score=(w + d / 2) / (w + d + lo),
         elo=elo,
-        elo_error=error,
         elo_from=source,
         pairs=pairs,
     )
@@ -110,10 +135,10 @@ def sprt_verdict(record: dict[str, Any]) -> dict[str, Any] | None:
             "lower": check.get("lower"),
             "upper": check.get("upper"),
         }
-    from engine.errors import DsqError
+    # lazy: start-up time (scipy)
     from sim.stats.sprt import parse_sprt, sprt_test
 
-    res = bot_results(record.get("counts") or {}, bool((record.get("spec") or {}).get("swap")))
+    res = bot_results(record_counts(record), bool((record.get("spec") or {}).get("swap")))
     if res is None:
         return {"spec": spec, "decision": None, "llr": math.nan, "lower": None, "upper": None}
     results = res.get("pentanomial") or (res["wins"], res["draws"], res["losses"])
@@ -154,17 +179,17 @@ def bots_label(spec: dict[str, Any]) -> str:
 
 
 def _elo_text(s: BatchScore) -> str:
-    return MISSING if s.self_play else plus_minus(s.elo, s.elo_error)
+    return elo_estimate(s.elo)
 
 
 def score_line(s: BatchScore) -> str:
-    """Each bot's W/D/L and score, and the Elo difference with its 95% error."""
+    """Each bot's W/D/L and score, and the logistic Elo difference with its 95% interval."""
     if s.self_play:
         return f"self-play: {s.a} on both sides (its results are the colours' above)"
     first = f"{s.a} {wdl(s.wins, s.draws, s.losses)} (score {num(s.score, 3)})"
     second = f"{s.b} {wdl(s.losses, s.draws, s.wins)} (score {num(1 - s.score, 3)})"
     source = f"{count(s.pairs)} colour-swapped pairs" if s.elo_from == "pairs" else "W/D/L"
-    return f"{first}; {second}; Elo {s.a} - {s.b}: {_elo_text(s)} (95%, from {source})"
+    return f"{first}; {second}; logistic Elo {s.a} - {s.b}: {_elo_text(s)} (95%, from {source})"
 
 
 def summary_text(record: dict[str, Any]) -> str:
@@ -198,19 +223,22 @@ def summary_text(record: dict[str, Any]) -> str:
 
 BATCHES_HEADER = [
     "ID", "STATUS", "PROGRESS", "RULES", "BOTS", "RED", "BLUE", "DRAW",
-    "W-D-L", "SCORE", "ELO", "SPRT", "LABEL",
+    "W-D-L", "SCORE", "LOGISTIC ELO", "SPRT", "LABEL",
 ]  # fmt: skip
+SELF_PLAY = "self-play"  # the W-D-L cell of a batch with one bot on both sides
 
 
 def batch_row(r: dict[str, Any]) -> list[str]:
     """One batch (a record with ``effective_status``) as the cells of :data:`BATCHES_HEADER`;
-    W-D-L, score and Elo from the first bot's (``--red``'s) side, ``-`` in self-play."""
+    W-D-L, score and logistic Elo from the first bot's (``--red``'s) side; in self-play
+    ``self-play`` and ``-`` (its results are the colours')."""
     spec = r.get("spec") or {}
     c = r.get("counts") or {}
     done, planned = r.get("games_done", 0), r.get("games_planned", 0)
     s = batch_score(r) if spec else None
-    if s is not None and s.self_play:
-        s = None  # one bot: its results are the colours'
+    self_play = s is not None and s.self_play
+    if self_play:
+        s = None
     return [
         str(r.get("batch_id")),
         str(r.get("effective_status", r.get("status", "?"))),
@@ -220,7 +248,7 @@ def batch_row(r: dict[str, Any]) -> list[str]:
         count(c.get("red", 0)),
         count(c.get("blue", 0)),
         count(c.get("draw", 0)),
-        MISSING if s is None else wdl(s.wins, s.draws, s.losses),
+        (SELF_PLAY if self_play else MISSING) if s is None else wdl(s.wins, s.draws, s.losses),
         MISSING if s is None else num(s.score, 3),
         MISSING if s is None else _elo_text(s),
         sprt_cell(r),

@@ -15,12 +15,11 @@ from sim.bots.spec import short_spec
 from sim.report.fmt import (
     MISSING,
     count,
-    interval,
+    elo,
     is_missing,
     level,
     num,
     pct,
-    plus_minus,
     signed,
     wdl,
 )
@@ -30,15 +29,20 @@ __all__ = ["bot_text", "matchup_text", "ratings_text"]
 
 
 def _pentanomial(r: dict[str, Any]) -> str:
-    """The colour-swapped pairs of a matchup: counts, Elo and normalized Elo."""
+    """The colour-swapped pairs of a matchup: counts, logistic Elo and normalized Elo."""
     if is_missing(r["pairs"]) or not r["pairs"]:
         return MISSING
-    nelo = interval(r["nelo_low"], r["nelo_high"], signed)
+    nelo = elo(r["nelo"], None, r["nelo_low"], r["nelo_high"])
     return (
         f"{count(r['pairs'])} pairs {r['ptnml']}  "
-        f"Elo {plus_minus(r['ptnml_elo'], r['ptnml_elo_error'])}  "
-        f"nElo {signed(r['nelo'])} {nelo}"
+        f"logistic Elo {_elo(r, 'ptnml_elo')}  "
+        f"normalized Elo {nelo}"
     )
+
+
+def _elo(r: dict[str, Any], key: str = "elo") -> str:
+    """The logistic Elo of a row (columns ``key``, ``key_error``, ``key_low``, ``key_high``)."""
+    return elo(r[key], r[f"{key}_error"], r[f"{key}_low"], r[f"{key}_high"])
 
 
 def matchup_text(df: pd.DataFrame) -> str:
@@ -50,14 +54,17 @@ def matchup_text(df: pd.DataFrame) -> str:
             count(r["games"]),
             wdl(r["wins"], r["draws"], r["losses"]),
             num(r["score"], 3),
-            plus_minus(r["elo"], r["elo_error"]),
+            _elo(r),
             pct(r["los"]),
             pct(r["draw_ratio"]),
             _pentanomial(r),
         ]
         for r in df.to_dict("records")
     ]
-    header = ["bot", "opponent", "games", "W-D-L", "score", "Elo", "LOS", "draws", "pentanomial"]
+    header = [
+        "bot", "opponent", "games", "W-D-L", "score", "logistic Elo", "LOS", "draws",
+        "pentanomial (colour-swapped pairs)",
+    ]  # fmt: skip
     return aligned_table(header, rows, right={2, 3, 4, 5, 6, 7})
 
 
@@ -71,7 +78,7 @@ def bot_text(df: pd.DataFrame) -> str:
             count(r["games"]),
             wdl(r["wins"], r["draws"], r["losses"]),
             num(r["score"], 3),
-            plus_minus(r["elo"], r["elo_error"]),
+            _elo(r),
             pct(r["draw_ratio"]),
             num(r["score_as_red"], 3),
             num(r["score_as_blue"], 3),
@@ -84,7 +91,7 @@ def bot_text(df: pd.DataFrame) -> str:
         "games",
         "W-D-L",
         "score",
-        "perf. Elo vs field",
+        "perf. logistic Elo vs field",
         "draws",
         "score as red",
         "score as blue",
@@ -100,7 +107,7 @@ def ratings_text(r: Any) -> str:
             str(k + 1),
             short_spec(x["bot"]),
             signed(x["rating"]),
-            f"+- {num(x['error'])}",
+            f"± {num(x['error'])}",
             count(x["games"]),
             num(x["score"], 3),
             count(x["opponents"]),
@@ -109,7 +116,7 @@ def ratings_text(r: Any) -> str:
     ]
     zero = f"anchor {short_spec(r.anchor)} = 0" if r.anchor else "mean 0"
     head = (
-        f"Bradley-Terry ratings (Elo scale, {zero}, {level(r.confidence)} intervals, "
+        f"Bradley-Terry ratings (logistic Elo scale, {zero}, {level(r.confidence)} intervals, "
         f"{count(r.games)} games)"
     )
     header = ["#", "bot", "rating", "error", "games", "score", "opponents"]

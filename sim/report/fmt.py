@@ -1,6 +1,7 @@
 """How numbers are written, by ``dsq stats`` and by the dashboard alike.
 
-One convention, plain ASCII so that it reads the same in any terminal and in the browser:
+One convention, plain ASCII but for ``±``, so that it reads the same in any terminal and
+in the browser:
 
 - missing (None, NaN, ``pd.NA``): ``-`` (:data:`MISSING`);
 - infinite: ``inf`` / ``-inf`` (``+inf`` where a sign is always written);
@@ -10,7 +11,10 @@ One convention, plain ASCII so that it reads the same in any terminal and in the
 - intervals in brackets, the bounds written like the estimate: ``[48.1%, 52.3%]``,
   labelled with their level where no table header says it: ``95% CI [48.1%, 52.3%]``;
 - p-values with three decimals, tiny ones as an upper bound: ``p = 0.031``, ``p < 0.001``;
-- an estimate with its error: ``+544.7 +- 71.4``.
+- an estimate with its error: ``+544.7 ± 71.4``;
+- an Elo figure (:func:`elo`): ``+12.3 ± 5.1`` with a normal interval, ``+668.8 [+466.7,
+  +846.2]`` with an asymmetric one, and for a sweep, whose Elo is infinite and interval
+  open, the finite bound alone: ``> +597.9``.
 
 Every formatter takes the value first and the number of decimals second, so one can be
 passed to another (:func:`interval`). Tests format the statistics layer's values with these
@@ -164,11 +168,41 @@ def p_value(p: Any) -> str:
 
 
 def plus_minus(x: Any, error: Any, digits: int = 1) -> str:
-    """A signed estimate with its error: ``+544.7 +- 71.4``, ``-12.0 +- inf``;
-    ``-`` when the estimate is missing."""
+    """A signed estimate with its error: ``+544.7 ± 71.4``; ``-`` when the estimate is
+    missing. (An Elo, whose interval may be open, is written by :func:`elo`.)"""
     if is_missing(x):
         return MISSING
-    return f"{signed(x, digits)} +- {num(error, digits)}"
+    return f"{signed(x, digits)} ± {num(error, digits)}"
+
+
+def elo(point: Any, error: Any, low: Any, high: Any, digits: int = 1) -> str:
+    """An Elo figure with its interval, never ``inf``: ``+12.3 ± 5.1`` (a normal interval,
+    ``error`` its half-width); ``+668.8 [+466.7, +846.2]`` (an asymmetric interval:
+    ``error`` missing); ``> +597.9`` / ``< -597.9`` for a sweep (``point`` infinite, the
+    interval open at that end: only its finite bound is known); ``-`` when missing. Takes
+    the fields of :class:`sim.stats.elo.EloEstimate` (or the matching table columns)."""
+    p, lo, hi = _number(point), _number(low), _number(high)
+    if p is None:
+        return MISSING
+    closed = lo is not None and hi is not None and math.isfinite(lo) and math.isfinite(hi)
+    if closed and math.isfinite(p):
+        if _number(error) is not None and math.isfinite(float(error)):
+            return plus_minus(p, error, digits)
+        return f"{signed(p, digits)} {interval(lo, hi, signed, digits)}"
+    if hi is not None and math.isinf(hi) and lo is not None and math.isfinite(lo):
+        bound = f"> {signed(lo, digits)}"
+    elif lo is not None and math.isinf(lo) and hi is not None and math.isfinite(hi):
+        bound = f"< {signed(hi, digits)}"
+    else:
+        return MISSING if math.isinf(p) else signed(p, digits)
+    return bound if math.isinf(p) else f"{signed(p, digits)} ({bound})"
+
+
+def elo_estimate(e: Any, digits: int = 1) -> str:
+    """:func:`elo` of an :class:`sim.stats.elo.EloEstimate` (``-`` for None)."""
+    if e is None:
+        return MISSING
+    return elo(e.point, e.error, e.low, e.high, digits)
 
 
 def wdl(wins: Any, draws: Any, losses: Any, sep: str = "-") -> str:

@@ -25,10 +25,13 @@ from sim.report.fmt import (
     pts,
     signed,
 )
+from sim.report.fmt import elo as fmt_elo
 from sim.report.tables import aligned_table
 
 __all__ = [
     "by_text",
+    "first_move_cell",
+    "first_move_text",
     "compare_text",
     "details_text",
     "general_text",
@@ -51,18 +54,14 @@ def general_text(g: Any, reasons: pd.DataFrame, confidence: float) -> str:
     ]
     out = [aligned_table(["result", "games", "share", c], rows)]
     f = g.first_player
-    verdict = (
-        "no significant first-player advantage"
-        if f.p_value >= 1 - confidence
-        else ("first player (red) favoured" if f.score > 0.5 else "second player (blue) favoured")
-    )
     out.append("")
     out.append(
         f"first-player score  {num(f.score, 3)} {interval(f.low, f.high, num, 3)}  "
-        f"(wins + draws/2; vs 0.5: z = {num(f.z, 2)}, {p_value(f.p_value)}, "
-        f"exact {p_value(f.p_exact)})"
+        "(raw: Red's wins + draws/2, whichever bots played Red)"
     )
-    out.append(f"second-player score {num(g.second_player_score, 3)}  -> {verdict}")
+    out.append(f"second-player score {num(g.second_player_score, 3)}")
+    if g.first_move is not None:
+        out.append(first_move_text(g.first_move))
     L = g.length
     out.append(
         f"length (plies)      mean {num(L.mean)} {interval(L.low, L.high, num)}, "
@@ -85,6 +84,42 @@ def general_text(g: Any, reasons: pd.DataFrame, confidence: float) -> str:
     return "\n".join(out)
 
 
+VERDICTS = {
+    "no_games": "no games",
+    "not_identifiable": "cannot be separated from the bots' strengths",
+    "first_favoured": "first player (red) favoured",
+    "second_favoured": "second player (blue) favoured",
+    "no_evidence": "no significant first-move advantage",
+}
+
+
+def first_move_text(fm: Any) -> str:
+    """The first-move line of ``dsq stats``: the advantage fitted with the bots' strengths,
+    its interval, test and verdict, or why it cannot be separated from the bots
+    (``fm``: :class:`sim.stats.FirstMove`)."""
+    head = "first-move advantage"
+    if not fm.identifiable:
+        if not fm.games:
+            return f"{head} -  (no games)"
+        return (
+            f"{head} not estimated: it {VERDICTS['not_identifiable']} (each bot played only "
+            "one colour against the others), so there is no test"
+        )
+    note = f"; {fm.note}" if fm.prior_draws else ""
+    return (
+        f"{head} {first_move_cell(fm.elo, fm.elo_low, fm.elo_high)} Elo, "
+        f"score {num(fm.score, 3)} {interval(fm.low, fm.high, num, 3)} against an equal "
+        f"opponent  (bots' strengths fitted with it; vs 0: z = {num(fm.z, 2)}, "
+        f"{p_value(fm.p_value)}{note})  -> {VERDICTS[fm.verdict]}"
+    )
+
+
+def first_move_cell(elo: Any, low: Any, high: Any) -> str:
+    """First-move Elo and interval in a table cell, as :func:`sim.report.fmt.elo` writes an
+    Elo (an open end as its finite bound; ``-`` when not identifiable)."""
+    return fmt_elo(elo, None, low, high)
+
+
 def by_text(df: pd.DataFrame, key: str) -> str:
     """One line of figures per rules spec or batch (the table of
     :func:`sim.stats.general_stats_by`; ``key`` is its first column)."""
@@ -96,7 +131,8 @@ def by_text(df: pd.DataFrame, key: str) -> str:
             pct(r["blue_rate"]),
             f"{pct(r['draw_rate'])} {interval(r['draw_low'], r['draw_high'])}",
             f"{num(r['first_score'], 3)} {interval(r['first_low'], r['first_high'], num, 3)}",
-            p_text(r["first_p"]),
+            first_move_cell(r["first_move_elo"], r["first_move_low"], r["first_move_high"]),
+            p_text(r["first_move_p"]),
             f"{num(r['mean_plies'])} {interval(r['mean_low'], r['mean_high'], num)}",
             num(r["median_plies"], 0),
             f"{count(r['min_plies'])}-{count(r['max_plies'])}",
@@ -110,7 +146,8 @@ def by_text(df: pd.DataFrame, key: str) -> str:
         "blue",
         "draws [CI]",
         "first score [CI]",
-        "p(0.5)",
+        "first move Elo [CI]",
+        "p",
         "mean plies [CI]",
         "median",
         "min-max",
@@ -120,11 +157,13 @@ def by_text(df: pd.DataFrame, key: str) -> str:
 
 def _per_rules_row(r: dict[str, Any]) -> list[str]:
     if not r.get("games"):
-        return [r["rules"], "0"] + [MISSING] * 8
+        return [r["rules"], "0"] + [MISSING] * 10
     return [
         r["rules"],
         count(r["games"]),
         f"{num(r['first_score'], 3)} {interval(r['first_low'], r['first_high'], num, 3)}",
+        first_move_cell(r["first_move_elo"], r["first_move_low"], r["first_move_high"]),
+        p_text(r["first_move_p"]),
         f"{pct(r['draw_rate'])} {interval(r['draw_low'], r['draw_high'])}",
         f"{num(r['mean_plies'])} {interval(r['mean_low'], r['mean_high'], num)}",
         num(r["sd_plies"]),
@@ -138,10 +177,12 @@ def _per_rules_row(r: dict[str, Any]) -> list[str]:
 def _pair_row(r: dict[str, Any]) -> list[str]:
     first = interval(r["first_diff_low"], r["first_diff_high"], signed, 3)
     draw = interval(r["draw_diff_low"], r["draw_diff_high"], pts)
+    move = r["first_move_diff"], r["first_move_diff_low"], r["first_move_diff_high"]
     return [
         f"{r['rules_a']} - {r['rules_b']}",
         f"{signed(r['first_diff'], 3)} {first}",
-        p_text(r["first_diff_p"]),
+        first_move_cell(*move),
+        p_text(r["first_move_diff_p"]),
         f"{pts(r['draw_diff'], 1, ' pts')} {draw}",
         p_text(r["draw_diff_p"]),
         signed(r["mean_plies_diff"], 1),
@@ -169,6 +210,8 @@ def compare_text(c: Any) -> str:
         "rules",
         "games",
         "first score [CI]",
+        "first move Elo [CI]",
+        "p",
         "draws [CI]",
         "mean plies [CI]",
         "sd",
@@ -182,6 +225,7 @@ def compare_text(c: Any) -> str:
         header = [
             "difference",
             "first score [CI]",
+            "first move Elo [CI]",
             "p",
             "draw rate [CI]",
             "p",
@@ -195,6 +239,17 @@ def compare_text(c: Any) -> str:
         out.append("")
         out.append(_omnibus_line(c.omnibus))
     out.extend(f"note: {n}" for n in c.notes)
+    if "first_move_verdict" in c.per_rules:
+        unlinked = [
+            str(r["rules"])
+            for r in c.per_rules.to_dict("records")
+            if r.get("first_move_verdict") == "not_identifiable"
+        ]
+        if unlinked:
+            out.append(
+                f"note: first move under {', '.join(unlinked)}: {VERDICTS['not_identifiable']} "
+                "(each bot played only one colour against the others), no test"
+            )
     return "\n".join(out)
 
 
@@ -211,6 +266,7 @@ def details_text(den: pd.DataFrame, matrix: pd.DataFrame, squares: pd.DataFrame)
     """Den entries by animal, the capture matrix and the captures by square (the tables of
     :func:`sim.stats.den_animals`, :func:`~sim.stats.capture_matrix` and
     :func:`~sim.stats.capture_squares`)."""
+    # lazy: start-up time (duckdb, pandas)
     from sim.stats.details import square_grid
 
     den_rows = [
@@ -246,6 +302,7 @@ def _by_section(key: str, table: pd.DataFrame) -> str:
 def _no_games_text(out: dict[str, Any]) -> str:
     """An empty selection: what it asked for, and the bots, rules (and batches, when some
     were asked for) that the data does hold."""
+    # lazy: start-up time (duckdb, pandas)
     from sim.stats.query import bot_label
 
     sel, have = out["selection"], out.get("available") or {}

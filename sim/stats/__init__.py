@@ -23,6 +23,7 @@ from sim.stats.elo import (
     pentanomial,
     score_from_elo,
 )
+from sim.stats.firstmove import FirstMove, first_move, first_move_by
 from sim.stats.games import distinct_values, game_record, list_games
 from sim.stats.general import (
     GeneralStats,
@@ -54,6 +55,7 @@ __all__ = [
     "distinct_values",
     "game_record",
     "list_games",
+    "FirstMove",
     "GeneralStats",
     "LengthStats",
     "MatchScore",
@@ -75,6 +77,8 @@ __all__ = [
     "den_animals",
     "elo_from_score",
     "end_reasons",
+    "first_move",
+    "first_move_by",
     "general_stats",
     "general_stats_by",
     "kruskal_counts",

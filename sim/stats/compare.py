@@ -6,8 +6,11 @@ first-player score, draw rate and length with intervals and the design metrics o
 Ludii game-evaluation work, and for every pair of rule sets the differences with
 intervals and p-values:
 
-- first-player score difference: normal interval and z test from the per-game score
-  variances (draws count half);
+- first move: per rule set the first-move advantage fitted jointly with the bots'
+  strengths (:mod:`sim.stats.firstmove`), and for a pair its Elo difference with a normal
+  interval and z test from the two standard errors (none where either rule set cannot
+  separate the first move from the bots); the raw first-player scores and their
+  difference are figures with intervals, not tests;
 - draw-rate difference: Newcombe's hybrid Wilson interval, pooled two-proportion z test;
 - lengths: Mann-Whitney U (normal approximation with tie and continuity corrections, as
   ``scipy.stats.mannwhitneyu(method="asymptotic")``) computed exactly from the per-length
@@ -39,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import DsqError
+from sim.stats.firstmove import first_move_difference
 from sim.stats.general import general_stats_by
 from sim.stats.intervals import (
     newcombe_difference,
@@ -52,6 +56,7 @@ from sim.storage.schema import REASONS
 
 
 def _chi2_sf(x: float, df: int) -> float:
+    # lazy: start-up time (scipy)
     from scipy.special import chdtrc
 
     return float(chdtrc(df, x)) if df > 0 else math.nan
@@ -131,11 +136,14 @@ class RuleComparison:
     """Result of :func:`compare_rules`.
 
     ``per_rules``: one row per rules spec (in the order given) with ``games``,
-    ``first_score``/``first_low``/``first_high``/``first_p``, ``draw_rate``/``draw_low``/
+    ``first_score``/``first_low``/``first_high`` (raw), the first move's
+    (:class:`~sim.stats.firstmove.FirstMove`) ``first_move_score``, ``first_move_elo``/
+    ``_low``/``_high``/``_p``/``_verdict``, ``draw_rate``/``draw_low``/
     ``draw_high``, ``mean_plies``/``mean_low``/``mean_high``, ``sd_plies``,
     ``median_plies``, ``balance``, ``completion``, ``drawishness``, ``rule_draws``,
     ``ply_cap_draws``, ``branching``. ``pairs``: one row per pair of rule sets
-    (``rules_a``, ``rules_b``) with ``first_diff`` (+ ``_low``, ``_high``, ``_p``),
+    (``rules_a``, ``rules_b``) with ``first_diff`` (+ ``_low``, ``_high``: raw scores),
+    ``first_move_diff`` (+ ``_low``, ``_high``, ``_p``: first-move Elo),
     ``draw_diff`` (same), ``mean_plies_diff``, ``length_u``, ``length_p`` (Mann-Whitney),
     ``reasons_chi2``, ``reasons_dof``, ``reasons_p``. ``reasons``: games per reason
     (rows) and rules (columns). ``omnibus``: the tests over all rule sets.
@@ -226,7 +234,7 @@ def compare_rules(
                 "first_score": r["first_score"],
                 "first_low": r["first_low"],
                 "first_high": r["first_high"],
-                "first_p": r["first_p"],
+                **{k: v for k, v in r.items() if k.startswith("first_move_")},
                 "red_rate": r["red_rate"],
                 "blue_rate": r["blue_rate"],
                 "draw_rate": r["draw_rate"],
@@ -259,7 +267,10 @@ def compare_rules(
         sb, vb = score_variance(rb["red"], rb["draw"], rb["blue"])
         se = math.sqrt(va / ra["games"] + vb / rb["games"])
         diff = sa - sb
-        p_first = two_sided_p(diff / se) if se > 0 else (1.0 if diff == 0 else 0.0)
+        fmd = first_move_difference(
+            ra["first_move_elo"], ra["first_move_se"], rb["first_move_elo"], rb["first_move_se"],
+            confidence,
+        )  # fmt: skip
         dd, dlo, dhi = newcombe_difference(
             ra["draw"], ra["games"], rb["draw"], rb["games"], confidence
         )
@@ -272,7 +283,10 @@ def compare_rules(
                 "first_diff": diff,
                 "first_diff_low": diff - z * se,
                 "first_diff_high": diff + z * se,
-                "first_diff_p": p_first,
+                "first_move_diff": fmd["diff"],
+                "first_move_diff_low": fmd["low"],
+                "first_move_diff_high": fmd["high"],
+                "first_move_diff_p": fmd["p"],
                 "draw_diff": dd,
                 "draw_diff_low": dlo,
                 "draw_diff_high": dhi,

@@ -2,10 +2,21 @@
 
 Logistic Elo: ``elo(s) = -400 log10(1/s - 1)`` for a mean score ``s``. For W/D/L
 (trinomial) results the interval is cutechess's: the score's normal interval
-``mu +- z * sd / sqrt(n)`` mapped through ``elo`` and halved into a symmetric error
+``mu ± z * sd / sqrt(n)`` mapped through ``elo`` and halved into a symmetric error
 (cutechess prints that error; its approximate inverse erf gives ``z = 1.9572`` instead of
 1.9600, which is why it shows ``0.1 +/- 7.7`` for 1038 W, 1925 D, 1037 L where the exact
 quantile gives 7.76). LOS is ``Phi((W - L) / sqrt(W + L))`` (cutechess).
+
+Near a sweep the normal interval leaves [0, 1] (Elo is infinite at a score of 0 or 1:
+cutechess prints ``+668.8 +/- inf`` for 117-1-2). There the score's interval is Wilson's
+instead, with the observed spread: the ``p`` with ``n (mu - p)^2 = z^2 (p (1 - p) - k)``,
+``k = mu (1 - mu) - var`` (``k = d/4`` for a draw ratio ``d``: plain Wilson without draws),
+which stays inside [0, 1], reaches 1 only for a sweep (every game, or pair, won: its lower
+bound is ``n / (n + z^2)``) and tends to the normal interval as ``n`` grows. Such an Elo
+interval is asymmetric and given by its bounds, with no ``±`` error (``elo_error`` NaN);
+a sweep's Elo is infinite and its interval open at the top (``elo_high = inf``): it has
+only its lower bound. :class:`EloEstimate` holds one figure in that form, and says which
+Elo it is (``logistic`` or ``normalized``).
 
 Pentanomial results count colour-swapped game pairs by the pair's score for the bot whose
 point of view is taken: index 0..4 = pair score 0, 1/2, 1, 3/2, 2 (LL, LD, DD or WL, WD,
@@ -29,14 +40,71 @@ NELO_PER_T = 800.0 / math.log(10.0)  # 347.4355855226...
 
 
 def elo_from_score(score: float) -> float:
-    """Logistic Elo difference for a mean score in ``[0, 1]`` (+-inf at 1 and 0)."""
+    """Logistic Elo difference for a mean score in ``[0, 1]`` (±inf at 1 and 0)."""
     if math.isnan(score):
         return math.nan
     if score <= 0.0:
         return -math.inf
     if score >= 1.0:
         return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: no "-0.0" at a score of 1/2
+
+
+ELO_KINDS = ("logistic", "normalized")
+
+
+def normalized_estimate(
+    point: float, low: float, high: float, confidence: float = 0.95
+) -> EloEstimate:
+    """A normalized Elo (nElo) with its interval (NaN without spread)."""
+    return EloEstimate("normalized", point, (high - low) / 2.0, low, high, confidence)
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if x is not None and math.isfinite(x) else None
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """One Elo figure with its interval at ``confidence``: ``kind`` is ``"logistic"`` (the
+    Elo difference of a mean score) or ``"normalized"`` (nElo, per standard deviation).
+
+    ``point``, ``low`` and ``high`` may be infinite: ``low == -inf`` / ``high == inf`` is an
+    interval open at that end (a score bound of 0 or 1), ``point`` infinite a sweep.
+    ``error`` is the symmetric ``±`` half-width of a normal interval (NaN for an
+    asymmetric Wilson interval or an open one: see the module notes).
+    :meth:`to_dict` writes infinities as null, with ``low_open`` / ``high_open`` flags.
+    """
+
+    kind: str
+    point: float
+    error: float
+    low: float
+    high: float
+    confidence: float = 0.95
+
+    @property
+    def low_open(self) -> bool:
+        """The interval has no lower bound (the score's reaches 0)."""
+        return self.low == -math.inf
+
+    @property
+    def high_open(self) -> bool:
+        """The interval has no upper bound (the score's reaches 1)."""
+        return self.high == math.inf
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON values: infinities and NaN as null, the open ends flagged."""
+        return {
+            "kind": self.kind,
+            "point": _finite(self.point),
+            "error": _finite(self.error),
+            "low": _finite(self.low),
+            "high": _finite(self.high),
+            "low_open": self.low_open,
+            "high_open": self.high_open,
+            "confidence": self.confidence,
+        }
 
 
 def score_from_elo(elo: float) -> float:
@@ -63,6 +131,18 @@ def _moments(values: Sequence[float], counts: Sequence[float]) -> tuple[float, f
     m3 = sum(c * (v - mu) ** 3 for v, c in zip(values, counts, strict=True)) / n
     m4 = sum(c * (v - mu) ** 4 for v, c in zip(values, counts, strict=True)) / n
     return mu, var, m3 / var**1.5, m4 / var**2 - 3.0
+
+
+def wilson_spread(mu: float, var: float, n: float, z: float) -> tuple[float, float]:
+    """Wilson's score interval for a mean ``mu`` of ``n`` scores in [0, 1] with variance
+    ``var``: the roots of ``n (mu - p)^2 = z^2 (p (1 - p) - k)``, ``k = mu (1 - mu) - var``
+    (plain Wilson for 0/1 scores); 1 is reached only at ``mu = 1`` with no spread."""
+    k = min(max(mu * (1.0 - mu) - var, 0.0), 0.25)
+    z2 = z * z
+    b = 2.0 * n * mu + z2
+    root = math.sqrt(max(z2 * (4.0 * n * var + z2 * (1.0 - 4.0 * k)), 0.0))
+    lo, hi = (b - root) / (2.0 * (n + z2)), (b + root) / (2.0 * (n + z2))
+    return max(lo, 0.0), min(hi, 1.0)
 
 
 @dataclass(frozen=True)
@@ -92,8 +172,13 @@ def _elo_core(
     half = z * math.sqrt(var / n)
     lo_s, hi_s = mu - half, mu + half
     elo = elo_from_score(mu)
-    elo_lo, elo_hi = elo_from_score(lo_s), elo_from_score(hi_s)
-    err = (elo_hi - elo_lo) / 2.0 if math.isfinite(elo_hi - elo_lo) else math.inf
+    if lo_s > 0.0 and hi_s < 1.0:
+        elo_lo, elo_hi = elo_from_score(lo_s), elo_from_score(hi_s)
+        err = (elo_hi - elo_lo) / 2.0
+    else:  # the normal interval leaves [0, 1]: Wilson's, with no symmetric error
+        lo_s, hi_s = wilson_spread(mu, var, n, z)
+        elo_lo, elo_hi = elo_from_score(lo_s), elo_from_score(hi_s)
+        err = math.nan
     if var > 0:
         t = (mu - 0.5) / math.sqrt(var)
         var_t = max(1.0 - t * skew + 0.25 * t * t * (kurt + 2.0), 0.0)
@@ -112,8 +197,9 @@ def _elo_core(
 class MatchScore:
     """A W/D/L result from one side's point of view, in the cutechess form.
 
-    ``elo_error`` is the symmetric +- margin cutechess prints; ``elo_low``/``elo_high`` the
-    (asymmetric) interval the error was taken from. ``los`` and ``draw_ratio`` are
+    ``elo_error`` is the symmetric ± margin cutechess prints; ``elo_low``/``elo_high`` the
+    (asymmetric) interval the error was taken from (near a sweep Wilson's interval, with
+    ``elo_error`` NaN: see the module notes). ``los`` and ``draw_ratio`` are
     fractions (0.509, not 50.9%). ``nelo`` is the normalized Elo (per-game standard
     deviation) with its interval.
     """
@@ -134,10 +220,21 @@ class MatchScore:
     nelo: float
     nelo_low: float
     nelo_high: float
+    confidence: float = 0.95
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the fields."""
         return asdict(self)
+
+    def logistic(self) -> EloEstimate:
+        """The logistic Elo with its interval."""
+        return EloEstimate(
+            "logistic", self.elo, self.elo_error, self.elo_low, self.elo_high, self.confidence
+        )
+
+    def normalized(self) -> EloEstimate:
+        """The normalized Elo (nElo) with its interval."""
+        return normalized_estimate(self.nelo, self.nelo_low, self.nelo_high, self.confidence)
 
 
 def los(wins: float, losses: float) -> float:
@@ -150,7 +247,7 @@ def los(wins: float, losses: float) -> float:
 def match_score(wins: int, draws: int, losses: int, confidence: float = 0.95) -> MatchScore:
     """Score, Elo difference with interval, LOS and draw ratio of a W/D/L result.
 
-    ``match_score(1038, 1925, 1037)`` gives Elo 0.09 +- 7.76 and LOS 0.509 (cutechess
+    ``match_score(1038, 1925, 1037)`` gives Elo 0.09 ± 7.76 and LOS 0.509 (cutechess
     prints ``0.1 +/- 7.7``: see the module notes).
     """
     w, d, lo = _check_counts((wins, draws, losses), 3, "match_score")
@@ -162,6 +259,7 @@ def match_score(wins: int, draws: int, losses: int, confidence: float = 0.95) ->
         losses=int(lo),
         games=int(n),
         draw_ratio=(d / n) if n else math.nan,
+        confidence=confidence,
         **asdict(core),
     )
 
@@ -194,12 +292,23 @@ class PentanomialScore:
     nelo: float
     nelo_low: float
     nelo_high: float
+    confidence: float = 0.95
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the fields (``ptnml`` as a list)."""
         d = asdict(self)
         d["ptnml"] = list(self.ptnml)
         return d
+
+    def logistic(self) -> EloEstimate:
+        """The logistic Elo with its interval."""
+        return EloEstimate(
+            "logistic", self.elo, self.elo_error, self.elo_low, self.elo_high, self.confidence
+        )
+
+    def normalized(self) -> EloEstimate:
+        """The normalized Elo (nElo) with its interval."""
+        return normalized_estimate(self.nelo, self.nelo_low, self.nelo_high, self.confidence)
 
 
 def pentanomial(ptnml: Sequence[int], confidence: float = 0.95) -> PentanomialScore:
@@ -220,5 +329,6 @@ def pentanomial(ptnml: Sequence[int], confidence: float = 0.95) -> PentanomialSc
         pairs=int(n),
         games=int(2 * n),
         pair_draw_ratio=(counts[2] / n) if n else math.nan,
+        confidence=confidence,
         **asdict(core),
     )

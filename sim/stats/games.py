@@ -52,7 +52,7 @@ def list_games(
     if reasons:
         cond += f" AND reason IN ({', '.join('?' for _ in reasons)})"
         params += list(reasons)
-    total = int(con.execute(f"SELECT count(*) FROM games WHERE {cond}", params).fetchone()[0])
+    total = int(con.execute(f"SELECT count(*) FROM games WHERE {cond}", params).fetchall()[0][0])
     df = con.execute(
         f"SELECT {', '.join(LISTING_COLUMNS)} FROM games WHERE {cond} "
         "ORDER BY batch_id, game_index LIMIT ? OFFSET ?",
@@ -82,6 +82,7 @@ def game_record(
 def replay_input(record: dict[str, Any]) -> dict[str, Any]:
     """A recorded game as a line of ``dsq replay --jsonl``: its rules, the FEN it began from
     (null: the initial position) and its moves written like ``a3a4``."""
+    # lazy: start-up time (numba kernels)
     from engine.position import decode_move
 
     fen = record.get("start_fen")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import duckdb
@@ -16,6 +16,7 @@ import pandas as pd
 
 from engine.codes import WINNERS
 from engine.errors import DsqError
+from sim.stats.firstmove import FirstMove, first_move, first_move_by, first_move_from_cells
 from sim.stats.intervals import (
     Proportion,
     mean_interval,
@@ -128,6 +129,7 @@ class GeneralStats:
     reasons: dict[str, int] = field(default_factory=dict)
     branching: float = math.nan
     mean_duration_ms: float = math.nan
+    first_move: FirstMove | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Nested plain dict."""
@@ -142,6 +144,7 @@ class GeneralStats:
             "reasons": dict(self.reasons),
             "branching": self.branching,
             "mean_duration_ms": self.mean_duration_ms,
+            "first_move": None if self.first_move is None else self.first_move.to_dict(),
         }
 
 
@@ -187,14 +190,30 @@ def general_stats(
     con: duckdb.DuckDBPyConnection, selection: Selection | None = None, confidence: float = 0.95
 ) -> GeneralStats:
     """Games played; red/blue/draw counts and rates with Wilson intervals; the first
-    player's score with its interval and test against 0.5; game length (mean with t
-    interval, sd, median, min, max); games by end reason. One aggregate query."""
+    player's raw score with its interval; the first-move advantage fitted with the bots'
+    strengths (:func:`sim.stats.firstmove.first_move`, ``first_move``); game length (mean
+    with t interval, sd, median, min, max); games by end reason. Two aggregate queries."""
     sel = selection or Selection()
     df = query_df(con, sel, f"SELECT {_AGG} FROM sel")
-    return _general_from_row(df.iloc[0].to_dict(), confidence)
+    g = _general_from_row(df.iloc[0].to_dict(), confidence)
+    return replace(g, first_move=first_move(con, sel, confidence))
 
 
-def _flat(key: str, g: GeneralStats) -> dict[str, Any]:
+def first_move_columns(fm: FirstMove) -> dict[str, Any]:
+    """The first-move figures of a group as flat columns (``first_move_score``,
+    ``first_move_elo``, ``_low``, ``_high``, ``_se``, ``_p``, ``_verdict``)."""
+    return {
+        "first_move_score": fm.score,
+        "first_move_elo": fm.elo,
+        "first_move_low": fm.elo_low,
+        "first_move_high": fm.elo_high,
+        "first_move_se": fm.se_elo,
+        "first_move_p": fm.p_value,
+        "first_move_verdict": fm.verdict,
+    }
+
+
+def _flat(key: str, g: GeneralStats, fm: FirstMove) -> dict[str, Any]:
     return {
         "key": key,
         "games": g.games,
@@ -213,7 +232,7 @@ def _flat(key: str, g: GeneralStats) -> dict[str, Any]:
         "first_score": g.first_player.score,
         "first_low": g.first_player.low,
         "first_high": g.first_player.high,
-        "first_p": g.first_player.p_value,
+        **first_move_columns(fm),
         "mean_plies": g.length.mean,
         "mean_low": g.length.low,
         "mean_high": g.length.high,
@@ -236,7 +255,8 @@ def general_stats_by(
 
     One row per group (column ``key``), sorted by key; the columns are those of
     :func:`general_stats` flattened (``red_rate``, ``red_low``, ``first_score``,
-    ``first_p``, ``mean_plies``, ``mean_low``, ``reason_den``, ...).
+    ``mean_plies``, ``mean_low``, ``reason_den``, ...) and the group's first-move
+    advantage fitted with its bots (:func:`first_move_columns`).
     """
     if by not in GROUP_COLUMNS:
         raise DsqError(f"cannot group by {by!r} here (one of {', '.join(GROUP_COLUMNS)})")
@@ -244,15 +264,21 @@ def general_stats_by(
     df = query_df(
         con, selection or Selection(), f"SELECT {col} AS key, {_AGG} FROM sel GROUP BY 1 ORDER BY 1"
     )
-    rows = [_flat(str(r["key"]), _general_from_row(r, confidence)) for r in df.to_dict("records")]
+    moves = first_move_by(con, selection or Selection(), col, confidence)
+    none = first_move_from_cells([], confidence)
+    rows = [
+        _flat(str(r["key"]), _general_from_row(r, confidence), moves.get(str(r["key"]), none))
+        for r in df.to_dict("records")
+    ]
     out = pd.DataFrame(rows)
     if out.empty:
-        out = pd.DataFrame(columns=list(_flat("", _empty_general()).keys()))
+        out = pd.DataFrame(columns=list(_flat("", _empty_general(), none).keys()))
     return out.rename(columns={"key": by})
 
 
 def _empty_general() -> GeneralStats:
-    row = {k: None for k in ("mean_plies", "sd_plies", "min_plies", "max_plies", "median_plies")}
+    names = ("mean_plies", "sd_plies", "min_plies", "max_plies", "median_plies")
+    row: dict[str, Any] = dict.fromkeys(names)
     row.update(games=0, red=0, blue=0, draw=0, branching=None, mean_duration_ms=None)
     row.update({f"reason_{r}": 0 for r in REASONS})
     return _general_from_row(row, 0.95)

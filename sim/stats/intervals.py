@@ -141,6 +141,7 @@ def t_quantile(confidence: float, df: float) -> float:
     """Two-sided Student t quantile (normal when ``df`` is very large)."""
     if df > 1e6:
         return z_value(confidence)
+    # lazy: start-up time (scipy)
     from scipy.special import stdtrit
 
     return float(stdtrit(df, 0.5 + confidence / 2.0))

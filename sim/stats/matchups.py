@@ -131,7 +131,17 @@ SCORE_COLUMNS = [
     "score_as_red",
     "score_as_blue",
 ]
-PAIR_COLUMNS = ["pairs", "ptnml", "ptnml_elo", "ptnml_elo_error", "nelo", "nelo_low", "nelo_high"]
+PAIR_COLUMNS = [
+    "pairs",
+    "ptnml",
+    "ptnml_elo",
+    "ptnml_elo_error",
+    "ptnml_elo_low",
+    "ptnml_elo_high",
+    "nelo",
+    "nelo_low",
+    "nelo_high",
+]
 MATCHUP_COLUMNS = ["bot", "opponent", *SCORE_COLUMNS, *PAIR_COLUMNS]
 
 
@@ -143,11 +153,14 @@ def matchup_table(
 ) -> pd.DataFrame:
     """Every pairing of two different bots, from each bot's point of view.
 
-    One row per (``bot``, ``opponent``): W/D/L, score, Elo difference with its cutechess
-    error (``elo_error``) and interval, LOS and draw ratio (fractions), games and score
-    with each colour, and for colour-swapped pairs ``pairs``, ``ptnml`` (list of 5 counts
-    LL, LD, DD+WL, WD, WW), ``ptnml_elo`` +- ``ptnml_elo_error`` and normalized Elo
-    ``nelo`` with interval (NaN without pairs). With the selection naming bots, only rows
+    One row per (``bot``, ``opponent``): W/D/L, score, logistic Elo difference with its
+    cutechess error (``elo_error``; NaN where the interval is Wilson's) and interval
+    (``elo_high`` = inf for a sweep: see :mod:`sim.stats.elo`), LOS and draw ratio
+    (fractions), games and score with each colour, and for colour-swapped pairs
+    ``pairs``, ``ptnml`` (list of 5 counts LL, LD, DD+WL, WD, WW), the logistic
+    ``ptnml_elo`` ± ``ptnml_elo_error`` with interval ``ptnml_elo_low``,
+    ``ptnml_elo_high``, and the normalized Elo ``nelo`` with interval (NaN without
+    pairs). With the selection naming bots, only rows
     whose ``bot`` is one of them are kept; ``mirror=False`` keeps one row per pairing
     (the alphabetically first bot's view).
     """
@@ -174,6 +187,8 @@ def matchup_table(
                 ptnml=list(p.ptnml),
                 ptnml_elo=p.elo,
                 ptnml_elo_error=p.elo_error,
+                ptnml_elo_low=p.elo_low,
+                ptnml_elo_high=p.elo_high,
                 nelo=p.nelo,
                 nelo_low=p.nelo_low,
                 nelo_high=p.nelo_high,
@@ -184,6 +199,8 @@ def matchup_table(
                 ptnml=None,
                 ptnml_elo=math.nan,
                 ptnml_elo_error=math.nan,
+                ptnml_elo_low=math.nan,
+                ptnml_elo_high=math.nan,
                 nelo=math.nan,
                 nelo_low=math.nan,
                 nelo_high=math.nan,

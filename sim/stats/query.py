@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from engine import parse_rules
 from engine.errors import DsqError
 
 COLOURS = ("red", "blue")
@@ -192,7 +193,6 @@ def canonical_rules(spec: str) -> str:
 
     Raises :class:`DsqError` (``RulesError``) for unknown presets or options.
     """
-    from engine import parse_rules
 
     return parse_rules(spec).spec
 
@@ -202,12 +202,14 @@ def canonical_bot(spec: str) -> str:
     (a person) is kept as it is. Raises :class:`DsqError` (``BotSpecError``) for a bad spec."""
     if spec.strip() == HUMAN:
         return HUMAN
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots import parse_bot
 
     return parse_bot(spec).canonical
 
 
 def _kinds() -> tuple[str, ...]:
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots import BOT_NAMES
 
     return BOT_NAMES
@@ -258,6 +260,7 @@ def bot_label(value: str) -> str:
     """A bot filter value (or a recorded player) for a person: the short spec, said to be
     every parameter set for a kind (``alphabeta (any parameters)``) and the defaults for a
     spec whose short form is its kind alone (``alphabeta (default parameters)``)."""
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots import BOTS
     from sim.bots.spec import short_spec
 

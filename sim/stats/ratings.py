@@ -28,7 +28,7 @@ import pandas as pd
 
 from engine.errors import DsqError
 from sim.stats.intervals import z_value
-from sim.stats.query import Selection, query_rows
+from sim.stats.query import Selection, bot_label, matching_bots, query_rows
 
 _LN10_400 = math.log(10.0) / 400.0
 
@@ -46,7 +46,7 @@ FROM sel WHERE red <> blue GROUP BY 1, 2
 class Ratings:
     """Result of :func:`ratings`.
 
-    ``table`` columns: ``bot``, ``rating``, ``error`` (+- at the confidence level),
+    ``table`` columns: ``bot``, ``rating``, ``error`` (± at the confidence level),
     ``low``, ``high``, ``games``, ``score`` (points / games), ``opponents``; sorted by
     rating, best first. ``covariance`` is indexed by bot.
     """
@@ -152,7 +152,6 @@ def _fit(pts: np.ndarray, games: np.ndarray, iters: int = 100) -> tuple[np.ndarr
 def resolve_anchor(anchor: str, bots: list[str]) -> str:
     """The one rated bot (of ``bots``) that the bot filter value ``anchor`` names; DsqError
     naming the rated bots when it names none, or several."""
-    from sim.stats.query import bot_label, matching_bots
 
     if not bots:
         raise DsqError(f"anchor bot {bot_label(anchor)!r}: no games between different bots")

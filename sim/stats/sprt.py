@@ -137,6 +137,7 @@ def _results_pdf(results: Sequence[float]) -> tuple[float, list[float], list[flo
 
 def _mle_logratio_terms(values: list[float], pdf: list[float], s: float) -> list[float]:
     """``log(p_i / q_i)`` where ``q`` is the max-likelihood pdf with mean ``s``."""
+    # lazy: start-up time (scipy)
     from scipy.optimize import brentq
 
     a = [v - s for v in values]
@@ -169,7 +170,7 @@ def _raw_scores(
     values: list[float], pdf: list[float], elo0: float, elo1: float, model: str
 ) -> tuple[float, float]:
     if model == "logistic":
-        return tuple(1.0 / (1.0 + 10.0 ** (-e / 400.0)) for e in (elo0, elo1))  # type: ignore[return-value]
+        return tuple(1.0 / (1.0 + 10.0 ** (-e / 400.0)) for e in (elo0, elo1))
     if model == "normalized":
         mu = sum(v * p for v, p in zip(values, pdf, strict=True))
         var = sum(p * (v - mu) ** 2 for v, p in zip(values, pdf, strict=True))

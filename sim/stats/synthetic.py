@@ -112,7 +112,7 @@ def synthetic_table(
     plies = np.clip(rng.gamma(4.0, mean_plies / 4.0, n).round().astype(np.int64), 5, ply_cap - 1)
     plies = np.where(reason == "ply_cap", ply_cap, plies)
     animals = np.array(ANIMALS, dtype=object)
-    den_animal = np.where(reason == "den", animals[rng.integers(0, 8, n)], None)
+    den_animal = np.where(reason == "den", animals[rng.integers(0, 8, n)], np.array(None))
 
     ncap = np.minimum(rng.poisson(captures_per_game, n), 15)
     offsets = np.concatenate([[0], np.cumsum(ncap)]).astype(np.int32)
@@ -182,6 +182,7 @@ def write_synthetic_dataset(
 ) -> list[Path]:
     """Write ``n`` synthetic games of one batch under ``data_dir`` in the storage layout
     (``games/<batch_id>/part-*.parquet``, via :func:`sim.storage.writing.write_games_chunk`)."""
+    # lazy: start-up time (the parquet writer: only when games are written)
     from sim.storage.writing import write_games_chunk
 
     paths = []

@@ -26,12 +26,13 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from engine.errors import DsqError
+from sim.storage.atomic import atomic_write_json, create_json_exclusive
 from sim.storage.locks import batch_locked
 from sim.storage.paths import GAMES_DIR, batch_path, batches_dir, cancel_path, games_dir
 from sim.storage.reading import load_batch_records
 from sim.storage.recordcheck import STATUSES, RecordError, check_record, check_spec
 from sim.storage.verify import verify_files
-from sim.storage.writing import atomic_write_json, create_json_exclusive, pid_alive
+from sim.storage.writing import pid_alive
 
 __all__ = [
     "STATUSES",
@@ -70,7 +71,7 @@ def write_batch_record(data_dir: Path, record: dict[str, Any]) -> None:
 def create_batch_record(data_dir: Path, record: dict[str, Any]) -> bool:
     """Write the record of a new batch only if its id is free; return whether it was.
 
-    Atomic among processes (see :func:`sim.storage.writing.create_json_exclusive`).
+    Atomic among processes (see :func:`sim.storage.atomic.create_json_exclusive`).
     """
     record["updated_at"] = now_iso()
     batches_dir(Path(data_dir)).mkdir(parents=True, exist_ok=True)

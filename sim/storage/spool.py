@@ -28,8 +28,10 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from engine.codes import WINNERS
+from sim.storage.atomic import TMP_MARK, fsync_dir
 from sim.storage.verify import read_back, record_verdict
-from sim.storage.writing import TMP_MARK, fsync_dir, write_games_file
+from sim.storage.writing import write_games_file
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,6 @@ def spool_games(folder: Path | str, table: pa.Table) -> SpooledFile:
     """Write a chunk's games (a GAME_SCHEMA table sorted by ``game_index``) under a hidden
     temporary name in ``folder``, verify it and describe it; ``OSError`` if it does not read
     back as written (the temporary file is then removed)."""
-    from engine.codes import WINNERS
 
     if table.num_rows == 0:
         raise ValueError("empty chunk")

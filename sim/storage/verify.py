@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from sim.storage.atomic import atomic_write_json
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS
 
 CACHE_NAME = ".verified.json"
@@ -133,8 +134,6 @@ def _cached(entries: dict[str, list], name: str, key: Key) -> tuple[bool, str | 
 def _save_cache(folder: Path, updates: dict[str, list]) -> None:
     """Merge ``updates`` into the folder's cache, dropping entries of vanished files (best
     effort: a read-only folder or a full disk only means verifying again next time)."""
-    from sim.storage.writing import atomic_write_json
-
     entries = _load_cache(folder)
     entries.update(updates)
     entries = {n: e for n, e in entries.items() if (folder / n).exists()}

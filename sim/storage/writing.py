@@ -1,14 +1,15 @@
-"""Crash-safe writes: game chunks as parquet files and small JSON files, all atomic.
+"""Crash-safe writes of game chunks as parquet files, atomic like the small files of
+:mod:`sim.storage.atomic`.
 
-A file is written under a temporary name that does not end in ``.parquet`` / ``.json``
-(``.<name>.tmp-<pid>-<token>``) in the destination folder, fsynced, renamed into place,
-and the folder is fsynced, so a crash never leaves a half-written file where readers look.
+A file is written under a temporary name that does not end in ``.parquet``
+(``.<name>.tmp-<pid>-<token>``) in the destination folder, fsynced, read back, renamed into
+place, and the folder is fsynced, so a crash never leaves a half-written file where readers
+look; :func:`remove_stale_temp_files` removes the temporary files of writers that died.
 """
 
 from __future__ import annotations
 
 import errno
-import json
 import os
 import secrets
 from collections.abc import Iterable, Mapping
@@ -19,100 +20,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.storage.atomic import TMP_MARK, fsync_dir, temp_name
 from sim.storage.paths import games_dir
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
 from sim.storage.verify import read_back, record_verdict
 
-TMP_MARK = ".tmp-"
 ZSTD_LEVEL = 3
-
-
-def _tmp_name(dest: Path) -> Path:
-    return dest.with_name(f".{dest.name}{TMP_MARK}{os.getpid()}-{secrets.token_hex(4)}")
-
-
-def fsync_dir(folder: Path) -> None:
-    """fsync a folder so a rename inside it is durable (best effort where unsupported)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _finish(tmp: Path, dest: Path) -> None:
-    fd = os.open(tmp, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, dest)
-    fsync_dir(dest.parent)
-
-
-def atomic_write_bytes(dest: Path, data: bytes) -> None:
-    """Write ``data`` to ``dest`` atomically (temp name, fsync, rename, fsync folder)."""
-    dest = Path(dest)
-    tmp = _tmp_name(dest)
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        _finish(tmp, dest)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def _json_bytes(obj: Any) -> bytes:
-    return (json.dumps(obj, indent=2, sort_keys=True) + "\n").encode()
-
-
-def atomic_write_json(dest: Path, obj: Any) -> None:
-    """Write ``obj`` as indented JSON to ``dest`` atomically."""
-    atomic_write_bytes(Path(dest), _json_bytes(obj))
-
-
-def create_json_exclusive(dest: Path, obj: Any) -> bool:
-    """Create ``dest`` holding ``obj`` as JSON only if no file has that name; return whether
-    this call created it.
-
-    Atomic among any number of processes, and never visible half-written: the JSON is
-    written and fsynced under a temporary name, then hard-linked to ``dest`` (``link``
-    fails if the name exists, like ``O_EXCL``). Where the file system has no hard links,
-    ``O_CREAT | O_EXCL`` on ``dest`` itself decides instead.
-    """
-    dest = Path(dest)
-    tmp = _tmp_name(dest)
-    data = _json_bytes(obj)
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.link(tmp, dest)
-        except FileExistsError:
-            return False
-        except OSError as exc:
-            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
-                raise
-            try:
-                fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            except FileExistsError:
-                return False
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-        fsync_dir(dest.parent)
-        return True
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def rows_to_table(rows: Iterable[Mapping[str, Any]]) -> pa.Table:
@@ -156,7 +69,7 @@ def write_games_file(path: Path, table: pa.Table) -> None:
 def write_games_table(path: Path, table: pa.Table) -> None:
     """Write a GAME_SCHEMA table to ``path`` atomically (see :func:`write_games_file`)."""
     path = Path(path)
-    tmp = _tmp_name(path)
+    tmp = temp_name(path)
     try:
         write_games_file(tmp, table)
         os.replace(tmp, path)

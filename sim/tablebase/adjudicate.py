@@ -167,6 +167,7 @@ def cut_packed(
     start: np.ndarray, rules: np.ndarray, adj: Adjudicator, packed: np.ndarray
 ) -> np.ndarray:
     """:func:`cut_games` for the one game packed by :func:`sim.bots.fast.fast_game`."""
+    # lazy: start-up time (numba kernels)
     from sim.bots.fast import SUMMARY_SIZE
 
     plies = int(packed[0])

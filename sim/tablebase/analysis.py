@@ -10,9 +10,11 @@ from typing import Any
 
 import numpy as np
 
+from engine.core import new_state
 from engine.errors import DsqError
 from engine.fen import format_fen
 from engine.rules import Ruleset, parse_rules
+from engine.state import P_SQ, S_SIDE
 from sim.tablebase import table_kernels as K
 from sim.tablebase.build import Built, Progress, build_tables, counts, sub_arrays
 from sim.tablebase.material import Material, parse_material, squares_of
@@ -81,8 +83,6 @@ def verify_table(
 
 def fen_of(material: Material, index: int) -> str:
     """The FEN of a table index (clock 0, move 1)."""
-    from engine.core import new_state
-    from engine.state import P_SQ, S_SIDE
 
     squares, side = squares_of(material, index)
     st = new_state(1)

@@ -32,8 +32,8 @@ import pyarrow as pa
 
 from engine.errors import DsqError
 from engine.rules import Ruleset, parse_rules
+from sim.storage.atomic import atomic_write_bytes
 from sim.storage.paths import resolve_data_dir
-from sim.storage.writing import atomic_write_bytes
 from sim.tablebase.material import Material, parse_material
 
 MAGIC = b"DSQTB"

@@ -15,8 +15,10 @@ from sim.bots.spec import short_spec
 from sim.report import fmt
 from sim.stats import compare_rules, general_stats, matchup_table, ratings
 from sim.stats.query import Selection
+from sim.stats.synthetic import synthetic_table
 from sim.storage.reading import open_dataset
 from sim.storage.records import request_cancel
+from sim.storage.writing import write_games_chunk
 from tests.support.apptest import metrics, run_app
 from tests.support.dataset import BATCH_IDS, TOTAL_GAMES
 from tests.support.procs import in_process
@@ -37,7 +39,7 @@ def expected_overview(g) -> dict[str, tuple[str, str]]:  # noqa: ANN001
         "First-player wins (red)": (fmt.count(fp.wins), ""),
         "Second-player wins (blue)": (fmt.count(fp.losses), ""),
         "First-player score": (fmt.pct(fp.score), ""),
-        "First-player advantage test": (fmt.p_value(fp.p_value), ""),
+        "First-move advantage": (f"{fmt.signed(g.first_move.elo)} Elo", ""),
     }
 
 
@@ -54,7 +56,24 @@ def test_overview_shows_the_statistics_layers_figures(monkeypatch, fixture_data)
     text = " ".join(m.value for m in at.markdown)
     assert fmt.pct_interval(g.red.low, g.red.high) in text
     assert fmt.num_interval(g.length.low, g.length.high) in text
+    fm = g.first_move
+    assert fm.identifiable  # colours swapped, and random against itself
+    assert f"fitted together with the bots' strengths: {fmt.signed(fm.elo)} Elo" in text
+    assert fmt.p_value(fm.p_value) in text and "against 50%" not in text
     assert len(at.get("plotly_chart")) == 2
+
+
+def test_overview_does_not_test_a_first_move_it_cannot_separate(monkeypatch, tmp_path):
+    table = synthetic_table(
+        300, rules="datou", batch_id="u", bots=("greedy", "random"), elo={"greedy": 400},
+        swap=False, moves=False,
+    )  # fmt: skip
+    write_games_chunk(tmp_path, "u", table)
+    at = run_app(monkeypatch, tmp_path)
+    assert metrics(at)["First-move advantage"][0] == "cannot be separated"
+    assert any("cannot be separated from the bots' strengths" in i.value for i in at.info)
+    shown = " ".join(m.value for m in at.markdown)
+    assert "favoured" not in shown and "against 50%" not in shown
 
 
 def test_overview_follows_the_sidebar_filters(monkeypatch, fixture_data):
@@ -121,10 +140,13 @@ def test_compare_rules_shows_the_comparison(monkeypatch, fixture_data):
         assert row["first-player score"] == fmt.pct(want["first_score"])
         assert row["score 95% CI"] == fmt.pct_interval(want["first_low"], want["first_high"])
         assert row["mean plies"] == fmt.num(want["mean_plies"])
+        assert row["first-move Elo"] == fmt.signed(want["first_move_elo"])
+        assert row["first-move p"] == fmt.p_value(want["first_move_p"])
     pairs = next(d.value for d in at.dataframe if "A vs B" in d.value.columns)
     want = cmp.pairs.iloc[0]
     assert pairs.iloc[0]["A vs B"] == f"{want['rules_a']} vs {want['rules_b']}"
-    assert pairs.iloc[0]["score p"] == fmt.p_value(want["first_diff_p"])
+    assert pairs.iloc[0]["first-move p"] == fmt.p_value(want["first_move_diff_p"])
+    assert pairs.iloc[0]["first-move Elo A−B"] == fmt.signed(want["first_move_diff"])
     assert pairs.iloc[0]["length p (Mann–Whitney)"] == fmt.p_value(want["length_p"])
     design = next(d.value for d in at.dataframe if "balance" in d.value.columns)
     assert list(design["balance"]) == [fmt.pct(v) for v in cmp.per_rules["balance"]]
@@ -143,15 +165,19 @@ def test_bots_page_shows_ratings_and_matchups(monkeypatch, fixture_data):
     with open_dataset(fixture_data) as ds:
         r = ratings(ds.con, Selection())
         m = matchup_table(ds.con, Selection())
-    table = next(d.value for d in at.dataframe if "rating (Elo)" in d.value.columns)
+    table = next(d.value for d in at.dataframe if "rating (logistic Elo)" in d.value.columns)
     assert list(table["bot"]) == [short_spec(b) for b in r.table["bot"]]
-    assert list(table["rating (Elo)"]) == [fmt.signed(v, 0) for v in r.table["rating"]]
+    assert list(table["rating (logistic Elo)"]) == [fmt.signed(v, 0) for v in r.table["rating"]]
     assert list(table["± 95%"]) == [fmt.num(v, 0) for v in r.table["error"]]
     matchups = next(d.value for d in at.dataframe if "LOS" in d.value.columns)
     assert list(matchups["score"]) == [fmt.pct(v) for v in m["score"]]
-    assert list(matchups["Elo"]) == [
-        fmt.plus_minus(e, err, 1) for e, err in zip(m["elo"], m["elo_error"], strict=True)
+    cols = (m["elo"], m["elo_error"], m["elo_low"], m["elo_high"])
+    assert list(matchups["logistic Elo (95%)"]) == [fmt.elo(*v, 1) for v in zip(*cols, strict=True)]
+    nelo = (m["nelo"], m["nelo_low"], m["nelo_high"])
+    assert list(matchups["normalized Elo (nElo, 95%)"]) == [
+        fmt.elo(e, None, lo, hi, 1) for e, lo, hi in zip(*nelo, strict=True)
     ]
+    assert not any("inf" in c for c in matchups["logistic Elo (95%)"])
     assert list(matchups["pairs"]) == [fmt.count(v) for v in m["pairs"]]
     cross = next(d.value for d in at.dataframe if d.value.index.name == "bot \\ opponent")
     row = m[m["bot"] == "greedy"].iloc[0]

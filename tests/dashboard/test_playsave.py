@@ -11,7 +11,7 @@ from dashboard.playgame import PlayGame, PlaySetup
 from dashboard.replay import replay_game
 from engine.board import square_index
 from sim.bots.context import BotContext
-from sim.commands.replay import replay
+from sim.commands.replay_report import replay
 from sim.engines import pool
 from sim.engines.registry import EngineRegistry
 from sim.play.human import HUMAN, save_human_game

@@ -18,6 +18,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
+import engine
 from sim.batch import (
     BatchFailed,
     RunOptions,
@@ -119,6 +120,7 @@ def test_reference_rows_are_sane(reference: pa.Table) -> None:
     assert all(r["winner"] in ("red", "blue", "draw") for r in rows)
     assert all(r["plies"] == len(r["moves"]) for r in rows)
     assert len({tuple(r["moves"]) for r in rows}) > 200
+    assert {r["engine_version"] for r in rows} == {engine.__version__}  # see docs/changelog.md
 
 
 @pytest.fixture(scope="module")

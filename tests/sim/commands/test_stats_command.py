@@ -89,7 +89,8 @@ def test_json_output(data: Path) -> None:
     assert {row["bot"] for row in out["by"]["rows"]} == {"greedy", "random"}
     assert out["by"]["rows"][0]["ptnml"] is None or len(out["by"]["rows"][0]["ptnml"]) == 5
     assert [p["rules"] for p in out["compare"]["per_rules"]] == ["standard", "yeshou"]
-    assert out["compare"]["pairs"][0]["first_diff_p"] < 0.05
+    assert out["compare"]["pairs"][0]["first_move_diff_p"] < 0.05
+    assert g["first_move"]["identifiable"] and g["first_move"]["p_value"] is not None
     assert len(out["ratings"]["table"]) == 2
     assert len(out["details"]["capture_squares"]) == 63
     assert sum(b["games"] for b in out["length_histogram"]) == g["games"]
@@ -233,3 +234,20 @@ def test_the_selection_names_bots_by_their_short_spec(data: Path) -> None:
     first = r.stdout.splitlines()[0]
     assert "bots: greedy, alphabeta:depth=2)" in first
     assert "tt_mb" not in r.stdout
+
+
+def test_first_move_of_an_unswapped_match_is_not_tested(tmp_path: Path) -> None:
+    t = synthetic_table(
+        500, rules="datou", batch_id="u", bots=("greedy", "random"), elo={"greedy": 400},
+        swap=False, moves=False,
+    )  # fmt: skip
+    write_games_chunk(tmp_path, "u", t)
+    r = dsq("--data", str(tmp_path), "--rules", "datou")
+    assert r.returncode == 0, r.stderr
+    (line,) = [x for x in r.stdout.splitlines() if x.startswith("first-move advantage")]
+    assert "cannot be separated from the bots' strengths" in line and "p =" not in line
+    assert "favoured" not in r.stdout and "p < 0.001" not in r.stdout
+    assert "first-player score" in r.stdout  # the raw figure stays
+    g = json.loads(dsq("--data", str(tmp_path), "--json").stdout)["general"]
+    assert g["first_player"]["score"] > 0.8  # the bots' difference, not the first move's
+    assert g["first_move"]["verdict"] == "not_identifiable" and g["first_move"]["p_value"] is None

@@ -102,12 +102,28 @@ def test_p_values() -> None:
 
 
 def test_estimates_with_errors_and_records() -> None:
-    assert fmt.plus_minus(544.7, 71.4) == "+544.7 +- 71.4"
-    assert fmt.plus_minus(-668.8, INF) == "-668.8 +- inf"
-    assert fmt.plus_minus(12.0, NAN) == "+12.0 +- -"
-    assert fmt.plus_minus(np.float64(3.14159), 0.5, 0) == "+3 +- 0"
+    assert fmt.plus_minus(544.7, 71.4) == "+544.7 ± 71.4"
+    assert fmt.plus_minus(12.0, NAN) == "+12.0 ± -"
+    assert fmt.plus_minus(np.float64(3.14159), 0.5, 0) == "+3 ± 0"
+    assert fmt.signed(-0.0) == "-0.0"  # the statistics give +0.0 for an even score
     assert fmt.wdl(1079, 90, 31) == "1,079-90-31"
     assert fmt.wdl(np.int64(2), 0, 1234, " / ") == "2 / 0 / 1,234"
+
+
+def test_an_elo_is_never_written_inf() -> None:
+    # a normal interval: cutechess's symmetric error
+    assert fmt.elo(12.34, 5.06, 7.1, 17.5) == "+12.3 ± 5.1"
+    # an asymmetric interval (no error): its bounds
+    assert fmt.elo(668.84, NAN, 466.66, 846.2) == "+668.8 [+466.7, +846.2]"
+    assert fmt.elo(-668.84, None, -846.2, -466.66, 0) == "-669 [-846, -467]"
+    # a sweep: infinite point, open interval: the finite bound alone
+    assert fmt.elo(INF, INF, 597.87, INF) == "> +597.9"
+    assert fmt.elo(-INF, INF, -INF, -597.87) == "< -597.9"
+    # a finite point with an open end (not produced by the statistics, still no inf)
+    assert fmt.elo(700.0, INF, 530.5, INF) == "+700.0 (> +530.5)"
+    assert fmt.elo(NAN, NAN, NAN, NAN) == fmt.elo(None, 1, 2, 3) == "-"
+    assert fmt.elo(INF, INF, INF, INF) == "-"
+    assert fmt.elo_estimate(None) == "-"
 
 
 def test_the_convention_is_plain_ascii() -> None:

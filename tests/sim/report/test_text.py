@@ -19,7 +19,7 @@ from sim.report.bots_text import bot_text, matchup_text, ratings_text
 from sim.report.jsonable import jsonable, stats_json
 from sim.report.text import by_text, compare_text, details_text, general_text, stats_text
 from sim.stats.query import Selection
-from sim.stats.synthetic import synthetic_table
+from sim.stats.synthetic import rows_table, synthetic_table
 from sim.storage.reading import Dataset, open_dataset
 from sim.storage.writing import write_games_chunk
 
@@ -65,7 +65,14 @@ def test_general_text_shows_the_statistics_layers_figures(ds: Dataset) -> None:
         f"first-player score  {fmt.num(fp.score, 3)} {fmt.interval(fp.low, fp.high, fmt.num, 3)}"
         in text
     )
-    assert fmt.p_value(fp.p_value) in text and f"exact {fmt.p_value(fp.p_exact)}" in text
+    fm = g.first_move
+    (line,) = [x for x in text.splitlines() if x.startswith("first-move advantage")]
+    assert line.startswith(
+        f"first-move advantage {fmt.signed(fm.elo, 1)} "
+        f"{fmt.interval(fm.elo_low, fm.elo_high, fmt.signed, 1)} Elo"
+    )
+    assert f"z = {fmt.num(fm.z, 2)}, {fmt.p_value(fm.p_value)}" in line
+    assert "favoured" not in text.replace(line, "")  # the raw score carries no verdict
     assert (
         f"mean {fmt.num(g.length.mean)} {fmt.interval(g.length.low, g.length.high, fmt.num)}"
         in text
@@ -82,7 +89,7 @@ def test_by_rules_and_compare(ds: Dataset) -> None:
     text = by_text(by, "rules")
     for r in by.to_dict("records"):
         (row,) = lines_starting(text, r["rules"])
-        assert row[1] == fmt.count(r["games"]) and fmt.p_text(r["first_p"]) in row
+        assert row[1] == fmt.count(r["games"]) and fmt.p_text(r["first_move_p"]) in row
     c = st.compare_rules(ds.con, ["standard", "yeshou"], Selection())
     text = compare_text(c)
     pair = c.pairs.iloc[0]
@@ -91,8 +98,12 @@ def test_by_rules_and_compare(ds: Dataset) -> None:
         f"{fmt.signed(pair['first_diff'], 3)} "
         f"{fmt.interval(pair['first_diff_low'], pair['first_diff_high'], fmt.signed, 3)}"
     )
-    assert row[2] == fmt.p_text(pair["first_diff_p"])
-    assert row[3] == (
+    lo, hi = pair["first_move_diff_low"], pair["first_move_diff_high"]
+    assert row[2:4] == [
+        f"{fmt.signed(pair['first_move_diff'], 1)} {fmt.interval(lo, hi, fmt.signed, 1)}",
+        fmt.p_text(pair["first_move_diff_p"]),
+    ]
+    assert row[4] == (
         f"{fmt.pts(pair['draw_diff'], 1, ' pts')} "
         f"{fmt.interval(pair['draw_diff_low'], pair['draw_diff_high'], fmt.pts)}"
     )
@@ -108,15 +119,20 @@ def test_bot_tables(ds: Dataset) -> None:
             fmt.count(r["games"]),
             fmt.wdl(r["wins"], r["draws"], r["losses"]),
             fmt.num(r["score"], 3),
-            fmt.plus_minus(r["elo"], r["elo_error"]),
+            fmt.elo(r["elo"], r["elo_error"], r["elo_low"], r["elo_high"]),
         ]
+    assert "logistic Elo" in text and "normalized Elo" in text and "inf" not in text
     b = st.bot_table(ds.con, Selection())
-    assert lines_starting(bot_text(b), "random")[0][5] == fmt.plus_minus(
-        b.set_index("bot").loc["random", "elo"], b.set_index("bot").loc["random", "elo_error"]
+    rnd = b.set_index("bot").loc["random"]
+    assert lines_starting(bot_text(b), "random")[0][5] == fmt.elo(
+        rnd["elo"], rnd["elo_error"], rnd["elo_low"], rnd["elo_high"]
     )
     r = st.ratings(ds.con, Selection(), anchor="random")
     text = ratings_text(r)
-    assert text.startswith("Bradley-Terry ratings (Elo scale, anchor random = 0, 95% intervals")
+    assert text.startswith(
+        "Bradley-Terry ratings (logistic Elo scale, anchor random = 0, 95% intervals"
+    )
+    assert " ± " in text and "+-" not in text
     best = r.table.iloc[0]
     (row,) = lines_starting(text, "1")
     assert row[1:3] == [short_spec(best["bot"]), fmt.signed(best["rating"])]
@@ -144,7 +160,8 @@ def test_the_whole_report_is_plain_ascii_with_every_section(data: Path) -> None:
     out = collect(request(data, "--by", "matchup", "--ratings", "--details",
                           "--compare", "standard,yeshou"))  # fmt: skip
     text = stats_text(out)
-    assert text.isascii()
+    assert text.replace("±", "").isascii()  # plain ASCII but for the ± of an error
+    assert "+-" not in text
     assert text.startswith("rule sets compared: standard, yeshou (")  # no pooled overview
     assert "first-player score" not in text
     sections = text.split("\n\n")
@@ -186,3 +203,24 @@ def test_jsonable_values() -> None:
     assert jsonable(pd.DataFrame({"x": [1, 2]})) == [{"x": 1}, {"x": 2}]
     assert jsonable((pd.NA, np.array([1, 2]))) == [None, [1, 2]]
     assert jsonable(Selection(rules=("standard",)))["rules"] == ["standard"]
+
+
+def test_a_sweep_is_written_and_exported_without_inf(tmp_path: Path) -> None:
+    # greedy beats random in every game, both colours: 60 pairs won twice
+    rows = [{"batch_id": "sw", "game_index": i, "pair_id": i // 2, "winner": w,
+             "red": r, "blue": b}
+            for i in range(120)
+            for r, b, w in [("greedy", "random", "red") if i % 2 == 0
+                            else ("random", "greedy", "blue")]]  # fmt: skip
+    write_games_chunk(tmp_path, "sw", rows_table(rows))
+    with open_dataset(tmp_path) as opened:
+        m = st.matchup_table(opened.con, Selection())
+        b = st.bot_table(opened.con, Selection())
+    text = matchup_text(m) + "\n" + bot_text(b)
+    assert "inf" not in text and "+-" not in text
+    (row,) = lines_starting(text, "greedy")[:1]
+    assert row[3:6] == ["120-0-0", "1.000", "> +597.9"]
+    assert "logistic Elo > +477.5" in text  # the 60 pairs' Wilson bound
+    out = json.dumps(jsonable(m), allow_nan=False)  # raises on NaN or inf
+    greedy = next(r for r in json.loads(out) if r["bot"] == "greedy")
+    assert greedy["elo"] is None and greedy["elo_high"] is None and greedy["elo_low"] > 597

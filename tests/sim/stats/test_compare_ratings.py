@@ -88,7 +88,10 @@ def test_compare_rules_finds_a_real_difference_and_not_a_fake_one(tmp_path: Path
         same = pairs.loc[("standard", "datou")]
         diff = pairs.loc[("standard", "yeshou")]
         assert same["first_diff_low"] < 0 < same["first_diff_high"]
-        assert diff["first_diff_p"] < 1e-4 and diff["first_diff_high"] < 0
+        assert same["first_move_diff_low"] < 0 < same["first_move_diff_high"]
+        assert diff["first_move_diff_p"] < 1e-4 and diff["first_move_diff_high"] < 0
+        assert per.loc["yeshou", "first_move_low"] < 60 < per.loc["yeshou", "first_move_high"]
+        assert per.loc["yeshou", "first_move_verdict"] == "first_favoured"
         assert diff["draw_diff_p"] < 1e-4 and diff["length_p"] < 1e-4
         assert c.omnibus["results_chi2"]["p"] < 1e-4
         assert not c.notes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -143,6 +144,46 @@ def test_elo_score_roundtrip_and_limits() -> None:
     assert los(0, 0) == 0.5
     m = match_score(10, 0, 0)
     assert m.elo == math.inf and m.los > 0.99
+
+
+def test_a_near_sweep_has_a_finite_asymmetric_wilson_interval() -> None:
+    # 117-1-2: the normal interval passes 1 (cutechess would say +668.8 +/- inf).
+    m = match_score(117, 1, 2)
+    e = m.logistic()
+    assert e.kind == "logistic" and f"{e.point:.1f}" == "668.8"
+    assert math.isnan(e.error) and not (e.low_open or e.high_open)
+    assert 400 < e.low < e.point < e.high < 1000 and e.high - e.point != e.point - e.low
+    # Wilson's with the observed spread: both score bounds solve n (mu - p)^2 = z^2 V(p).
+    n, mu, z = 120, 117.5 / 120, z_value(0.95)
+    k = mu * (1 - mu) - ((117 + 0.25) / n - mu * mu)
+    for s in (score_from_elo(e.low), score_from_elo(e.high)):
+        assert n * (mu - s) ** 2 == pytest.approx(z * z * (s * (1 - s) - k), rel=1e-9)
+    # more losses: a lower interval, never above the sweep's
+    assert match_score(119, 0, 1).elo_low < match_score(120, 0, 0).elo_low
+
+
+def test_a_sweep_is_bounded_below_only() -> None:
+    m = match_score(120, 0, 0)
+    e = m.logistic()
+    assert e.point == math.inf and e.high_open and not e.low_open
+    z = z_value(0.95)
+    assert score_from_elo(e.low) == pytest.approx(120 / (120 + z * z))
+    d = e.to_dict()
+    assert (d["point"], d["high"], d["error"], d["high_open"]) == (None, None, None, True)
+    assert json.loads(json.dumps(d, allow_nan=False)) == d
+    lost = match_score(0, 0, 120).logistic()
+    assert lost.low_open and lost.high == pytest.approx(-e.low)
+    p = pentanomial([0, 0, 0, 0, 60]).logistic()  # by pairs: Wilson over 60 pairs
+    assert p.high_open and score_from_elo(p.low) == pytest.approx(60 / (60 + z * z))
+
+
+def test_an_even_match_keeps_the_cutechess_interval() -> None:
+    m = match_score(50, 20, 50)
+    e = m.logistic()
+    assert e.point == 0.0 and str(e.point) == "0.0"  # not -0.0
+    assert e.error == pytest.approx((e.high - e.low) / 2) and e.error == m.elo_error
+    assert f"{e.error:.1f}" == "57.3"
+    assert m.normalized().kind == "normalized" and m.normalized().point == 0.0
 
 
 def test_match_score_is_antisymmetric() -> None:
