@@ -158,12 +158,11 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     activate_engines(
         [t.strip() for t in (args.red, args.blue) if t.strip().lower() != HUMAN], args.engines
     )
-    setup = PlaySetup(args.rules, args.red, args.blue, args.fen, args.seed)
+    setup = PlaySetup(args.rules, args.red, args.blue, args.fen, args.seed).checked()
+    if args.save and (setup.human is None or setup.bot is None):
+        raise DsqError("--save records a game of a person against a bot: give one side 'human'")
     # Bots' time limits as in simulations: an engine's tc= or movetime=, a bot's time_ms=.
     game = PlayGame(setup, timed=True, ply_cap=args.ply_cap)
-    if args.save and game.can_record() == "no_human":
-        game.close()
-        raise DsqError("--save records a game of a person against a bot: give one side 'human'")
     try:
         names = [HUMAN if p is None else p.spec.short for p in game.players]
         if not args.quiet:
