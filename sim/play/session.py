@@ -85,12 +85,11 @@ class PlaySetup:
             HUMAN if p.strip().lower() == HUMAN else parse_bot(p).canonical
             for p in (self.red, self.blue)
         )
-        fen = (self.fen or "").strip()
-        if fen and fen != "start":
-            fen = Position(ruleset, fen=fen).fen()
+        text = (self.fen or "").strip()
+        fen: str | None = None
+        if text and text != "start":
+            fen = Position(ruleset, fen=text).fen()
             fen = None if fen == Position(ruleset).fen() else fen
-        else:
-            fen = None
         return replace(self, rules=ruleset.spec, red=red, blue=blue, fen=fen)
 
 
@@ -226,7 +225,7 @@ class PlayGame:
     def is_mine(self, square: int) -> bool:
         """Whether the piece on ``square`` belongs to the person (:attr:`human`)."""
         letter = self.pos.board()[square]
-        return bool(letter) and (letter.isupper() == (self.human == "red"))
+        return letter is not None and letter.isupper() == (self.human == "red")
 
     def targets(self, square: int) -> set[int]:
         """The legal destinations of the piece on ``square`` (empty if it cannot move)."""
@@ -234,8 +233,9 @@ class PlayGame:
 
     @cached_property
     def _loose_rules(self) -> dict[str, Any]:
+        off: dict[str, Any] = {name: False for name in ANTI_CHASING}
         return {
-            name: replace(self.ruleset, **{name: False})
+            name: replace(self.ruleset, **{name: off[name]})
             for name in ANTI_CHASING
             if getattr(self.ruleset, name)
         }
