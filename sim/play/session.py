@@ -150,12 +150,6 @@ class PlayGame:
         return self.setup.human or self.to_move
 
     @property
-    def bot_side(self) -> str:
-        """The colour of the bot (with two bots: the side to move)."""
-        bot = [s for s in SIDES if self.setup.player(s) != HUMAN]
-        return bot[0] if len(bot) == 1 else self.to_move
-
-    @property
     def bot(self) -> Any:
         """The bot of a game against one bot (None without a bot)."""
         return next((p for p in self.players if p is not None), None)
@@ -170,11 +164,6 @@ class PlayGame:
         """The note of a bot's forfeit (an engine that faulted, or a move over its time)."""
         stop = self.stopped
         return stop.note if stop is not None and stop.reason != "resign" else None
-
-    @property
-    def stop(self) -> Stop | None:
-        """How the game was stopped before the rules ended it; None otherwise."""
-        return self.stopped
 
     @property
     def result(self) -> tuple[str, str] | None:
