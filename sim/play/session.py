@@ -23,74 +23,21 @@ from typing import Any
 from engine import Position, decode_move, encode_move, parse_rules
 from engine.errors import DsqError, MoveError
 from engine.rng import seed_state
-from sim.bots import make_bot, parse_bot
+from sim.bots import make_bot
+from sim.bots.protocol import warm_up
 from sim.engines.clocks import GameClocks, side_clock
 from sim.engines.process import EngineFault
 from sim.engines.timecontrol import SideClock
 from sim.play.human import HUMAN, Stop, human_game_row, save_human_game
 from sim.play.referee import bot_seed, start_engines
+from sim.play.setup import SIDES, PlaySetup
 
-SIDES = ("red", "blue")
 ANTI_CHASING = ("rule_7_3", "rule_17_5")
 RULE_NAMES = {"rule_7_3": "the 7-3 rule", "rule_17_5": "the 17-5 rule"}
 
 
 def _other(side: str) -> str:
     return "blue" if side == "red" else "red"
-
-
-@dataclass(frozen=True)
-class PlaySetup:
-    """What a new game is: the rules, each side's player (``human`` or a bot spec), the
-    start (None: the initial position) and the seed the bots draw from."""
-
-    rules: str
-    red: str
-    blue: str
-    fen: str | None = None
-    seed: int = 0
-
-    @classmethod
-    def against(
-        cls, rules: str, human: str, bot: str, fen: str | None = None, seed: int = 0
-    ) -> PlaySetup:
-        """A person playing ``human`` (``red``/``blue``) against ``bot``; DsqError for
-        another colour."""
-        if human not in SIDES:
-            raise DsqError(f"your colour must be red or blue, not {human!r}")
-        red, blue = (HUMAN, bot) if human == "red" else (bot, HUMAN)
-        return cls(rules, red, blue, fen, seed)
-
-    def player(self, side: str) -> str:
-        """The player of ``side``."""
-        return self.red if side == "red" else self.blue
-
-    @property
-    def human(self) -> str | None:
-        """The person's colour when exactly one side is a person, else None."""
-        people = [s for s in SIDES if self.player(s) == HUMAN]
-        return people[0] if len(people) == 1 else None
-
-    @property
-    def bot(self) -> str | None:
-        """The bot's spec when exactly one side is a bot, else None."""
-        bots = [self.player(s) for s in SIDES if self.player(s) != HUMAN]
-        return bots[0] if len(bots) == 1 else None
-
-    def checked(self) -> PlaySetup:
-        """The setup with canonical rules and bot specs and a canonical FEN; DsqError
-        (a readable message) when the rules, a bot or the FEN is not valid."""
-        ruleset = parse_rules(self.rules)
-        red, blue = (
-            HUMAN if p.strip().lower() == HUMAN else parse_bot(p).canonical
-            for p in (self.red, self.blue)
-        )
-        text = (self.fen or "").strip()
-        fen: str | None = None
-        if text and text != "start":
-            fen = Position(ruleset, fen=text).fen()
-            fen = None if fen == Position(ruleset).fen() else fen
-        return replace(self, rules=ruleset.spec, red=red, blue=blue, fen=fen)
 
 
 @dataclass(frozen=True)
@@ -123,6 +70,10 @@ class PlayGame:
         self.ruleset = parse_rules(self.setup.rules)
         self.pos = Position(self.ruleset, fen=self.setup.fen)
         self.ply_cap = ply_cap
+        if timed:  # loading is never thinking time: before any clock starts
+            for side in SIDES:
+                if self.setup.player(side) != HUMAN:
+                    warm_up(self.setup.player(side), self.ruleset)
         self.players: list[Any] = [
             None
             if self.setup.player(side) == HUMAN
@@ -308,9 +259,14 @@ class PlayGame:
         if self.faults[side] is not None:
             self._lose(Stop(self.to_move, "forfeit", self.faults[side]))
             return None
-        t0 = time.perf_counter()
+        bot = self.players[side]
+        warm_up(bot.spec, self.ruleset)  # loading is never thinking time
+        start = getattr(bot, "start", None)  # an external engine: started untimed
         try:
-            code = int(self.players[side].choose(self.pos.st))
+            if start is not None:
+                start()
+            t0 = time.perf_counter()
+            code = int(bot.choose(self.pos.st))
         except EngineFault as fault:
             self._lose(Stop(self.to_move, "forfeit", fault.note))
             return None
