@@ -60,7 +60,7 @@ def capture_verdict(rules, acode, asq, dcode, dsq):
     d = animal_of(dcode)
     by = 0  # the earlier clause whose option let the capture through
     if WATER[asq] != WATER[dsq]:  # Captures 1: water boundary
-        # ... except a rat capturing a rat, with rat_cross_capture
+        # Captures 1: ... except a rat capturing a rat, with rat_cross_capture
         if not (rules[R_RAT_CROSS] != 0 and a == RAT and d == RAT):
             return -1
         by = 1
