@@ -189,16 +189,20 @@ def piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers):
     return tg
 
 
+COUNT, BY_DIRECTION, BY_SQUARE = 0, 1, 2  # how walk_pseudo gives the moves
+
+
 @kernel(inline="always")
 def walk_pseudo(st, rules, out, captures_only, count_others, listing):
     """The one walk over the side to move's pieces behind :func:`pseudo_moves`,
     :func:`pseudo_captures`, :func:`captures_and_others` and :func:`count_pseudo_moves`
     (the flags are constants in each, so each compiles to its own loop).
 
-    Lists (into ``out``, when ``listing``; by animal, then direction) or counts the moves,
-    or only the captures and den entries (``captures_only``); returns ``(listed, others)``,
-    ``others`` the count of the remaining moves when ``count_others``, else 0. Without
-    ``listing``, ``out`` is not written (any int32 array will do)."""
+    Lists into ``out`` (``listing``: BY_DIRECTION, by animal then direction, the order
+    bots depend on; BY_SQUARE, by animal then square, quicker when few are listed) or
+    counts (COUNT) the moves, or only the captures and den entries (``captures_only``);
+    returns ``(listed, others)``, ``others`` the count of the remaining moves when
+    ``count_others``, else 0. With COUNT, ``out`` is not written (any int32 array will do)."""
     side = st[S_SIDE]
     own = side_bits(st, side)
     enemy = side_bits(st, 1 - side)
@@ -220,11 +224,17 @@ def walk_pseudo(st, rules, out, captures_only, count_others, listing):
         if count_others:
             others += popcount(tg & ~wanted)
         tg &= wanted
-        if listing:
+        if listing == BY_DIRECTION:
             for d in range(4):
                 t = TARGET[mode, side, sq, d]
                 out[n] = sq * 64 + t
                 n += (tg >> t) & 1
+        elif listing == BY_SQUARE:
+            while tg != 0:
+                t = lowest_bit(tg)
+                out[n] = sq * 64 + t
+                n += 1
+                tg &= tg - 1
         else:
             n += popcount(tg)
     return n, others
@@ -235,27 +245,28 @@ def pseudo_moves(st, rules, out):
     """Moves of the side to move by movement and capture rules only; returns their count.
 
     ``out`` needs room for 33 entries (it is written one entry past the last move)."""
-    return walk_pseudo(st, rules, out, False, False, True)[0]
+    return walk_pseudo(st, rules, out, False, False, BY_DIRECTION)[0]
 
 
 @kernel
 def pseudo_captures(st, rules, out):
     """The captures and den entries among :func:`pseudo_moves`, in the same order; returns
     their count (``out`` as there)."""
-    return walk_pseudo(st, rules, out, True, False, True)[0]
+    return walk_pseudo(st, rules, out, True, False, BY_DIRECTION)[0]
 
 
 @kernel
 def captures_and_others(st, rules, out):
-    """:func:`pseudo_captures` (into ``out``) and how many other moves the side to move
-    has: ``(captures, others)``."""
-    return walk_pseudo(st, rules, out, True, True, True)
+    """The captures and den entries of :func:`pseudo_captures` (into ``out``, by square
+    rather than direction) and how many other moves the side to move has:
+    ``(captures, others)``."""
+    return walk_pseudo(st, rules, out, True, True, BY_SQUARE)
 
 
 @kernel
 def count_pseudo_moves(st, rules):
     """How many moves :func:`pseudo_moves` would list, without listing them."""
-    return walk_pseudo(st, rules, st, False, False, False)[0]  # nothing listed: st unwritten
+    return walk_pseudo(st, rules, st, False, False, COUNT)[0]  # nothing listed: st unwritten
 
 
 @kernel

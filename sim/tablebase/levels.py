@@ -12,7 +12,7 @@ import numpy as np
 from engine.bitboards import DENS_BB
 from engine.bitops import lowest_bit
 from engine.jit import kernel, njit
-from engine.moves import jump_blockers, move_mode, reach_bits, side_bits
+from engine.moves import jump_blockers, move_mode, reach_bits
 from engine.state import animal_of
 from sim.tablebase.kernels import LOSS_BASE, decode, lift, new_board, place
 from sim.tablebase.material import PLACE
@@ -111,7 +111,9 @@ def settle_index(
     side = decode(idx, kinds, strides, half, squares)
     mover = 1 - side  # the side that moved into this position
     place(st, codes, squares, side)
-    empty = ~(side_bits(st, 0) | side_bits(st, 1) | DENS_BB)  # Movement 2, 4
+    taken = DENS_BB  # Movement 2, 4: no piece comes from a den or an occupied square
+    for k in range(codes.size):
+        taken |= np.int64(1) << squares[k]
     blockers = jump_blockers(st, rules, mover)
     for k in range(codes.size):
         code = codes[k]
@@ -123,7 +125,7 @@ def settle_index(
         # its own path), so the squares the piece could have come from by a move without
         # capture are those it reaches from t, where no piece and no den is
         mode = move_mode(rules, animal_of(code))
-        back = reach_bits(mode, mover, t, blockers) & empty
+        back = reach_bits(mode, mover, t, blockers) & ~taken
         while back != 0:
             f = lowest_bit(back)
             back &= back - 1
