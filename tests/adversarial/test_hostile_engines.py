@@ -85,7 +85,7 @@ def test_what_an_engine_starts_ends_with_it(tmp_path: Path) -> None:
 
 def test_a_handshake_that_never_ends_leaves_no_engine(tmp_path: Path) -> None:
     marker = tag()
-    reg = write_registry(tmp_path / "engines.toml", bad_engine("mute", "handshake", tag=marker))
+    reg = write_registry(tmp_path / "engines.toml", bad_engine("mute", "mute", tag=marker))
     for args in (
         ["engines", "show", "mute", "--engines", str(reg)],
         ["engines", "check", "mute", "--engines", str(reg), "--games", "1"],

@@ -13,6 +13,8 @@ legal move (by dsq's engine) for its first N searches, then commits FAULT at eve
 - ``slow``: sleeps MS milliseconds (ignoring ``stop``), then answers a legal move;
 - ``handshake``: never finishes the handshake;
 - ``deaf``: answers the handshake, then never reads its input again;
+- ``mute``: never answers the handshake and never reads its input again (so it does not
+  leave when dsq's end closes its input);
 - ``flood_options``: floods the handshake with ``option name ...`` lines (never ``ok``);
 - ``flood_perft``: answers ``perft`` with endless lines of 1,000,000 characters;
 - ``fork``: starts a child that sleeps (stdio detached), then plays like ``good``;
@@ -29,7 +31,7 @@ import sys
 import time
 
 FAULTS = ("good", "illegal", "null", "silence", "crash", "garbage", "slow", "handshake",
-          "deaf", "flood_options", "flood_perft", "fork", "orphan")  # fmt: skip
+          "deaf", "mute", "flood_options", "flood_perft", "fork", "orphan")  # fmt: skip
 
 
 def child(tag: str, detached: bool) -> None:
@@ -92,6 +94,9 @@ def main() -> int:
                 while True:
                     n += 1
                     say(f"option name O{n} type string default {'x' * 1000}")
+            if args.fault == "mute":
+                time.sleep(600)
+                return 0
             if args.fault != "handshake":
                 say(f"{cmd}ok")
             if args.fault == "deaf":

@@ -44,7 +44,7 @@ def bad_engine(name: str, fault: str, after: int = 0, sleep_ms: int = 2000, tag:
     if tag:
         argv += ["--tag", tag]
     if timeout is None:
-        timeout = 1 if fault == "handshake" else 10
+        timeout = 1 if fault in ("handshake", "mute") else 10
     table = (
         f"[engines.{name}]\ncommand = {_toml_list(argv)}\ncwd = {_toml_str(str(ROOT))}\n"
         f'rules = "standard"\nstart_timeout = {timeout}\n'
