@@ -13,10 +13,12 @@ moves such files, and links and special files, aside into the batch folder's hid
 
 from __future__ import annotations
 
-import bisect
 import os
 import re
 from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
 
 from sim.storage.paths import BATCH_ID_RE, games_dir, special_reason
 from sim.storage.verify import Games, verify_with_games
@@ -44,17 +46,55 @@ def find_repeats(data_dir: Path, files: dict[Path, Games | None]) -> list[tuple[
         by_batch.setdefault(games[0], []).append((p, games))
     for batch, items in by_batch.items():
         items.sort(key=lambda item: (not _own_name(*item), item[0].name))
-        starts: list[int] = []  # the kept ranges, sorted and disjoint
-        kept: list[tuple[int, Path]] = []
-        for p, (_, first, last, _) in items:
-            i = bisect.bisect_right(starts, last)
-            if i and kept[i - 1][0] >= first:
-                other = kept[i - 1][1]
-                out.append((p, f"repeats games of batch {batch} already counted from "
-                               f"{other.name}"))  # fmt: skip
+        out += _repeats_in(batch, items)
+    return out
+
+
+def _repeats_in(batch: str, items: list[tuple[Path, Games]]) -> list[tuple[Path, str]]:
+    """The files of one batch (in the order they are kept) that repeat a kept game. Files
+    whose index ranges do not overlap are decided from the ranges alone; where ranges
+    overlap (a driver that gathers games may write non-contiguous indices), the files'
+    game indices are read and compared."""
+    by_first = sorted(items, key=lambda item: item[1][1])
+    overlapping: set[Path] = set()
+    reach, holder = -1, None
+    for p, (_, first, last, _) in by_first:
+        if first <= reach and holder is not None:
+            overlapping.update((p, holder))
+        if last > reach:
+            reach, holder = last, p
+    if not overlapping:
+        return []
+    low = min(g[1] for p, g in items if p in overlapping)
+    high = max(g[2] for p, g in items if p in overlapping)
+    dense = high - low < 1 << 26  # else a sparse map (a hostile file's far-apart indices)
+    owner = np.full(high - low + 1 if dense else 0, -1, dtype=np.int32)
+    sparse: dict[int, int] = {}
+    out = []
+    for k, (p, (_, first, last, rows)) in enumerate(items):
+        if p not in overlapping:
+            continue
+        if last - first + 1 == rows:
+            index = np.arange(first, last + 1, dtype=np.int64)
+        else:
+            try:
+                index = pq.read_table(p, columns=["game_index"]).column(0).to_numpy()
+            except Exception:  # noqa: BLE001 - changed since verified: the next read decides
                 continue
-            starts.insert(i, first)
-            kept.insert(i, (last, p))
+            index = index.astype(np.int64)
+        if dense:
+            held = owner[index - low]
+            first_held = int(held[held >= 0][0]) if (held >= 0).any() else -1
+        else:
+            first_held = next((sparse[i] for i in index.tolist() if i in sparse), -1)
+        if first_held >= 0:
+            other = items[first_held][0]
+            out.append((p, f"repeats games of batch {batch} already counted from {other.name}"))
+            continue
+        if dense:
+            owner[index - low] = k
+        else:
+            sparse.update(dict.fromkeys(index.tolist(), k))
     return out
 
 

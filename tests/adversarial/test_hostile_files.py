@@ -154,3 +154,17 @@ def test_a_relabelled_table_is_refused(tmp_path: Path, monkeypatch: pytest.Monke
     res, _ = dsq_peak("move", "--rules", "datou", "--bot", bot, "--fen", T_V_R)
     assert res.returncode == 0 and "format 1" in res.stderr, res.stderr
     assert "dsq tablebase build replaces it" in res.stderr
+
+
+def test_interleaved_files_count_and_a_single_repeated_game_is_caught(data: Path) -> None:
+    original = part(data)
+    table = pq.read_table(original)
+    index = table.column("game_index").to_pylist()
+    folder = original.parent
+    original.unlink()  # the same games, gathered into files of non-contiguous indices
+    pq.write_table(table.filter(pa.array([i % 2 == 0 for i in index])), folder / "even.parquet")
+    pq.write_table(table.filter(pa.array([i % 2 == 1 for i in index])), folder / "odd.parquet")
+    pq.write_table(table.slice(7, 1), folder / "one.parquet")  # game 7 once more
+    games, skipped = stats(data)
+    assert games == 300
+    assert set(skipped) == {"one.parquet"} and "from odd.parquet" in skipped["one.parquet"]
