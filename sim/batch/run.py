@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -51,6 +52,7 @@ from sim.storage.records import (
     read_spec_for_resume,
     write_batch_record,
 )
+from sim.storage.repeats import set_aside
 from sim.storage.schema import SCHEMA_VERSION
 
 
@@ -333,6 +335,8 @@ def check_resumable(data_dir: Path, batch_id: str) -> dict[str, Any]:
             ) from None
         if "repaired" in rec:
             write_batch_record(data_dir, rec)
+        for note in set_aside(data_dir, batch_id):  # files that repeat games, links, ...
+            print(f"dsq simulate: {note}", file=sys.stderr)
     return rec
 
 

@@ -23,6 +23,8 @@ from sim.engines.process import EngineFault, EngineProcess
 from sim.engines.registry import EngineEntry
 
 MAX_OTHER_LINES = 10_000  # lines that are neither info nor bestmove while searching
+MAX_ANSWER_LINES = 10_000  # lines of one handshake or one query answer
+MAX_ANSWER_BYTES = 4 << 20  # bytes of one handshake or one query answer
 _PERFT_RE = re.compile(
     r"(?:perft\s*\(?\s*\d+\s*\)?|nodes(?: searched)?|total)\s*[=:]\s*(\d+)", re.IGNORECASE
 )
@@ -106,11 +108,23 @@ class EngineClient:
     # -- life cycle ----------------------------------------------------------------------
 
     def start(self) -> EngineClient:
-        """Start the process, shake hands, set the options, wait for ``readyok``."""
+        """Start the process, shake hands, set the options, wait for ``readyok``; an engine
+        that fails any of it is closed (its process group killed) before the fault rises."""
         entry = self.entry
         self.proc = EngineProcess(entry.argv(), entry.cwd, label=entry.name)
+        try:
+            self._handshake()
+        except BaseException:
+            self.broken = True
+            self.close()
+            raise
+        return self
+
+    def _handshake(self) -> None:
+        entry = self.entry
         deadline = time.monotonic() + entry.start_timeout
-        self._send(entry.handshake)
+        self._send(entry.handshake, entry.start_timeout)
+        answer = _Answer(entry.name, "handshake")
         while True:
             line = self._read(
                 deadline,
@@ -118,6 +132,7 @@ class EngineClient:
                 f"engine {entry.name} did not finish its handshake ('{entry.handshake}' ... "
                 f"a line ending in 'ok') within {entry.start_timeout:g} s",
             )
+            answer.add(line)
             tokens = line.split()
             if not tokens:
                 continue
@@ -132,14 +147,14 @@ class EngineClient:
             elif len(tokens) == 1 and tokens[0].endswith("ok") and tokens[0] != "readyok":
                 break
         for name, value in (*entry.options, *self.options):
-            self._send(f"setoption name {name} value {value}")
+            self._send(f"setoption name {name} value {value}", entry.start_timeout)
         self.ready("handshake")
-        return self
 
     def ready(self, kind: str = "no_answer") -> None:
         """``isready`` and wait for ``readyok`` (``start_timeout``); a fault of ``kind``."""
         self._send("isready")
         deadline = time.monotonic() + self.entry.start_timeout
+        answer = _Answer(self.entry.name, "isready")
         while True:
             line = self._read(
                 deadline,
@@ -149,6 +164,11 @@ class EngineClient:
             )
             if line.strip() == "readyok":
                 return
+            try:
+                answer.add(line)
+            except EngineFault:
+                self.broken = True
+                raise
 
     def new_game(self) -> None:
         """``ucinewgame``, then ``isready``."""
@@ -219,11 +239,14 @@ class EngineClient:
 
     def query(self, command: str, timeout: float) -> list[str] | None:
         """Send ``command`` then ``isready``; the lines before ``readyok``, or None when the
-        engine gave no ``readyok`` within ``timeout`` seconds (the engine is then closed)."""
+        engine gave no ``readyok`` within ``timeout`` seconds (the engine is then closed).
+        An answer over :data:`MAX_ANSWER_LINES` lines or :data:`MAX_ANSWER_BYTES` bytes is
+        a ``garbage`` fault."""
         self._send(command)
         self._send("isready")
         deadline = time.monotonic() + timeout
         lines: list[str] = []
+        answer = _Answer(self.entry.name, command.split()[0] if command.split() else "query")
         while True:
             try:
                 line = self._readline(deadline)
@@ -232,6 +255,11 @@ class EngineClient:
                 return None
             if line.strip() == "readyok":
                 return lines
+            try:
+                answer.add(line)
+            except EngineFault:
+                self.broken = True
+                raise
             lines.append(line)
 
     def perft(self, position: str, depth: int, timeout: float = 60.0) -> int | None:
@@ -257,10 +285,10 @@ class EngineClient:
 
     # -- lines -----------------------------------------------------------------------------
 
-    def _send(self, line: str) -> None:
+    def _send(self, line: str, timeout: float | None = None) -> None:
         assert self.proc is not None, "the engine has not started"
         try:
-            self.proc.send(line)
+            self.proc.send(line) if timeout is None else self.proc.send(line, timeout)
         except EngineFault:
             self.broken = True
             raise
@@ -279,3 +307,21 @@ class EngineClient:
         except TimeoutError:
             self.broken = True
             raise EngineFault(kind, message) from None
+
+
+class _Answer:
+    """Counts the lines and bytes of one answer; past the limits, a ``garbage`` fault."""
+
+    def __init__(self, engine: str, what: str) -> None:
+        self.engine, self.what = engine, what
+        self.lines = self.bytes = 0
+
+    def add(self, line: str) -> None:
+        self.lines += 1
+        self.bytes += len(line) + 1
+        if self.lines > MAX_ANSWER_LINES or self.bytes > MAX_ANSWER_BYTES:
+            raise EngineFault(
+                "garbage",
+                f"engine {self.engine} answered {self.what!r} with more than "
+                f"{MAX_ANSWER_LINES:,} lines or {MAX_ANSWER_BYTES >> 20} MiB",
+            )

@@ -1,16 +1,23 @@
 """One engine subprocess: lines written to its stdin, lines read from its stdout with
 deadlines, its stderr's tail kept for messages, and a fault for anything that goes wrong.
 
-Reading uses ``select`` on the raw pipes (no thread per engine): a protocol round trip
-costs a few system calls. The engine runs in its own session, so a Ctrl-C meant for dsq
-does not reach it mid-game; it is closed by :meth:`EngineProcess.close` (``quit``, then a
-kill), and in any case reads end of file on its stdin when dsq's process ends.
+Reading and writing use ``select`` on the raw pipes (no thread per engine): a protocol
+round trip costs a few system calls. Every read and every write has a deadline (an engine
+that stops reading its input is a ``no_answer`` fault, not a hang), a line is at most
+:data:`MAX_LINE` bytes, and an engine whose process has exited is a ``crash`` even when a
+child it left behind still holds its pipes open.
+
+The engine runs in its own session (its own process group), so a Ctrl-C meant for dsq
+does not reach it mid-game; :meth:`EngineProcess.close` sends ``quit``, then kills the
+whole group, so processes the engine started do not outlive it. In any case it reads end
+of file on its stdin when dsq's process ends.
 """
 
 from __future__ import annotations
 
 import os
 import select
+import signal
 import subprocess
 import time
 from collections.abc import Sequence
@@ -19,6 +26,8 @@ from engine.errors import DsqError
 
 MAX_LINE = 1 << 20  # a longer line is garbage
 STDERR_TAIL = 2000  # characters of stderr kept for messages
+WRITE_TIMEOUT = 10.0  # seconds an engine may leave a command unread
+POLL = 0.25  # seconds between checks that a silent engine's process still runs
 
 
 class EngineFault(DsqError):
@@ -51,12 +60,14 @@ class EngineProcess:
                 bufsize=0,
                 start_new_session=True,
             )
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the command line
             raise EngineFault(
-                "handshake", f"engine {self.label} cannot start: {exc.strerror or exc}"
+                "handshake",
+                f"engine {self.label} cannot start: {getattr(exc, 'strerror', None) or exc}",
             ) from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in = self.proc.stdin.fileno()
+        os.set_blocking(self._in, False)
         self._out = self.proc.stdout.fileno()
         self._err = self.proc.stderr.fileno()
         self._watch = [self._out, self._err]  # stderr leaves once it is closed
@@ -73,15 +84,42 @@ class EngineProcess:
         """Whether the process is still running."""
         return self.proc.poll() is None and not self._eof
 
-    def send(self, line: str) -> None:
-        """Write one line; a closed pipe is a ``crash`` fault."""
-        data = (line + "\n").encode()
-        try:
-            while data:
+    def send(self, line: str, timeout: float = WRITE_TIMEOUT) -> None:
+        """Write one line within ``timeout`` seconds: a closed pipe is a ``crash`` fault, an
+        engine that leaves it unread a ``no_answer`` fault. Its output is read meanwhile
+        (up to :data:`MAX_LINE` bytes), so an engine that writes as it reads cannot block."""
+        data = memoryview((line + "\n").encode())
+        deadline = time.monotonic() + timeout
+        while data:
+            try:
                 n = os.write(self._in, data)
                 data = data[n:]
-        except OSError:
-            raise self.crashed() from None
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:
+                raise self.crashed() from None
+            left = deadline - time.monotonic()
+            if left <= 0 or self.proc.poll() is not None:
+                if self.proc.poll() is not None:
+                    raise self.crashed()
+                raise EngineFault(
+                    "no_answer",
+                    f"engine {self.label} did not read its input for {timeout:g} s",
+                )
+            watch = [w for w in self._watch if w != self._out or len(self._buf) <= MAX_LINE]
+            readable, _, _ = select.select(watch, [self._in], [], min(left, POLL))
+            if self._err in readable:
+                self._read_stderr()
+            if self._out in readable:
+                self._read_out()
+
+    def _read_out(self) -> None:
+        chunk = os.read(self._out, 65536)
+        if chunk:
+            self._buf += chunk
+        else:
+            self._eof = True
 
     def readline(self, deadline: float | None) -> str:
         """The next line (without its end), waiting until ``deadline`` (``time.monotonic``
@@ -97,18 +135,18 @@ class EngineProcess:
                 raise EngineFault("garbage", f"engine {self.label} wrote a line over 1 MiB")
             if self._eof:
                 raise self.crashed()
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select(self._watch, [], [], timeout)
-            if not ready:
+            left = POLL if deadline is None else deadline - time.monotonic()
+            if left <= 0:
                 raise TimeoutError
+            ready, _, _ = select.select(self._watch, [], [], min(left, POLL))
+            if not ready:
+                if self.proc.poll() is not None:  # exited; a child may hold the pipe open
+                    self._eof = True
+                continue
             if self._err in ready:
                 self._read_stderr()
             if self._out in ready:
-                chunk = os.read(self._out, 65536)
-                if chunk:
-                    self._buf += chunk
-                else:
-                    self._eof = True
+                self._read_out()
 
     def _read_stderr(self) -> bool:
         """Keep what stderr has to say; False once it is closed (then it is not watched)."""
@@ -142,16 +180,18 @@ class EngineProcess:
                 return
 
     def close(self, grace: float = 0.5) -> None:
-        """``quit``, wait up to ``grace`` seconds, then kill; never raises."""
+        """``quit``, wait up to ``grace`` seconds, then kill; the engine's process group
+        is killed in any case (what it started goes with it); never raises."""
         if self.proc.poll() is None:
             try:
-                self.send("quit")
+                self.send("quit", timeout=grace)
             except EngineFault:
                 pass
             try:
                 self.proc.wait(timeout=grace)
             except subprocess.TimeoutExpired:
-                self.kill()
+                pass
+        self.kill()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
                 if stream is not None:
@@ -160,7 +200,11 @@ class EngineProcess:
                 pass
 
     def kill(self) -> None:
-        """Kill the process at once and reap it."""
+        """Kill the process and its process group at once, and reap it."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:  # the group is gone already
+            pass
         try:
             self.proc.kill()
             self.proc.wait(timeout=5)

@@ -137,19 +137,27 @@ def _entry(path: Path, name: str, table: Any) -> EngineEntry:
     if unknown:
         raise DsqError(f"{where}: unknown key {unknown[0]!r}; keys are: {', '.join(_KEYS)}")
     command = _command(where, table.get("command"), table.get("args", []))
+    if any("\0" in part for part in command):
+        raise DsqError(f"{where}: command and args must not hold a NUL character")
     base = path.parent
     if "/" in command[0] and not Path(command[0]).is_absolute():
         command = (str((base / command[0]).resolve()), *command[1:])
     cwd = table.get("cwd")
     if cwd is not None:
-        if not isinstance(cwd, str) or not cwd:
-            raise DsqError(f"{where}: cwd is a folder name")
+        if not isinstance(cwd, str) or not cwd or "\0" in cwd:
+            raise DsqError(f"{where}: cwd is a folder name (without NUL characters)")
         cwd = str((base / cwd).resolve()) if not Path(cwd).is_absolute() else cwd
     handshake = _choice(where, "handshake", table.get("handshake", "uci"), HANDSHAKES)
     fen_side = _choice(where, "fen_side", table.get("fen_side", "rb"), FEN_SIDES)
     options = table.get("options", {})
     if not isinstance(options, dict) or any(isinstance(v, dict | list) for v in options.values()):
         raise DsqError(f"{where}: options is a table of NAME = value")
+    for key, value in options.items():
+        if _control(str(key)) or _control(_option_text(value)):
+            raise DsqError(
+                f"{where}: option {str(key)[:64]!r}: names and values are one line "
+                "(no line break, NUL or other control character)"
+            )
     rules = table.get("rules")
     if rules is not None:
         # lazy: start-up time (numpy and the rules)
@@ -204,6 +212,12 @@ def _choice(where: str, key: str, value: Any, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise DsqError(f"{where}: {key} is one of {', '.join(allowed)}, not {value!r}")
     return str(value)
+
+
+def _control(text: str) -> bool:
+    """Whether ``text`` holds a control character other than a tab (a line break would
+    end the ``setoption`` command and start another)."""
+    return any((c < " " and c != "\t") or c == "\x7f" for c in text)
 
 
 def _option_text(value: Any) -> str:

@@ -30,7 +30,14 @@ from engine.errors import DsqError
 from sim.storage.atomic import atomic_write_json, create_json_exclusive
 from sim.storage.committing import resolve_committing
 from sim.storage.locks import batch_locked
-from sim.storage.paths import GAMES_DIR, batch_path, batches_dir, cancel_path, games_dir
+from sim.storage.paths import (
+    GAMES_DIR,
+    batch_path,
+    batches_dir,
+    cancel_path,
+    games_dir,
+    read_bounded,
+)
 from sim.storage.reading import load_batch_records
 from sim.storage.recordcheck import STATUSES, RecordError, check_record, check_spec
 from sim.storage.verify import verify_files
@@ -83,7 +90,7 @@ def create_batch_record(data_dir: Path, record: dict[str, Any]) -> bool:
 def _load(data_dir: Path, batch_id: str) -> Any:
     p = batch_path(Path(data_dir), batch_id)
     try:
-        return json.loads(p.read_text(encoding="utf-8"))
+        return json.loads(read_bounded(p).decode("utf-8"))
     except FileNotFoundError:
         raise DsqError(f"no batch {batch_id!r} in {data_dir}") from None
     except (OSError, ValueError, RecursionError) as exc:

@@ -40,7 +40,7 @@ from sim.storage.paths import resolve_data_dir
 from sim.tablebase.material import Material, parse_material
 
 MAGIC = b"DSQTB"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SUFFIX = ".dsqtb"
 TABLES_DIR = "tablebases"
 CODEC = "zstd"
@@ -102,8 +102,15 @@ def encode_table(key: str, material: Material, values: np.ndarray, counts: dict[
         "body_crc32": zlib.crc32(body),
         **counts,
     }
+    header["header_crc32"] = header_crc(header)
     text = json.dumps(header, sort_keys=True).encode()
     return MAGIC + f" {FORMAT_VERSION} {len(text)}\n".encode() + text + body
+
+
+def header_crc(header: dict[str, Any]) -> int:
+    """The CRC-32 of a header's fields other than ``header_crc32`` (canonical JSON)."""
+    rest = {k: v for k, v in header.items() if k != "header_crc32"}
+    return zlib.crc32(json.dumps(rest, sort_keys=True, separators=(",", ":")).encode())
 
 
 def write_table(
@@ -147,6 +154,8 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
         header = None
     if not isinstance(header, dict):
         raise _damaged(path, "unreadable header")
+    if header.get("header_crc32") != header_crc(header):
+        raise _damaged(path, "header checksum mismatch: the header was changed")
     return header, len(first) + len(text)
 
 
@@ -161,11 +170,16 @@ def load_table(path: Path, key: str, material: Material) -> Table:
             f"table file {path} holds {header.get('material')!r} for rules "
             f"{header.get('rules')!r}, not {material.name} for {key}; rebuild it"
         )
+    want = header.get("body_bytes")
+    if header.get("size") != material.size or not isinstance(want, int) or want < 0:
+        raise _damaged(path, "wrong size")
     try:
-        body = path.read_bytes()[start:]
+        with open(path, "rb") as fh:
+            fh.seek(start)
+            body = fh.read(want + 1)  # never more than the header promises
     except OSError as exc:
         raise TableError(f"cannot read table file {path}: {exc.strerror or exc}") from None
-    if header.get("size") != material.size or len(body) != header.get("body_bytes"):
+    if len(body) != want:
         raise _damaged(path, "wrong size")
     if zlib.crc32(body) != header.get("body_crc32"):
         raise _damaged(path, "checksum mismatch")

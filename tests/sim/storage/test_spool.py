@@ -52,7 +52,14 @@ def test_a_spooled_file_is_hidden_until_committed(tmp_path: Path) -> None:
     # The worker's verdict is cached for the committed file's identity.
     st = os.stat(dest)
     entries = json.loads((folder / CACHE_NAME).read_text())["files"]
-    assert entries[dest.name] == [st.st_size, st.st_mtime_ns, st.st_ctime_ns, None]
+    # (identity, verdict, games held, seal)
+    assert entries[dest.name][:5] == [
+        st.st_size,
+        st.st_mtime_ns,
+        st.st_ctime_ns,
+        None,
+        ["s", 0, 9, 10],
+    ]
     assert count(tmp_path) == 10
 
 
