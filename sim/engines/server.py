@@ -18,6 +18,8 @@ import queue
 import sys
 import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any, TextIO
 
 from engine.errors import DsqError
@@ -27,6 +29,15 @@ from engine.rules import parse_rules
 from sim.bots.params import Param
 from sim.bots.protocol import make_bot, warm_up
 from sim.bots.spec import BOTS, BotSpec, parse_bot
+from sim.commands.perft import MAX_DEPTH as MAX_PERFT_DEPTH
+from sim.engines.serverinput import (
+    MAX_LINE_BYTES,
+    LineReader,
+    LineTooLong,
+    go_args,
+    parse_count,
+    perft_until,
+)
 
 HANDSHAKES = ("uci", "jcei", "uji")
 # Bot attributes a ``go`` limit sets, by bot kind: depth, nodes, time (ms per move).
@@ -36,6 +47,7 @@ LIMIT_ATTRS = {
 }
 MAX_DEPTH = 60
 MOVES_TO_GO = 30  # a clock without movestogo is shared as if this many moves were left
+EOF_GRACE_S = 10.0  # at end of input, a search (or perft) still running is stopped after this
 
 
 def option_line(p: Param, value: Any) -> str:
@@ -80,6 +92,7 @@ class EngineServer:
         self.idle = threading.Event()  # no search in progress
         self.idle.set()
         self.stopped = threading.Event()  # the search in progress was told to stop
+        self.closed = threading.Event()  # the output is closed: nothing more is written
         self.infinite = False
 
     @property
@@ -90,23 +103,41 @@ class EngineServer:
     # -- output --------------------------------------------------------------------------
 
     def say(self, *lines: str) -> None:
-        """Write lines and flush."""
+        """Write lines and flush; once the output is closed, stop any search and write no
+        more (the loop then ends)."""
         with self.lock:
-            self.out.write("".join(line + "\n" for line in lines))
-            self.out.flush()
+            if self.closed.is_set():
+                return
+            try:
+                self.out.write("".join(line + "\n" for line in lines))
+                self.out.flush()
+            except (OSError, ValueError):  # a broken pipe, or a closed file
+                self.closed.set()
+                self._halt()
 
     # -- the loop ------------------------------------------------------------------------
 
     def serve(self, stdin: TextIO) -> int:
-        """Answer commands from ``stdin`` until ``quit`` or end of input."""
+        """Answer commands from ``stdin`` until ``quit``, end of input or a closed output.
+        Lines longer than ``MAX_LINE_BYTES`` are skipped (``info string error: ...``)."""
+        reader = LineReader(stdin)
         try:
-            while True:
-                line = stdin.readline()
+            while not self.closed.is_set():
+                try:
+                    line = reader.readline()
+                except LineTooLong as exc:
+                    self.say(
+                        f"info string error: a line of {exc.size} bytes ignored "
+                        f"(at most {MAX_LINE_BYTES} bytes a line)"
+                    )
+                    continue
                 if not line:  # a search still answers (an infinite one is stopped)
-                    self.finish()
+                    self.finish(grace=EOF_GRACE_S)
                     return 0
                 if not self.handle(line):
                     return 0
+            self.finish(stop=True)
+            return 0
         except BaseException:  # Ctrl-C, or the output closed: end the search at once
             self.finish(stop=True)
             raise
@@ -172,7 +203,8 @@ class EngineServer:
             self.pos = Position(self.rules)
             self.head = "startpos"
         elif name.lower() == "seed":
-            self.seed = int(value) if value.isdigit() else self.seed
+            seed = parse_count(value)
+            self.seed = self.seed if seed is None else seed
         else:
             params = {p.name: p for p in BOTS[self.spec.name][1]}
             param = params.get(name.lower())
@@ -224,7 +256,7 @@ class EngineServer:
         if self.pos.result is not None:
             self.say("bestmove 0000")
             return
-        limits = _go_args(args)
+        limits = go_args(args)
         self.warm_up()
         bot = self._bot()
         attrs = LIMIT_ATTRS.get(self.spec.name, {})
@@ -243,25 +275,29 @@ class EngineServer:
         if wanted is not None:
             for key, attr in attrs.items():
                 setattr(bot, attr, wanted[key])
-        self.stopped.clear()
         if hasattr(bot, "stopping"):
             bot.stopping.clear()
+        self._start(partial(self._search, bot, saved))
+
+    def _start(self, job: Callable[[], None]) -> None:
+        """Run ``job`` (a search or a perft) on the search thread; the loop reads on."""
+        self.stopped.clear()
         if self.worker is None:
             self.worker = threading.Thread(target=self._work, name="dsq-search", daemon=True)
             self.worker.start()
         self.idle.clear()
-        self.jobs.put((bot, saved))
+        self.jobs.put(job)
 
     def _work(self) -> None:
-        """The search thread: one search after another, as ``go`` hands them over."""
+        """The search thread: one job after another, as ``go`` and ``perft`` hand them over."""
         try:
             while True:
-                bot, saved = self.jobs.get()
+                job = self.jobs.get()
                 try:
-                    self._search(bot, saved)
+                    job()
                 finally:
                     self.idle.set()
-        finally:  # output closed (the writer failed): the next go starts a new thread
+        finally:  # the thread failed: the next job starts a new one
             self.worker = None
 
     def _search(self, bot: Any, saved: dict[str, Any]) -> None:
@@ -289,25 +325,40 @@ class EngineServer:
             self.stopped.wait()  # an infinite search answers only after stop
         self.say(*lines, answer)
 
-    def finish(self, stop: bool = False) -> None:
-        """Wait for the search in progress, if any, to answer; with ``stop`` (or when it is
-        infinite) tell it to stop first."""
+    def finish(self, stop: bool = False, grace: float | None = None) -> None:
+        """Wait for the search (or perft) in progress, if any, to answer; with ``stop`` (or
+        when it is infinite) tell it to stop first, with ``grace`` after that many seconds."""
         if not self.searching:
             return
-        if stop or self.infinite:
-            self.stopped.set()
-            if hasattr(self.bot, "stop"):
-                self.bot.stop()
+        if stop or self.infinite or (grace is not None and not self.idle.wait(grace)):
+            self._halt()
         self.idle.wait()
         self.infinite = False
 
+    def _halt(self) -> None:
+        """Tell the search (or perft) in progress to stop."""
+        self.stopped.set()
+        if hasattr(self.bot, "stop"):
+            self.bot.stop()
+
     def perft(self, args: list[str]) -> None:
-        """``perft(N) = count  (ms)`` from the current position."""
-        depth = int(args[0]) if args and args[0].isdigit() else 1
+        """``perft N`` (0..``MAX_PERFT_DEPTH``, 1 if not said), counted on the search thread
+        so ``isready`` and ``stop`` are answered meanwhile."""
+        depth = parse_count(args[0]) if args else 1
+        if depth is None or depth > MAX_PERFT_DEPTH:
+            raise DsqError(f"perft takes a depth from 0 to {MAX_PERFT_DEPTH}, not {args[0]!r}")
+        self.infinite = False
+        self._start(partial(self._perft, depth))
+
+    def _perft(self, depth: int) -> None:
+        """The search thread: ``perft(N) = count  (ms)``, or a note that ``stop`` ended it."""
         t0 = time.perf_counter()
-        count = self.pos.perft(depth)
+        count = perft_until(self.pos, depth, self.stopped)
         ms = (time.perf_counter() - t0) * 1000
-        self.say(f"perft({depth}) = {count}  ({ms:.0f} ms)")
+        if count is None:
+            self.say(f"info string perft({depth}) stopped after {ms:.0f} ms")
+        else:
+            self.say(f"perft({depth}) = {count}  ({ms:.0f} ms)")
 
 
 def _our_fen(fields: list[str]) -> list[str]:
@@ -317,21 +368,6 @@ def _our_fen(fields: list[str]) -> list[str]:
         out[1] = "r"
     if len(out) == 2:
         out += ["0", "1"]
-    return out
-
-
-def _go_args(args: list[str]) -> dict[str, int]:
-    """The numeric arguments of ``go`` (``infinite`` and unknown words are dropped)."""
-    out: dict[str, int] = {}
-    words = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo")
-    for i, word in enumerate(args[:-1]):
-        if word in words:
-            try:
-                out[word] = max(0, int(args[i + 1]))
-            except ValueError:
-                continue
-    if out.get("depth") == 0:
-        out.pop("depth")
     return out
 
 
