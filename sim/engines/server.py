@@ -9,7 +9,10 @@ depth/nodes/movetime/wtime/btime`` replace the bot's own limits for that search;
 ``go`` uses them; ``go infinite`` searches ``alphabeta`` until ``stop`` and answers only
 then (an ``mcts`` bot plays at most its own playouts, whose tree it has room for, and also
 answers after ``stop``). ``alphabeta`` prints an ``info`` line per completed depth. ``perft N``,
-``moves`` and ``d`` answer as in ``docs/engine-protocol.md``.
+``moves`` and ``d`` answer as in ``docs/engine-protocol.md``; ``perft`` runs on the search
+thread too (``stop`` ends it). Input is bounded (:mod:`sim.engines.serverinput`: lines of at
+most 1 MiB, numbers clamped); at end of input a search still running is stopped after
+``EOF_GRACE_S``; a closed output stops the search and ends the loop.
 """
 
 from __future__ import annotations
