@@ -26,6 +26,7 @@ from engine.position import decode_move
 from engine.rng import rng_next
 from engine.rules import Ruleset
 from sim.bots import search as S
+from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evaluate import ZOBRIST, full_hash
 from sim.bots.spec import BotSpec
 from sim.bots.values import values_array
@@ -51,7 +52,9 @@ def mate_in(score: int) -> int | None:
 class AlphaBetaBot:
     """Iterative-deepening alpha-beta player (see the module docstring)."""
 
-    def __init__(self, spec: BotSpec, rules: Ruleset, rng: np.ndarray) -> None:
+    def __init__(
+        self, spec: BotSpec, rules: Ruleset, rng: np.ndarray, context: BotContext = DEFAULT_CONTEXT
+    ) -> None:
         self.spec = spec
         self.rules_array = rules.as_array()
         self.rng = rng
@@ -69,7 +72,7 @@ class AlphaBetaBot:
         self.info: dict[str, Any] = {}
         self.stopping = threading.Event()  # set by stop(); cleared by the caller of choose
         self.on_iteration: Callable[[dict[str, Any]], None] | None = None
-        self.tables = TableAdvisor(rules) if p["tablebase"] == "on" else None
+        self.tables = TableAdvisor(rules, context.tables_root()) if p["tablebase"] == "on" else None
 
     def _load(self, st: np.ndarray) -> np.ndarray:
         used = core.HEADER + core.HIST_SIZE * int(st[core.S_NPLY])

@@ -31,6 +31,7 @@ from engine.rng import seed_state
 from engine.rules import parse_rules
 from sim.bots.params import Param
 from sim.bots.protocol import make_bot, warm_up
+from sim.bots.registry import KINDS
 from sim.bots.spec import BOTS, BotSpec, parse_bot
 from sim.commands.perft import MAX_DEPTH as MAX_PERFT_DEPTH
 from sim.engines.serverinput import (
@@ -43,11 +44,6 @@ from sim.engines.serverinput import (
 )
 
 HANDSHAKES = ("uci", "jcei", "uji")
-# Bot attributes a ``go`` limit sets, by bot kind: depth, nodes, time (ms per move).
-LIMIT_ATTRS = {
-    "alphabeta": {"depth": "depth", "nodes": "node_budget", "time": "time_ms"},
-    "mcts": {"time": "time_ms"},
-}
 MAX_DEPTH = 60
 MOVES_TO_GO = 30  # a clock without movestogo is shared as if this many moves were left
 EOF_GRACE_S = 10.0  # at end of input, a search (or perft) still running is stopped after this
@@ -80,7 +76,7 @@ class EngineServer:
 
     def __init__(self, bot: str, rules: str = "standard", seed: int = 0, out: TextIO = sys.stdout):
         self.spec = parse_bot(bot)
-        if self.spec.name == "engine":
+        if KINDS[self.spec.name].external:
             raise DsqError("dsq engine serves dsq's own bots, not another engine")
         self.rules = parse_rules(rules)
         self.seed = seed
@@ -262,7 +258,7 @@ class EngineServer:
         limits = go_args(args)
         self.warm_up()
         bot = self._bot()
-        attrs = LIMIT_ATTRS.get(self.spec.name, {})
+        attrs = KINDS[self.spec.name].limits.attrs()  # what the go limits set on this bot
         saved = {a: getattr(bot, a) for a in attrs.values()}
         self.infinite = "infinite" in args
         wanted: dict[str, int] | None = None  # None: the bot's own limits
