@@ -38,14 +38,15 @@ from sim.engines.serverinput import (
     MAX_LINE_BYTES,
     LineReader,
     LineTooLong,
+    clock_ms,
     go_args,
+    our_fen,
     parse_count,
     perft_until,
 )
 
 HANDSHAKES = ("uci", "jcei", "uji")
 MAX_DEPTH = 60
-MOVES_TO_GO = 30  # a clock without movestogo is shared as if this many moves were left
 EOF_GRACE_S = 10.0  # at end of input, a search (or perft) still running is stopped after this
 
 
@@ -57,18 +58,6 @@ def option_line(p: Param, value: Any) -> str:
         var = " ".join(f"var {c}" for c in p.choices)
         return f"option name {p.name} type combo default {value} {var}"
     return f"option name {p.name} type string default {p.format(value)}"
-
-
-def clock_ms(args: dict[str, int], red_to_move: bool) -> int | None:
-    """Milliseconds to spend on this move from ``go`` arguments, or None for no time limit."""
-    if "movetime" in args:
-        return max(1, args["movetime"])
-    own = args.get("wtime" if red_to_move else "btime")
-    if own is None:
-        return None
-    inc = args.get("winc" if red_to_move else "binc", 0)
-    togo = max(1, args.get("movestogo", MOVES_TO_GO))
-    return max(1, min(own // togo + inc * 3 // 4, own * 3 // 4))
 
 
 class EngineServer:
@@ -92,6 +81,8 @@ class EngineServer:
         self.idle.set()
         self.stopped = threading.Event()  # the search in progress was told to stop
         self.closed = threading.Event()  # the output is closed: nothing more is written
+        self.perfting = False  # a perft is counting (guarded by the lock)
+        self.ready_owed = 0  # readyok lines to write after that perft's answer
         self.infinite = False
 
     @property
@@ -105,14 +96,18 @@ class EngineServer:
         """Write lines and flush; once the output is closed, stop any search and write no
         more (the loop then ends)."""
         with self.lock:
-            if self.closed.is_set():
-                return
-            try:
-                self.out.write("".join(line + "\n" for line in lines))
-                self.out.flush()
-            except (OSError, ValueError):  # a broken pipe, or a closed file
-                self.closed.set()
-                self._halt()
+            self._write(lines)
+
+    def _write(self, lines: tuple[str, ...]) -> None:
+        """:meth:`say` with the lock held."""
+        if self.closed.is_set():
+            return
+        try:
+            self.out.write("".join(line + "\n" for line in lines))
+            self.out.flush()
+        except (OSError, ValueError):  # a broken pipe, or a closed file
+            self.closed.set()
+            self._halt()
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -148,7 +143,11 @@ class EngineServer:
             return True
         cmd, rest = tokens[0], tokens[1:]
         if cmd == "isready" and self.searching:
-            self.say("readyok")  # at once, while the search goes on
+            with self.lock:  # a perft's answer comes before readyok, a search's after it
+                self.ready_owed += self.perfting
+                owed = self.perfting
+            if not owed:
+                self.say("readyok")  # at once, while the search goes on
             return True
         self.finish(stop=cmd in ("stop", "quit"))
         try:
@@ -225,7 +224,7 @@ class EngineServer:
             setup, moves = args[:k], args[k + 1 :]
         else:
             setup, moves = args, []
-        head = "startpos" if setup[0] == "startpos" else " ".join(_our_fen(setup[1:]))
+        head = "startpos" if setup[0] == "startpos" else " ".join(our_fen(setup[1:]))
         if head != self.head or self.pos.history != moves[: len(self.pos.history)]:
             self.pos = Position(self.rules, None if head == "startpos" else head)
             self.head = head
@@ -342,11 +341,14 @@ class EngineServer:
 
     def perft(self, args: list[str]) -> None:
         """``perft N`` (0..``MAX_PERFT_DEPTH``, 1 if not said), counted on the search thread
-        so ``isready`` and ``stop`` are answered meanwhile."""
+        so ``stop`` and ``quit`` are read meanwhile; an ``isready`` is answered right after
+        the count (the rules check takes the lines before ``readyok`` as the answer)."""
         depth = parse_count(args[0]) if args else 1
         if depth is None or depth > MAX_PERFT_DEPTH:
             raise DsqError(f"perft takes a depth from 0 to {MAX_PERFT_DEPTH}, not {args[0]!r}")
         self.infinite = False
+        with self.lock:
+            self.perfting = True
         self._start(partial(self._perft, depth))
 
     def _perft(self, depth: int) -> None:
@@ -354,20 +356,12 @@ class EngineServer:
         t0 = time.perf_counter()
         count = perft_until(self.pos, depth, self.stopped)
         ms = (time.perf_counter() - t0) * 1000
+        text = f"perft({depth}) = {count}  ({ms:.0f} ms)"
         if count is None:
-            self.say(f"info string perft({depth}) stopped after {ms:.0f} ms")
-        else:
-            self.say(f"perft({depth}) = {count}  ({ms:.0f} ms)")
-
-
-def _our_fen(fields: list[str]) -> list[str]:
-    """A FEN from ``position fen``: ``w`` read as red, missing counters as ``0 1``."""
-    out = list(fields[:4])
-    if len(out) >= 2 and out[1] == "w":
-        out[1] = "r"
-    if len(out) == 2:
-        out += ["0", "1"]
-    return out
+            text = f"info string perft({depth}) stopped after {ms:.0f} ms"
+        with self.lock:  # then the readyok lines asked for meanwhile
+            self._write((text, *["readyok"] * self.ready_owed))
+            self.perfting, self.ready_owed = False, 0
 
 
 def _info_lines(info: dict[str, Any]) -> list[str]:

@@ -1,6 +1,7 @@
 """What ``dsq engine`` reads from its client, bounded: lines of at most ``MAX_LINE_BYTES``
-(a longer one is skipped up to its newline, never held whole), numbers clamped to a range,
-and a ``perft`` that a ``stop`` ends between small steps."""
+(a longer one is skipped up to its newline, never held whole), numbers clamped to a range
+(``go`` limits, then a clock shared into a time per move), ``position fen`` fields, and a
+``perft`` that a ``stop`` ends between small steps."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from sim.bots.registry import DEPTH
 MAX_LINE_BYTES = 1 << 20  # 1 MiB: a position with ~200,000 moves fits
 INT64_MAX = 2**63 - 1
 MAX_MS = 2**31 - 1  # the longest time a go limit asks for (~24.8 days): larger ones clamp
+MOVES_TO_GO = 30  # a clock without movestogo is shared as if this many moves were left
 PERFT_STEP = 4  # plies counted per compiled call once perft is deeper (a few ms each)
 
 
@@ -92,4 +94,26 @@ def go_args(args: list[str]) -> dict[str, int]:
                 out[word] = value
     if out.get("depth") == 0:
         out.pop("depth")
+    return out
+
+
+def clock_ms(args: dict[str, int], red_to_move: bool) -> int | None:
+    """Milliseconds to spend on this move from ``go`` arguments, or None for no time limit."""
+    if "movetime" in args:
+        return max(1, args["movetime"])
+    own = args.get("wtime" if red_to_move else "btime")
+    if own is None:
+        return None
+    inc = args.get("winc" if red_to_move else "binc", 0)
+    togo = max(1, args.get("movestogo", MOVES_TO_GO))
+    return max(1, min(own // togo + inc * 3 // 4, own * 3 // 4))
+
+
+def our_fen(fields: list[str]) -> list[str]:
+    """A FEN from ``position fen``: ``w`` read as red, missing counters as ``0 1``."""
+    out = list(fields[:4])
+    if len(out) >= 2 and out[1] == "w":
+        out[1] = "r"
+    if len(out) == 2:
+        out += ["0", "1"]
     return out
