@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
+from sim.engines.server import EngineServer
 from sim.engines.serverinput import LineReader, LineTooLong, go_args, parse_count
 from tests.support import ROOT
 from tests.support.procs import WAIT, env, limit
@@ -181,3 +182,11 @@ def test_the_line_reader_and_number_parsing() -> None:
         "depth": 60,
         "nodes": 0,
     }
+
+
+def test_a_closed_output_in_process_stops_the_search_and_the_loop() -> None:
+    server = EngineServer("alphabeta:depth=2", out=io.StringIO())
+    server.out.close()  # every write now fails
+    lines = "position startpos\ngo infinite\nisready\ngo infinite\n" + "isready\n" * 1000
+    assert server.serve(io.StringIO(lines)) == 0
+    assert server.closed.is_set() and not server.searching
