@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 
 from sim.commands._common import non_negative_int
@@ -30,7 +32,12 @@ def run(args: argparse.Namespace) -> int:
     from sim.engines.server import EngineServer
 
     server = EngineServer(args.bot, args.rules, args.seed, sys.stdout)
+    if hasattr(signal, "SIGPIPE"):  # a closed output ends the process quietly, any thread
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
-        return server.serve(sys.stdin)
+        code = server.serve(sys.stdin)
     except KeyboardInterrupt:
-        return 0
+        code = 0
+    if server.closed.is_set():  # nothing more to flush at exit (no SIGPIPE here)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return code

@@ -9,7 +9,10 @@ depth/nodes/movetime/wtime/btime`` replace the bot's own limits for that search;
 ``go`` uses them; ``go infinite`` searches ``alphabeta`` until ``stop`` and answers only
 then (an ``mcts`` bot plays at most its own playouts, whose tree it has room for, and also
 answers after ``stop``). ``alphabeta`` prints an ``info`` line per completed depth. ``perft N``,
-``moves`` and ``d`` answer as in ``docs/engine-protocol.md``.
+``moves`` and ``d`` answer as in ``docs/engine-protocol.md``; ``perft`` runs on the search
+thread too (``stop`` ends it). Input is bounded (:mod:`sim.engines.serverinput`: lines of at
+most 1 MiB, numbers clamped); at end of input a search still running is stopped after
+``EOF_GRACE_S``; a closed output stops the search and ends the loop.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import queue
 import sys
 import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any, TextIO
 
 from engine.errors import DsqError
@@ -28,10 +33,21 @@ from sim.bots.params import Param
 from sim.bots.protocol import make_bot, warm_up
 from sim.bots.registry import KINDS
 from sim.bots.spec import BOTS, BotSpec, parse_bot
+from sim.commands.perft import MAX_DEPTH as MAX_PERFT_DEPTH
+from sim.engines.serverinput import (
+    MAX_LINE_BYTES,
+    LineReader,
+    LineTooLong,
+    clock_ms,
+    go_args,
+    our_fen,
+    parse_count,
+    perft_until,
+)
 
 HANDSHAKES = ("uci", "jcei", "uji")
 MAX_DEPTH = 60
-MOVES_TO_GO = 30  # a clock without movestogo is shared as if this many moves were left
+EOF_GRACE_S = 10.0  # at end of input, a search (or perft) still running is stopped after this
 
 
 def option_line(p: Param, value: Any) -> str:
@@ -42,18 +58,6 @@ def option_line(p: Param, value: Any) -> str:
         var = " ".join(f"var {c}" for c in p.choices)
         return f"option name {p.name} type combo default {value} {var}"
     return f"option name {p.name} type string default {p.format(value)}"
-
-
-def clock_ms(args: dict[str, int], red_to_move: bool) -> int | None:
-    """Milliseconds to spend on this move from ``go`` arguments, or None for no time limit."""
-    if "movetime" in args:
-        return max(1, args["movetime"])
-    own = args.get("wtime" if red_to_move else "btime")
-    if own is None:
-        return None
-    inc = args.get("winc" if red_to_move else "binc", 0)
-    togo = max(1, args.get("movestogo", MOVES_TO_GO))
-    return max(1, min(own // togo + inc * 3 // 4, own * 3 // 4))
 
 
 class EngineServer:
@@ -76,6 +80,9 @@ class EngineServer:
         self.idle = threading.Event()  # no search in progress
         self.idle.set()
         self.stopped = threading.Event()  # the search in progress was told to stop
+        self.closed = threading.Event()  # the output is closed: nothing more is written
+        self.perfting = False  # a perft is counting (guarded by the lock)
+        self.ready_owed = 0  # readyok lines to write after that perft's answer
         self.infinite = False
 
     @property
@@ -86,23 +93,45 @@ class EngineServer:
     # -- output --------------------------------------------------------------------------
 
     def say(self, *lines: str) -> None:
-        """Write lines and flush."""
+        """Write lines and flush; once the output is closed, stop any search and write no
+        more (the loop then ends)."""
         with self.lock:
+            self._write(lines)
+
+    def _write(self, lines: tuple[str, ...]) -> None:
+        """:meth:`say` with the lock held."""
+        if self.closed.is_set():
+            return
+        try:
             self.out.write("".join(line + "\n" for line in lines))
             self.out.flush()
+        except (OSError, ValueError):  # a broken pipe, or a closed file
+            self.closed.set()
+            self._halt()
 
     # -- the loop ------------------------------------------------------------------------
 
     def serve(self, stdin: TextIO) -> int:
-        """Answer commands from ``stdin`` until ``quit`` or end of input."""
+        """Answer commands from ``stdin`` until ``quit``, end of input or a closed output.
+        Lines longer than ``MAX_LINE_BYTES`` are skipped (``info string error: ...``)."""
+        reader = LineReader(stdin)
         try:
-            while True:
-                line = stdin.readline()
+            while not self.closed.is_set():
+                try:
+                    line = reader.readline()
+                except LineTooLong as exc:
+                    self.say(
+                        f"info string error: a line of {exc.size} bytes ignored "
+                        f"(at most {MAX_LINE_BYTES} bytes a line)"
+                    )
+                    continue
                 if not line:  # a search still answers (an infinite one is stopped)
-                    self.finish()
+                    self.finish(grace=EOF_GRACE_S)
                     return 0
                 if not self.handle(line):
                     return 0
+            self.finish(stop=True)
+            return 0
         except BaseException:  # Ctrl-C, or the output closed: end the search at once
             self.finish(stop=True)
             raise
@@ -114,7 +143,11 @@ class EngineServer:
             return True
         cmd, rest = tokens[0], tokens[1:]
         if cmd == "isready" and self.searching:
-            self.say("readyok")  # at once, while the search goes on
+            with self.lock:  # a perft's answer comes before readyok, a search's after it
+                self.ready_owed += self.perfting
+                owed = self.perfting
+            if not owed:
+                self.say("readyok")  # at once, while the search goes on
             return True
         self.finish(stop=cmd in ("stop", "quit"))
         try:
@@ -168,7 +201,8 @@ class EngineServer:
             self.pos = Position(self.rules)
             self.head = "startpos"
         elif name.lower() == "seed":
-            self.seed = int(value) if value.isdigit() else self.seed
+            seed = parse_count(value)
+            self.seed = self.seed if seed is None else seed
         else:
             params = {p.name: p for p in BOTS[self.spec.name][1]}
             param = params.get(name.lower())
@@ -190,7 +224,7 @@ class EngineServer:
             setup, moves = args[:k], args[k + 1 :]
         else:
             setup, moves = args, []
-        head = "startpos" if setup[0] == "startpos" else " ".join(_our_fen(setup[1:]))
+        head = "startpos" if setup[0] == "startpos" else " ".join(our_fen(setup[1:]))
         if head != self.head or self.pos.history != moves[: len(self.pos.history)]:
             self.pos = Position(self.rules, None if head == "startpos" else head)
             self.head = head
@@ -220,7 +254,7 @@ class EngineServer:
         if self.pos.result is not None:
             self.say("bestmove 0000")
             return
-        limits = _go_args(args)
+        limits = go_args(args)
         self.warm_up()
         bot = self._bot()
         attrs = KINDS[self.spec.name].limits.attrs()  # what the go limits set on this bot
@@ -239,25 +273,29 @@ class EngineServer:
         if wanted is not None:
             for key, attr in attrs.items():
                 setattr(bot, attr, wanted[key])
-        self.stopped.clear()
         if hasattr(bot, "stopping"):
             bot.stopping.clear()
+        self._start(partial(self._search, bot, saved))
+
+    def _start(self, job: Callable[[], None]) -> None:
+        """Run ``job`` (a search or a perft) on the search thread; the loop reads on."""
+        self.stopped.clear()
         if self.worker is None:
             self.worker = threading.Thread(target=self._work, name="dsq-search", daemon=True)
             self.worker.start()
         self.idle.clear()
-        self.jobs.put((bot, saved))
+        self.jobs.put(job)
 
     def _work(self) -> None:
-        """The search thread: one search after another, as ``go`` hands them over."""
+        """The search thread: one job after another, as ``go`` and ``perft`` hand them over."""
         try:
             while True:
-                bot, saved = self.jobs.get()
+                job = self.jobs.get()
                 try:
-                    self._search(bot, saved)
+                    job()
                 finally:
                     self.idle.set()
-        finally:  # output closed (the writer failed): the next go starts a new thread
+        finally:  # the thread failed: the next job starts a new one
             self.worker = None
 
     def _search(self, bot: Any, saved: dict[str, Any]) -> None:
@@ -285,50 +323,45 @@ class EngineServer:
             self.stopped.wait()  # an infinite search answers only after stop
         self.say(*lines, answer)
 
-    def finish(self, stop: bool = False) -> None:
-        """Wait for the search in progress, if any, to answer; with ``stop`` (or when it is
-        infinite) tell it to stop first."""
+    def finish(self, stop: bool = False, grace: float | None = None) -> None:
+        """Wait for the search (or perft) in progress, if any, to answer; with ``stop`` (or
+        when it is infinite) tell it to stop first, with ``grace`` after that many seconds."""
         if not self.searching:
             return
-        if stop or self.infinite:
-            self.stopped.set()
-            if hasattr(self.bot, "stop"):
-                self.bot.stop()
+        if stop or self.infinite or (grace is not None and not self.idle.wait(grace)):
+            self._halt()
         self.idle.wait()
         self.infinite = False
 
+    def _halt(self) -> None:
+        """Tell the search (or perft) in progress to stop."""
+        self.stopped.set()
+        if hasattr(self.bot, "stop"):
+            self.bot.stop()
+
     def perft(self, args: list[str]) -> None:
-        """``perft(N) = count  (ms)`` from the current position."""
-        depth = int(args[0]) if args and args[0].isdigit() else 1
+        """``perft N`` (0..``MAX_PERFT_DEPTH``, 1 if not said), counted on the search thread
+        so ``stop`` and ``quit`` are read meanwhile; an ``isready`` is answered right after
+        the count (the rules check takes the lines before ``readyok`` as the answer)."""
+        depth = parse_count(args[0]) if args else 1
+        if depth is None or depth > MAX_PERFT_DEPTH:
+            raise DsqError(f"perft takes a depth from 0 to {MAX_PERFT_DEPTH}, not {args[0]!r}")
+        self.infinite = False
+        with self.lock:
+            self.perfting = True
+        self._start(partial(self._perft, depth))
+
+    def _perft(self, depth: int) -> None:
+        """The search thread: ``perft(N) = count  (ms)``, or a note that ``stop`` ended it."""
         t0 = time.perf_counter()
-        count = self.pos.perft(depth)
+        count = perft_until(self.pos, depth, self.stopped)
         ms = (time.perf_counter() - t0) * 1000
-        self.say(f"perft({depth}) = {count}  ({ms:.0f} ms)")
-
-
-def _our_fen(fields: list[str]) -> list[str]:
-    """A FEN from ``position fen``: ``w`` read as red, missing counters as ``0 1``."""
-    out = list(fields[:4])
-    if len(out) >= 2 and out[1] == "w":
-        out[1] = "r"
-    if len(out) == 2:
-        out += ["0", "1"]
-    return out
-
-
-def _go_args(args: list[str]) -> dict[str, int]:
-    """The numeric arguments of ``go`` (``infinite`` and unknown words are dropped)."""
-    out: dict[str, int] = {}
-    words = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo")
-    for i, word in enumerate(args[:-1]):
-        if word in words:
-            try:
-                out[word] = max(0, int(args[i + 1]))
-            except ValueError:
-                continue
-    if out.get("depth") == 0:
-        out.pop("depth")
-    return out
+        text = f"perft({depth}) = {count}  ({ms:.0f} ms)"
+        if count is None:
+            text = f"info string perft({depth}) stopped after {ms:.0f} ms"
+        with self.lock:  # then the readyok lines asked for meanwhile
+            self._write((text, *["readyok"] * self.ready_owed))
+            self.perfting, self.ready_owed = False, 0
 
 
 def _info_lines(info: dict[str, Any]) -> list[str]:
