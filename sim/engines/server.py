@@ -75,7 +75,7 @@ class EngineServer:
         self.bot: Any = None
         self.warm = False
         self.lock = threading.Lock()  # one writer at a time: the loop and the search thread
-        self.jobs: queue.SimpleQueue[tuple[Any, dict[str, Any]]] = queue.SimpleQueue()
+        self.jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self.worker: threading.Thread | None = None  # the search thread, started once
         self.idle = threading.Event()  # no search in progress
         self.idle.set()
