@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from engine.errors import DsqError
@@ -44,6 +44,10 @@ class BotSpec:
 
     name: str
     params: dict[str, Any] = field(default_factory=dict)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a parsed spec's params are read-only (a mapping proxy, which does not pickle)
+        return (BotSpec, (self.name, dict(self.params)))
 
     @property
     def canonical(self) -> str:
@@ -95,10 +99,22 @@ def _spec_module(name: str) -> ModuleType | None:
 
 
 def parse_bot(spec: str | BotSpec) -> BotSpec:
-    """Parse ``name`` or ``name:key=value,...``; raises BotSpecError listing what is allowed."""
+    """Parse ``name`` or ``name:key=value,...``; raises BotSpecError listing what is allowed.
+
+    Parsed once per process and text: the result is shared, its ``params`` read-only.
+    """
     if isinstance(spec, BotSpec):
         return spec
-    text = str(spec).strip()
+    return _parse_text(str(spec).strip())
+
+
+@lru_cache(maxsize=1024)
+def _parse_text(text: str) -> BotSpec:
+    parsed = _parse(text)
+    return BotSpec(parsed.name, MappingProxyType(dict(parsed.params)))  # type: ignore[arg-type]
+
+
+def _parse(text: str) -> BotSpec:
     name, sep, body = text.partition(":")
     name = name.strip().lower()
     if name not in BOTS:
