@@ -42,6 +42,7 @@ from sim.batch import (
 )
 from sim.batch.run import check_label
 from sim.storage.atomic import atomic_write_json
+from sim.storage.batchrecord import BatchRecord
 from sim.storage.batchspec import SPEC_DEFAULTS
 from sim.storage.paths import BATCH_ID_RE
 from sim.storage.records import (
@@ -276,23 +277,23 @@ def log_tail(data_dir: Path, group: str, lines: int = 5) -> str:
     return "\n".join(text.strip().splitlines()[-lines:])
 
 
-def _from_record(rec: dict[str, Any], launched: set[str], data_dir: Path) -> JobView:
-    spec = rec.get("spec") or {}
+def _from_record(rec: BatchRecord, launched: set[str], data_dir: Path) -> JobView:
+    spec = rec.spec
     return JobView(
-        batch_id=str(rec.get("batch_id")),
-        status=effective_status(rec, data_dir),
-        rules=str(spec.get("rules", "?")),
-        red=str(spec.get("red", "?")),
-        blue=str(spec.get("blue", "?")),
-        games_done=_count(rec.get("games_done")),
-        games_planned=_count(rec.get("games_planned") or spec.get("games")),
-        counts=dict(rec.get("counts") or {}),
-        created_at=str(rec.get("created_at") or ""),
-        finished_at=rec.get("finished_at"),
-        error=rec.get("error"),
-        from_dashboard=str(rec.get("batch_id")) in launched,
-        group=rec.get("group"),
-        label=rec.get("label"),
+        batch_id=rec.batch_id,
+        status=effective_status(rec.to_dict(), data_dir),
+        rules=spec.rules,
+        red=spec.red,
+        blue=spec.blue,
+        games_done=rec.games_done,
+        games_planned=rec.games_planned or spec.games,
+        counts=dict(rec.counts),
+        created_at=rec.created_at or "",
+        finished_at=rec.finished_at,
+        error=rec.error,
+        from_dashboard=rec.batch_id in launched,
+        group=rec.group,
+        label=rec.label,
     )
 
 
@@ -304,7 +305,8 @@ def list_jobs(data_dir: Path) -> list[JobView]:
     data_dir = Path(data_dir)
     launches = _launch_records(data_dir)
     launched = {bid for rec in launches for bid in rec["batch_ids"] if isinstance(bid, str)}
-    views = [_from_record(rec, launched, data_dir) for rec in list_batches(data_dir)]
+    records = [BatchRecord.from_dict(rec) for rec in list_batches(data_dir)]
+    views = [_from_record(rec, launched, data_dir) for rec in records]
     for bid, reason in unlisted_batches(data_dir):
         views.append(
             JobView(batch_id=bid, status="unreadable", rules="?", red="?", blue="?",
