@@ -56,8 +56,8 @@ def test_make_spec_checks_each_field_as_declared_naming_its_flag() -> None:
         args = {"games": 10, **kw}
         with pytest.raises(SpecError, match=words):
             make_spec("standard", "random", "random", seed=1, **args)
-    with pytest.raises(TypeError, match="opening_suite"):
-        make_spec("standard", "random", "random", 10, opening_suite="x")
+    with pytest.raises(TypeError, match="no_such_field"):
+        make_spec("standard", "random", "random", 10, no_such_field="x")
     spec = make_spec(" Standard ", "greedy", "random", 10, seed=1)
     assert spec == BatchSpec("standard", "greedy", "random", 10, 1)
     assert make_spec(**spec.to_dict()) == spec  # a stored spec gives back the same spec
