@@ -3,13 +3,14 @@
 
 Python API::
 
-    from sim.batch import make_spec, run_batches, spawn_detached
+    from sim.batch import launch_detached, make_spec, run_batches, spawn_detached
 
     spec = make_spec("standard", "random", "greedy", games=1000, seed=1, swap=True)
     [record] = run_batches([spec], "data", workers=2)  # blocks; returns the final records
     specs = [make_spec(r, "greedy", "random", 400, seed=7) for r in ("standard", "yeshou")]
     records = run_batches(specs, "data", batch_id="cmp", sprt="elo0=0,elo1=50")  # cmp-1, cmp-2
     [record] = run_batches(data_dir="data", resume=record["batch_id"])  # the missing games
+    pid = launch_detached([spec], "data", batch_id="d2", launch_file="d2.launch")  # as data
     pid = spawn_detached(["--rules", "datou", "--games", "100", "--batch-id", "d1"])
 
 :func:`run_batches` owns everything around the driver: the backend (created and closed),
