@@ -21,6 +21,8 @@ from engine.board import square_name
 from engine.errors import DsqError
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
+from sim.bots.context import DEFAULT_CONTEXT, BotContext
+from sim.bots.protocol import warm_up
 from sim.engines.process import EngineFault
 from sim.play.human import HUMAN, Stop, human_game_row
 from sim.play.referee import bot_seed
@@ -80,13 +82,14 @@ class Notice:
 class PlayGame:
     """One game of a person against a bot (see the module's notes)."""
 
-    def __init__(self, setup: PlaySetup) -> None:
+    def __init__(self, setup: PlaySetup, context: BotContext = DEFAULT_CONTEXT) -> None:
         self.setup = setup.checked()
         self.ruleset = parse_rules(self.setup.rules)
         self.pos = Position(self.ruleset, fen=self.setup.fen)
         self.bot_side = "blue" if self.setup.human == "red" else "red"
         rng = seed_state(bot_seed(self.setup.seed, SIDES.index(self.bot_side)))
-        self.bot = make_bot(self.setup.bot, self.ruleset, rng)
+        self.context = context
+        self.bot = make_bot(self.setup.bot, self.ruleset, rng, context)
         self.moves: list[PlayedMove] = []
         self.selected: int | None = None
         self.resigned: str | None = None
@@ -239,8 +242,12 @@ class PlayGame:
         records it (:attr:`forfeit` holds the note)."""
         if not self.bot_to_move:
             raise DsqError("it is not the bot's turn")
-        t0 = time.perf_counter()
+        warm_up(self.bot.spec, self.ruleset, self.context)  # loading is never thinking time
+        start = getattr(self.bot, "start", None)  # an external engine: started untimed
         try:
+            if start is not None:
+                start()
+            t0 = time.perf_counter()
             code = int(self.bot.choose(self.pos.st))
         except EngineFault as fault:
             self.forfeit = fault.note

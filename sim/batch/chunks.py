@@ -12,13 +12,12 @@ games as a table and never touch the file system.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -29,6 +28,9 @@ from sim.storage.batchspec import BatchSpec
 from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
 from sim.storage.spool import SpooledFile, spool_games
 from sim.storage.writing import rows_to_table
+
+if TYPE_CHECKING:
+    from sim.engines.registry import EngineRegistry
 
 DEFAULT_PLAY_FN = "sim.play.referee:play_game"
 
@@ -77,8 +79,11 @@ def engine_version() -> str:
     return engine.__version__
 
 
-def play_one(job: ChunkJob, game_index: int) -> dict[str, Any]:
-    """Play game ``game_index`` of the job's batch and return its full GAME_SCHEMA row."""
+def play_one(
+    job: ChunkJob, game_index: int, engines: EngineRegistry | None = None
+) -> dict[str, Any]:
+    """Play game ``game_index`` of the job's batch and return its full GAME_SCHEMA row; its
+    bots start their engines from ``engines`` (default: the job's entries)."""
     spec = job.spec
     plan = plan_game(spec.seed, game_index, spec.red, spec.blue, spec.swap)
     fn = _resolve(job.play_fn)
@@ -86,19 +91,22 @@ def play_one(job: ChunkJob, game_index: int) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if spec.adjudicate != "none":  # only then, so game functions without it keep working
         extra = {"adjudicate": spec.adjudicate, "tables": job.tables or None}
-    with _tables(job):
-        row = dict(
-            fn(
-                spec.rules,
-                plan.red,
-                plan.blue,
-                plan.seed,
-                opening_plies=spec.opening_plies,
-                ply_cap=spec.ply_cap,
-                opening_seed=plan.opening_seed,
-                **extra,
-            )
+    if job.play_fn == DEFAULT_PLAY_FN:  # its bots read the batch's tables and engines
+        extra["tables"] = job.tables or None
+        if job.engines:
+            extra["engines"] = engines or _registry(job)
+    row = dict(
+        fn(
+            spec.rules,
+            plan.red,
+            plan.blue,
+            plan.seed,
+            opening_plies=spec.opening_plies,
+            ply_cap=spec.ply_cap,
+            opening_seed=plan.opening_seed,
+            **extra,
         )
+    )
     if row.get("duration_ms") is None:
         row["duration_ms"] = (time.perf_counter() - t0) * 1000.0
     row.update(
@@ -112,14 +120,12 @@ def play_one(job: ChunkJob, game_index: int) -> dict[str, Any]:
     return row
 
 
-def _tables(job: ChunkJob) -> contextlib.AbstractContextManager[None]:
-    """While a game plays, bots that probe endgame tables read the batch's folder."""
-    if not job.tables:
-        return contextlib.nullcontext()
-    # lazy: start-up time (the endgame tables: only when a bot probes them)
-    from sim.tablebase.store import use_root
+def _registry(job: ChunkJob) -> EngineRegistry:
+    """The engine registry of the entries the job carries."""
+    # lazy: start-up time (engine registry and client: only when an engine is used)
+    from sim.engines.registry import EngineRegistry
 
-    return use_root(job.tables)
+    return EngineRegistry.from_json(job.engines)
 
 
 def play_chunk(job: ChunkJob) -> ChunkResult:
@@ -132,11 +138,8 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     """
 
     deadline = time.monotonic() + job.max_seconds
-    if job.engines:  # engine processes stay up in this worker, reused by its next chunks
-        # lazy: start-up time (engine registry and client: only when an engine is used)
-        from sim.engines.registry import use_entries_json
-
-        use_entries_json(job.engines)
+    # engine processes stay up in this worker (sim.engines.pool), reused by its next chunks
+    engines = _registry(job) if job.engines else None
     result = None
     if job.play_fn == DEFAULT_PLAY_FN:
         # lazy: start-up time (numba kernels)
@@ -149,7 +152,7 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     if result is None:
         rows: list[dict[str, Any]] = []
         for gi in job.indices:
-            rows.append(play_one(job, gi))
+            rows.append(play_one(job, gi, engines))
             if time.monotonic() >= deadline:
                 break
         played = tuple(r["game_index"] for r in rows)

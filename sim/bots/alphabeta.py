@@ -26,6 +26,7 @@ from engine.position import decode_move
 from engine.rng import rng_next
 from engine.rules import Ruleset
 from sim.bots import search as S
+from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evaluate import ZOBRIST, full_hash
 from sim.bots.spec import BotSpec
 from sim.bots.values import values_array
@@ -51,7 +52,9 @@ def mate_in(score: int) -> int | None:
 class AlphaBetaBot:
     """Iterative-deepening alpha-beta player (see the module docstring)."""
 
-    def __init__(self, spec: BotSpec, rules: Ruleset, rng: np.ndarray) -> None:
+    def __init__(
+        self, spec: BotSpec, rules: Ruleset, rng: np.ndarray, context: BotContext = DEFAULT_CONTEXT
+    ) -> None:
         self.spec = spec
         self.rules_array = rules.as_array()
         self.rng = rng
@@ -62,11 +65,14 @@ class AlphaBetaBot:
         self.node_budget = int(p["nodes"])
         self.contempt = int(p["contempt"])
         self.ws = S.new_workspace(tt_entries(p["tt_mb"]), values_array(p["values"], rules))
+        # Touch every page of the table now (np.zeros maps them lazily): faulting them in
+        # during the first searches would cost those moves milliseconds of their budget.
+        self.ws["tt"].fill(0)
         self.work = core.new_state(S.MAX_PLY + 8)
         self.info: dict[str, Any] = {}
         self.stopping = threading.Event()  # set by stop(); cleared by the caller of choose
         self.on_iteration: Callable[[dict[str, Any]], None] | None = None
-        self.tables = TableAdvisor(rules) if p["tablebase"] == "on" else None
+        self.tables = TableAdvisor(rules, context.tables_root()) if p["tablebase"] == "on" else None
 
     def _load(self, st: np.ndarray) -> np.ndarray:
         used = core.HEADER + core.HIST_SIZE * int(st[core.S_NPLY])
@@ -112,8 +118,8 @@ class AlphaBetaBot:
         ctl[S.C_SALT] = salt
         ctl[S.C_NOISE] = self.noise
         ctl[S.C_LIMIT] = self.node_budget
-        if self.time_ms > 0:
-            ctl[S.C_DEADLINE] = int(S.now_us()) + self.time_ms * 1000
+        if self.time_ms > 0:  # from the start of the move: the tables' advice counts too
+            ctl[S.C_DEADLINE] = int(start * 1e6) + self.time_ms * 1000
         if self.stopping.is_set():  # stop() came before the control words were reset
             ctl[S.C_DEADLINE] = 1
         h = int(full_hash(work, ZOBRIST))

@@ -16,8 +16,8 @@ from engine.errors import MoveError
 from engine.position import decode_move
 from engine.rules import Ruleset
 from sim.bots import mcts_kernel as K
+from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evaluate import V_OFF
-from sim.bots.search import now_us
 from sim.bots.spec import BotSpec
 from sim.bots.values import values_array
 from sim.tablebase.advice import TableAdvisor
@@ -28,7 +28,9 @@ MAX_NODES = 1 << 22
 class MctsBot:
     """Monte Carlo tree search player (see :mod:`sim.bots.mcts_kernel`)."""
 
-    def __init__(self, spec: BotSpec, rules: Ruleset, rng: np.ndarray) -> None:
+    def __init__(
+        self, spec: BotSpec, rules: Ruleset, rng: np.ndarray, context: BotContext = DEFAULT_CONTEXT
+    ) -> None:
         self.spec = spec
         self.rules_array = rules.as_array()
         self.rng = rng
@@ -45,7 +47,7 @@ class MctsBot:
         self.tree_i = np.zeros((nodes, 5), dtype=np.int32)
         self.tree_f = np.zeros((nodes, 2), dtype=np.float64)
         self.info: dict[str, Any] = {}
-        self.tables = TableAdvisor(rules) if p["tablebase"] == "on" else None
+        self.tables = TableAdvisor(rules, context.tables_root()) if p["tablebase"] == "on" else None
         self.clock = np.zeros(1, dtype=np.int64)  # the kernel's deadline (see K.mcts)
         self.stopping = threading.Event()  # set by stop(); cleared by the caller of choose
 
@@ -87,7 +89,8 @@ class MctsBot:
             if advice is not None:
                 self.info["tablebase"] = advice.info()
             return mv
-        self.clock[0] = int(now_us()) + self.time_ms * 1000 if self.time_ms > 0 else 0
+        # From the start of the move (now_us reads the same clock): the advice counts too.
+        self.clock[0] = int(start * 1e6) + self.time_ms * 1000 if self.time_ms > 0 else 0
         if self.stopping.is_set():  # stop() came before the deadline was set
             self.clock[0] = 1
         done, nodes = K.mcts(

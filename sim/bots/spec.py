@@ -11,6 +11,7 @@ the same spec too.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType, ModuleType
@@ -31,11 +32,24 @@ __all__ = [
     "short_spec",
 ]
 
-# Each kind's meaning and parameters, by name (a view of :data:`sim.bots.registry.KINDS`).
-BOTS: dict[str, tuple[str, tuple[Param, ...]]] = {
-    k.name: (k.help, k.params) for k in KINDS.values()
-}
-BOT_NAMES = tuple(BOTS)
+
+class _Bots(Mapping[str, tuple[str, tuple[Param, ...]]]):
+    """Each kind's meaning and parameters, by name: a live view of
+    :data:`sim.bots.registry.KINDS` (a kind registered later is in it too)."""
+
+    def __getitem__(self, name: str) -> tuple[str, tuple[Param, ...]]:
+        kind = KINDS[name]
+        return kind.help, kind.params
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(KINDS))
+
+    def __len__(self) -> int:
+        return len(KINDS)
+
+
+BOTS = _Bots()
+BOT_NAMES = tuple(BOTS)  # the kinds this version ships
 
 
 @dataclass(frozen=True)
@@ -118,7 +132,7 @@ def _parse(text: str) -> BotSpec:
     name, sep, body = text.partition(":")
     name = name.strip().lower()
     if name not in BOTS:
-        raise BotSpecError(f"unknown bot {name or text!r}; bots are: {', '.join(BOT_NAMES)}")
+        raise BotSpecError(f"unknown bot {name or text!r}; bots are: {', '.join(BOTS)}")
     custom = _spec_module(name)
     if custom is not None:
         return BotSpec(name, custom.parse_body(text, body if sep else ""))

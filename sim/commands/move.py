@@ -8,8 +8,9 @@ from engine.errors import DsqError
 from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
+from sim.bots.protocol import warm_up
 from sim.commands._common import SEED_ARG, add_position_args, position_from_args, print_json
-from sim.commands.engines import activate_engines, add_engines_arg
+from sim.commands.engines import add_engines_arg, bot_context
 from sim.play.referee import bot_seed
 
 
@@ -38,13 +39,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq move``."""
     spec = parse_bot(args.bot)
-    activate_engines([spec.canonical], args.engines)
+    context = bot_context([spec.canonical], args.engines)
     pos = position_from_args(args.rules, args.fen, args.moves)
     result = pos.result
     if result is not None:
         raise DsqError(f"the game is over ({result.winner}, {result.reason}): no move to choose")
     side = 0 if pos.side == "red" else 1
-    bot = make_bot(spec, pos.rules, seed_state(bot_seed(args.seed, side)))
+    warm_up(spec, pos.rules, context)  # the time reported is the search's, not loading's
+    bot = make_bot(spec, pos.rules, seed_state(bot_seed(args.seed, side)), context)
     move = decode_move(bot.choose(pos.st))
     if args.json:
         info = dict(bot.info)

@@ -13,8 +13,9 @@ from engine.errors import MoveError
 from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
+from sim.bots.protocol import warm_up
 from sim.commands._common import SEED_ARG, int_in
-from sim.commands.engines import activate_engines, add_engines_arg
+from sim.commands.engines import add_engines_arg, bot_context
 from sim.engines.clocks import GameClocks, side_clock
 from sim.engines.process import EngineFault
 from sim.engines.timecontrol import SideClock
@@ -130,7 +131,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     """Run ``dsq play``."""
     stdin = stdin or sys.stdin
     pos = Position(args.rules, args.fen)
-    activate_engines(
+    context = bot_context(
         [t.strip() for t in (args.red, args.blue) if t.strip().lower() != HUMAN], args.engines
     )
     players: list[Any] = []  # a bot, or None for a person
@@ -138,8 +139,9 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         if text.strip().lower() == HUMAN:
             players.append(None)
         else:
+            warm_up(text, pos.rules, context)  # loading is never thinking time
             players.append(
-                make_bot(parse_bot(text), pos.rules, seed_state(bot_seed(args.seed, side)))
+                make_bot(parse_bot(text), pos.rules, seed_state(bot_seed(args.seed, side)), context)
             )
     names = [HUMAN if p is None else p.spec.short for p in players]
     if not args.quiet:

@@ -232,10 +232,11 @@ def _engine_entries(
         return ()
     # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.admission import admit
-    from sim.engines.registry import activate
+    from sim.engines.registry import EngineRegistry
 
-    activate(engines, args.data)
-    return admit(bots, rules, args.data, force=bool(getattr(args, "force_engines", False)))
+    registry = EngineRegistry.load(engines, args.data)
+    force = bool(getattr(args, "force_engines", False))
+    return admit(registry, bots, rules, args.data, force=force)
 
 
 def default_bots_note(args: argparse.Namespace) -> str | None:

@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
-from sim.engines.registry import EngineEntry, entries_json, find_engine
+from sim.engines.registry import EngineEntry, EngineRegistry
 from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import resolve_data_dir
 
 QUICK: dict[str, Any] = {"games": 4, "plies": 120, "perft_depth": 3}
+
+DataDir = str | os.PathLike[str] | None  # a data folder (None: the default one)
 
 
 def checks_dir(data_dir: str | os.PathLike[str] | None) -> Path:
@@ -28,7 +30,7 @@ def checks_dir(data_dir: str | os.PathLike[str] | None) -> Path:
     return resolve_data_dir(data_dir) / "engines" / "checks"
 
 
-def check_path(data_dir: Any, entry: EngineEntry, rules: str) -> Path:
+def check_path(data_dir: DataDir, entry: EngineEntry, rules: str) -> Path:
     """Where the check of ``entry`` under ``rules`` is kept."""
     # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.engines.client import file_sha256
@@ -41,7 +43,7 @@ def check_path(data_dir: Any, entry: EngineEntry, rules: str) -> Path:
     return checks_dir(data_dir) / f"{entry.name}-{key}.json"
 
 
-def save_check(data_dir: Any, entry: EngineEntry, report: dict[str, Any]) -> Path:
+def save_check(data_dir: DataDir, entry: EngineEntry, report: dict[str, Any]) -> Path:
     """Keep a check report (``CheckReport.to_dict()``); returns its path."""
 
     path = check_path(data_dir, entry, report["rules"])
@@ -50,7 +52,7 @@ def save_check(data_dir: Any, entry: EngineEntry, report: dict[str, Any]) -> Pat
     return path
 
 
-def load_check(data_dir: Any, entry: EngineEntry, rules: str) -> dict[str, Any] | None:
+def load_check(data_dir: DataDir, entry: EngineEntry, rules: str) -> dict[str, Any] | None:
     """The kept check of ``entry`` under ``rules``, or None."""
     try:
         return json.loads(check_path(data_dir, entry, rules).read_text(encoding="utf-8"))
@@ -68,15 +70,19 @@ def engine_names(bots: list[str]) -> list[str]:
 
 
 def admit(
-    bots: list[str], rules: list[str], data_dir: Any = None, force: bool = False
+    registry: EngineRegistry,
+    bots: list[str],
+    rules: list[str],
+    data_dir: DataDir = None,
+    force: bool = False,
 ) -> tuple[str, ...]:
-    """The registry entries (JSON, for the chunks) of the engines among ``bots``, after
+    """The ``registry``'s entries (JSON, for the chunks) of the engines among ``bots``, after
     checking each plays ``rules``: the rules it claims (when it claims some) must be the
     batch's, and they must pass the (kept or quick) rules check. DsqError otherwise,
     unless ``force``."""
     names = engine_names(bots)
     for name in names:
-        entry = find_engine(name)
+        entry = registry.find(name)
         for spec in rules:
             if entry.rules is not None and entry.rules != spec and not force:
                 raise DsqError(
@@ -95,10 +101,10 @@ def admit(
                     f"'dsq engines check {name} --rules {target}' shows the differences, "
                     "--force-engines plays it anyway"
                 )
-    return entries_json(names)
+    return registry.entries_json(names)
 
 
-def _quick_check(data_dir: Any, entry: EngineEntry, rules: str) -> dict[str, Any]:
+def _quick_check(data_dir: DataDir, entry: EngineEntry, rules: str) -> dict[str, Any]:
     # lazy: start-up time (numba kernels)
     from sim.engines.check import check_engine
 

@@ -19,13 +19,14 @@ import numpy as np
 from engine import core
 from engine.position import encode_move
 from engine.rules import Ruleset
+from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.spec import BotSpec
 from sim.engines import pool
 from sim.engines.client import EngineClient, file_sha256
 from sim.engines.clocks import GRACE_MS, GameClocks
 from sim.engines.positions import PositionText
 from sim.engines.process import EngineFault
-from sim.engines.registry import find_engine
+from sim.engines.registry import EngineRegistry
 
 _MOVE_RE = re.compile(r"^[a-g][1-9][a-g][1-9]$")
 NULL_MOVES = ("0000", "(none)", "none", "null")
@@ -36,9 +37,12 @@ class EngineBot:
 
     external = True  # the referee turns its faults into forfeits
 
-    def __init__(self, spec: BotSpec, rules: Ruleset, rng: np.ndarray) -> None:
+    def __init__(
+        self, spec: BotSpec, rules: Ruleset, rng: np.ndarray, context: BotContext = DEFAULT_CONTEXT
+    ) -> None:
         self.spec = spec
-        self.entry = find_engine(spec.params["engine"])
+        registry = context.engines if context.engines is not None else EngineRegistry.load()
+        self.entry = registry.find(spec.params["engine"])
         self.rules_array = rules.as_array()
         self.positions = PositionText(self.entry)
         self.client: EngineClient | None = None

@@ -12,9 +12,10 @@ folder. Example (``docs/engine-protocol.md`` documents every key)::
     [engines.jungine.options]
     Hash = 64
 
-A process-wide *active* registry serves :func:`find_engine` (bots built by ``make_bot``);
-the CLI activates the file it was given, and a batch's chunks carry the entries they need
-to the workers (:func:`entries_json` / :func:`use_entries_json`).
+An :class:`EngineRegistry` holds the loaded entries: the CLI loads the file it was given
+and hands the registry to the bots it builds (``sim.bots.context.BotContext``); a batch's
+chunks carry the entries they need to the workers as JSON texts
+(:meth:`EngineRegistry.entries_json` / :meth:`EngineRegistry.from_json`).
 """
 
 from __future__ import annotations
@@ -88,7 +89,10 @@ class EngineEntry:
         return [self.program, *self.command[1:]]
 
 
-def registry_path(engines_file: str | os.PathLike[str] | None = None, data_dir: Any = None) -> Path:
+def registry_path(
+    engines_file: str | os.PathLike[str] | None = None,
+    data_dir: str | os.PathLike[str] | None = None,
+) -> Path:
     """``engines_file``, else ``$DSQ_ENGINES``, else ``engines.toml`` in the data folder."""
     if engines_file is not None and str(engines_file) != "":
         return Path(engines_file).expanduser()
@@ -209,57 +213,61 @@ def _option_text(value: Any) -> str:
     return str(value)
 
 
-# -- the active registry -----------------------------------------------------------------
-
-_ACTIVE: dict[str, EngineEntry] | None = None
-_ACTIVE_PATH: Path | None = None
+# -- a loaded registry -------------------------------------------------------------------
 
 
-def activate(engines_file: Any = None, data_dir: Any = None) -> dict[str, EngineEntry]:
-    """Load the registry (``--engines FILE``, ``$DSQ_ENGINES`` or the data folder's) and make
-    it the active one. A missing default file is an empty registry; a missing file that was
-    named is an error."""
-    global _ACTIVE, _ACTIVE_PATH
-    path = registry_path(engines_file, data_dir)
-    named = (engines_file is not None and str(engines_file) != "") or bool(os.environ.get(ENV_VAR))
-    try:
-        missing = not path.exists()
-    except (OSError, ValueError) as exc:
-        raise DsqError(f"bad engine registry path {str(path)[:200]!r}: {exc}") from None
-    if missing and not named:
-        entries: dict[str, EngineEntry] = {}
-    else:
-        entries = load_registry(path)
-    _ACTIVE, _ACTIVE_PATH = entries, path
-    return entries
+@dataclass(frozen=True)
+class EngineRegistry:
+    """The engines of one registry, by name, and the file they came from (None: entries
+    handed over by a batch's driver). The CLI loads it from its ``--engines`` and ``--data``;
+    a batch's chunks carry the entries they need to the workers (:meth:`entries_json`,
+    :meth:`from_json`); bots find their engine in it (:class:`sim.bots.context.BotContext`)."""
 
+    entries: dict[str, EngineEntry] = field(default_factory=dict)
+    path: Path | None = None
 
-def use_entries(entries: dict[str, EngineEntry]) -> None:
-    """Make ``entries`` the active registry (adding to the one already active)."""
-    global _ACTIVE
-    _ACTIVE = {**(_ACTIVE or {}), **entries}
-
-
-def find_engine(name: str) -> EngineEntry:
-    """The active registry's engine ``name`` (the default registry is loaded on first use)."""
-    if _ACTIVE is None:
-        activate()
-    assert _ACTIVE is not None
-    entry = _ACTIVE.get(name)
-    if entry is None:
-        known = ", ".join(sorted(_ACTIVE)) or "none"
-        where = f" in {_ACTIVE_PATH}" if _ACTIVE_PATH is not None else ""
-        raise DsqError(
-            f"no engine {name!r}{where} (engines: {known}); name the registry with --engines FILE"
+    @classmethod
+    def load(
+        cls,
+        engines_file: str | os.PathLike[str] | None = None,
+        data_dir: str | os.PathLike[str] | None = None,
+    ) -> EngineRegistry:
+        """The registry ``--engines FILE`` names, else ``$DSQ_ENGINES``'s, else the data
+        folder's. A missing default file is an empty registry; a missing file that was named
+        is an error."""
+        path = registry_path(engines_file, data_dir)
+        named = (engines_file is not None and str(engines_file) != "") or bool(
+            os.environ.get(ENV_VAR)
         )
-    return entry
+        try:
+            missing = not path.exists()
+        except (OSError, ValueError) as exc:
+            raise DsqError(f"bad engine registry path {str(path)[:200]!r}: {exc}") from None
+        if missing and not named:
+            return cls({}, path)
+        return cls(load_registry(path), path)
 
+    @classmethod
+    def from_json(cls, items: tuple[str, ...] | list[str]) -> EngineRegistry:
+        """The registry of the entries of :meth:`entries_json` (in a worker process)."""
+        return cls({e.name: e for e in (EngineEntry.from_json(t) for t in items)})
 
-def entries_json(names: list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    """The active registry's entries ``names`` as JSON texts (for a chunk to carry)."""
-    return tuple(find_engine(n).to_json() for n in sorted(set(names)))
+    def find(self, name: str) -> EngineEntry:
+        """The engine ``name``; DsqError naming the registry and its engines otherwise."""
+        entry = self.entries.get(name)
+        if entry is None:
+            known = ", ".join(sorted(self.entries)) or "none"
+            where = f" in {self.path}" if self.path is not None else ""
+            raise DsqError(
+                f"no engine {name!r}{where} (engines: {known}); name the registry with "
+                "--engines FILE"
+            )
+        return entry
 
+    def entries_json(self, names: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+        """The entries ``names`` as JSON texts (for a chunk to carry)."""
+        return tuple(self.find(n).to_json() for n in sorted(set(names)))
 
-def use_entries_json(items: tuple[str, ...] | list[str]) -> None:
-    """Make the entries of :func:`entries_json` active in this (worker) process."""
-    use_entries({e.name: e for e in (EngineEntry.from_json(t) for t in items)})
+    def with_entries(self, entries: dict[str, EngineEntry]) -> EngineRegistry:
+        """This registry with ``entries`` added (replacing those of the same name)."""
+        return EngineRegistry({**self.entries, **entries}, self.path)

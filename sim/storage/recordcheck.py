@@ -80,6 +80,7 @@ RECORD_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "error": (_opt(_str), "text or null"),
     "sprt": (_opt(_str), "an --sprt spec or null"),
     "stopped_early": (lambda v: isinstance(v, bool), "true or false"),
+    "decided_at": (_COUNT, "a whole number of games"),
     "stop_check": (_opt(lambda v: isinstance(v, dict)), "an object or null"),
     "committing": (committing_ok, "a list of files being committed"),
 }

@@ -13,6 +13,7 @@ a table's best move may be forbidden, and then the best legal one decides.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -47,10 +48,11 @@ class Advice:
 
 
 class TableAdvisor:
-    """Asks the tables of one rule set (in the current tables folder) about positions."""
+    """Asks the tables of one rule set, in the tables folder ``root``, about positions."""
 
-    def __init__(self, rules: Ruleset) -> None:
+    def __init__(self, rules: Ruleset, root: Path) -> None:
         self.rules = rules
+        self.root = root
         self.key = rules_key(rules)
         self.table_rules = table_ruleset(rules).as_array()
         self.limit = rules.no_capture_plies
@@ -60,7 +62,7 @@ class TableAdvisor:
         when no table covers the position (or one it needs is missing or damaged)."""
         if int(st[core.S_COUNT]) + int(st[core.S_COUNT + 1]) > MAX_PIECES or len(legal) == 0:
             return None
-        cache = cache_for(None)
+        cache = cache_for(self.root)
         try:
             if state_code(st, self.key, cache) is None:
                 return None

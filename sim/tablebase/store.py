@@ -23,9 +23,6 @@ import os
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -62,32 +59,11 @@ def rules_key(rules: Ruleset | str | None) -> str:
     return table_ruleset(rules).spec
 
 
-_ROOT: ContextVar[Path | None] = ContextVar("dsq_tables_root", default=None)
-
-
 def tables_root(data: str | os.PathLike[str] | None = None) -> Path:
     """The folder holding every rule set's tables: ``<data folder>/tablebases`` (the data
-    folder: ``data`` if given, else ``$DSQ_DATA``, else ``data/`` in the project); without
-    ``data`` inside :func:`use_root`, that folder."""
-    if data is None or str(data) == "":
-        inside = _ROOT.get()
-        if inside is not None:
-            return inside
+    folder: ``data`` if given, else ``$DSQ_DATA``, else ``data/`` in the project). Whoever
+    builds a bot that probes hands it this folder (``sim.bots.context.BotContext``)."""
     return resolve_data_dir(data) / TABLES_DIR
-
-
-@contextmanager
-def use_root(root: str | os.PathLike[str] | None) -> Iterator[None]:
-    """Inside, :func:`tables_root` without a data folder is ``root`` (when given): how a
-    batch's games find the tables of the batch's data folder, on any worker."""
-    if root is None or str(root) == "":
-        yield
-        return
-    token = _ROOT.set(Path(root))
-    try:
-        yield
-    finally:
-        _ROOT.reset(token)
 
 
 def table_path(root: Path, rules: Ruleset | str, material: Material | str) -> Path:
@@ -259,7 +235,8 @@ _CACHES_LOCK = threading.Lock()
 
 
 def cache_for(root: Path | str | None = None) -> TableCache:
-    """The process's cache of one tables folder (default :func:`tables_root`)."""
+    """The process's cache of one tables folder (default: the default data folder's,
+    :func:`tables_root`)."""
     folder = Path(root) if root is not None else tables_root()
     with _CACHES_LOCK:
         cache = _CACHES.get(folder)

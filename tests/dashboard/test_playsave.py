@@ -10,9 +10,10 @@ from pathlib import Path
 from dashboard.playgame import PlayGame, PlaySetup
 from dashboard.replay import replay_game
 from engine.board import square_index
+from sim.bots.context import BotContext
 from sim.commands.replay_report import replay
 from sim.engines import pool
-from sim.engines.registry import activate
+from sim.engines.registry import EngineRegistry
 from sim.play.human import HUMAN, save_human_game
 from sim.stats import end_reasons, general_stats
 from sim.stats.games import game_record, replay_input
@@ -95,9 +96,10 @@ def test_resigned_and_fen_games_are_saved_replayed_and_counted_with_people_only(
 
 
 def test_an_engine_that_faults_loses_by_forfeit_and_the_game_is_saved(tmp_path):
-    activate(write_registry(tmp_path / "engines.toml", bad_engine("bad-crash", "crash")))
+    path = write_registry(tmp_path / "engines.toml", bad_engine("bad-crash", "crash"))
+    context = BotContext(engines=EngineRegistry.load(path))
     try:
-        g = PlayGame(PlaySetup("standard", "red", "engine:bad-crash", None, 1))
+        g = PlayGame(PlaySetup("standard", "red", "engine:bad-crash", None, 1), context)
         person(g, "a3a4")
         assert g.bot_to_move and g.bot_move() is None  # the engine crashed at its search
         assert g.result == ("red", "forfeit") and g.forfeit.startswith("crash: ")

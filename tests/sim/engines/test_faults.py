@@ -10,7 +10,7 @@ import pytest
 
 from sim.batch import RunOptions, make_spec, run_batch
 from sim.engines import pool
-from sim.engines.registry import activate, entries_json
+from sim.engines.registry import EngineRegistry
 from sim.play.referee import play_game
 from sim.storage.reading import open_dataset
 from tests.support.engines import bad_engine, write_registry
@@ -29,22 +29,21 @@ LIMITS = "movetime=100,margin=200"  # answers awaited 300 ms, then 1 s after 'st
 
 
 @pytest.fixture(scope="module")
-def registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+def registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngineRegistry]:
     path = write_registry(
         tmp_path_factory.mktemp("engines") / "engines.toml",
         *(bad_engine(f"bad-{f}", f, sleep_ms=700) for f in FAULTS),
         bad_engine("crash-later", "crash", after=1),
         bad_engine("good", "good"),
     )
-    activate(path)
-    yield path
+    yield EngineRegistry.load(path)
     pool.close_all()
 
 
 @pytest.mark.parametrize("fault", list(FAULTS))
-def test_each_fault_loses_with_its_reason(registry: Path, fault: str) -> None:
+def test_each_fault_loses_with_its_reason(registry: EngineRegistry, fault: str) -> None:
     reason, note = FAULTS[fault]
-    game = play_game("standard", "random", f"engine:bad-{fault},{LIMITS}", seed=1)
+    game = play_game("standard", "random", f"engine:bad-{fault},{LIMITS}", seed=1, engines=registry)
     assert (game["winner"], game["reason"]) == ("red", reason)
     assert game["forfeit_note"].startswith(note), game["forfeit_note"]
     assert game["plies"] == 1  # red's first move, then blue's engine failed
@@ -58,18 +57,22 @@ def test_each_fault_loses_with_its_reason(registry: Path, fault: str) -> None:
     pool.close_all()
 
 
-def test_the_engine_is_restarted_for_the_next_game(registry: Path) -> None:
-    first = play_game("standard", "engine:crash-later,movetime=500", "random", seed=2)
-    second = play_game("standard", "engine:crash-later,movetime=500", "random", seed=3)
+def test_the_engine_is_restarted_for_the_next_game(registry: EngineRegistry) -> None:
+    first = play_game(
+        "standard", "engine:crash-later,movetime=500", "random", seed=2, engines=registry
+    )
+    second = play_game(
+        "standard", "engine:crash-later,movetime=500", "random", seed=3, engines=registry
+    )
     for game in (first, second):  # a fresh engine plays one good move, then crashes
         assert (game["reason"], game["winner"], game["plies"]) == ("forfeit", "blue", 2)
         assert "on purpose" in game["forfeit_note"]  # what the engine said on stderr
         assert "exit code 3" in game["forfeit_note"]
 
 
-def test_a_batch_records_forfeits_and_goes_on(registry: Path, tmp_path: Path) -> None:
+def test_a_batch_records_forfeits_and_goes_on(registry: EngineRegistry, tmp_path: Path) -> None:
     spec = make_spec("standard", "engine:crash-later,movetime=500", "random", 4, seed=5, swap=True)
-    options = RunOptions(engines=entries_json(["crash-later"]))
+    options = RunOptions(engines=registry.entries_json(["crash-later"]))
     record = run_batch(spec, tmp_path, options=options)
     assert record["status"] == "done" and record["games_done"] == 4
     with open_dataset(tmp_path) as ds:
