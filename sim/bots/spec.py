@@ -119,13 +119,23 @@ def parse_bot(spec: str | BotSpec) -> BotSpec:
     """
     if isinstance(spec, BotSpec):
         return spec
-    return _parse_text(str(spec).strip())
-
-
-@lru_cache(maxsize=1024)
-def _parse_text(text: str) -> BotSpec:
+    text = str(spec).strip()
+    kind = KINDS.get(text.partition(":")[0].strip().lower())
+    hit = _PARSED.get(text)
+    if hit is not None and kind is not None and hit[0] is kind:  # the same kind still
+        return hit[1]
     parsed = _parse(text)
-    return BotSpec(parsed.name, MappingProxyType(dict(parsed.params)))  # type: ignore[arg-type]
+    if len(_PARSED) >= MAX_PARSED:
+        _PARSED.clear()
+    shared = BotSpec(parsed.name, MappingProxyType(dict(parsed.params)))  # type: ignore[arg-type]
+    _PARSED[text] = (kind, shared)
+    return shared
+
+
+# Specs parsed in this process, by text, with the kind they were parsed against (a kind
+# registered again, or removed, is parsed anew).
+_PARSED: dict[str, tuple[Any, BotSpec]] = {}
+MAX_PARSED = 1024
 
 
 def _parse(text: str) -> BotSpec:
