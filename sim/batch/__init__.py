@@ -14,7 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sim.batch.detached import spawn_detached
+    from sim.batch.detached import launch_detached, spawn_detached
     from sim.batch.driver import BatchDriver, BatchFailed
     from sim.batch.progress import Progress
     from sim.batch.run import (
@@ -37,6 +37,7 @@ _EXPORTS = {
     "RunOptions": "spec",
     "StopCheck": "tally",
     "check_resumable": "run",
+    "launch_detached": "detached",
     "create_batch": "run",
     "make_spec": "spec",
     "new_batch_id": "run",
@@ -56,6 +57,7 @@ __all__ = [
     "StopCheck",
     "check_resumable",
     "create_batch",
+    "launch_detached",
     "make_spec",
     "new_batch_id",
     "prepare_data_dir",

@@ -24,6 +24,7 @@ import pyarrow as pa
 
 import engine
 from sim.play.seeds import plan_game, plan_games
+from sim.storage.batchspec import BatchSpec
 from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
 from sim.storage.spool import SpooledFile, spool_games
 from sim.storage.writing import rows_to_table
@@ -38,7 +39,7 @@ DEFAULT_PLAY_FN = "sim.play.referee:play_game"
 class ChunkJob:
     """A chunk of one batch's games: the batch's spec and the game indices to play.
 
-    ``bot_a`` is the ``--red`` bot (red on even indices with ``swap``, always without);
+    ``spec.red`` is bot *a* (red on even indices with ``swap``, always without);
     ``play_fn`` names the game function as ``"module:function"``; ``tables`` is the batch's
     folder of endgame tables (read by ``adjudicate="tablebase"`` and by bots that probe);
     ``spool`` the folder where the worker writes its games file itself ("": return a table).
@@ -47,17 +48,10 @@ class ChunkJob:
     """
 
     batch_id: str
-    rules: str
-    bot_a: str
-    bot_b: str
-    batch_seed: int
-    swap: bool
-    opening_plies: int
-    ply_cap: int
+    spec: BatchSpec
     indices: tuple[int, ...]
     max_seconds: float = 5.0
     play_fn: str = DEFAULT_PLAY_FN
-    adjudicate: str = "none"
     tables: str = ""
     spool: str = ""
     engines: tuple[str, ...] = ()
@@ -90,24 +84,25 @@ def play_one(
 ) -> dict[str, Any]:
     """Play game ``game_index`` of the job's batch and return its full GAME_SCHEMA row; its
     bots start their engines from ``engines`` (default: the job's entries)."""
-    plan = plan_game(job.batch_seed, game_index, job.bot_a, job.bot_b, job.swap)
+    spec = job.spec
+    plan = plan_game(spec.seed, game_index, spec.red, spec.blue, spec.swap)
     fn = _resolve(job.play_fn)
     t0 = time.perf_counter()
     extra: dict[str, Any] = {}
-    if job.adjudicate != "none":  # only then, so game functions without it keep working
-        extra = {"adjudicate": job.adjudicate, "tables": job.tables or None}
+    if spec.adjudicate != "none":  # only then, so game functions without it keep working
+        extra = {"adjudicate": spec.adjudicate, "tables": job.tables or None}
     if job.play_fn == DEFAULT_PLAY_FN:  # its bots read the batch's tables and engines
         extra["tables"] = job.tables or None
         if job.engines:
             extra["engines"] = engines or _registry(job)
     row = dict(
         fn(
-            job.rules,
+            spec.rules,
             plan.red,
             plan.blue,
             plan.seed,
-            opening_plies=job.opening_plies,
-            ply_cap=job.ply_cap,
+            opening_plies=spec.opening_plies,
+            ply_cap=spec.ply_cap,
             opening_seed=plan.opening_seed,
             **extra,
         )
@@ -150,7 +145,7 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
         # lazy: start-up time (numba kernels)
         from sim.play.columnar import fast_pair, load_kernels
 
-        if fast_pair(job.bot_a, job.bot_b):
+        if fast_pair(job.spec.red, job.spec.blue):
             load_kernels()  # a new worker's first chunk does not spend its time loading them
             deadline = time.monotonic() + job.max_seconds
             result = _play_chunk_fast(job, deadline)
@@ -174,19 +169,20 @@ def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
     # lazy: start-up time (numba kernels)
     from sim.play.columnar import play_fast_columns
 
-    plan = plan_games(job.batch_seed, job.indices, job.swap)
-    red = np.where(plan.a_is_red, 0, 1)  # indices into (bot_a, bot_b)
+    spec = job.spec
+    plan = plan_games(spec.seed, job.indices, spec.swap)
+    red = np.where(plan.a_is_red, 0, 1)  # indices into (spec.red, spec.blue): bots a and b
     columns, n = play_fast_columns(
-        job.rules,
-        (job.bot_a, job.bot_b),
+        spec.rules,
+        (spec.red, spec.blue),
         red,
         1 - red,
         plan.seed,
         plan.opening_seed,
-        job.opening_plies,
-        job.ply_cap,
+        spec.opening_plies,
+        spec.ply_cap,
         deadline=time.perf_counter() + (deadline - time.monotonic()),
-        adjudicate=job.adjudicate,
+        adjudicate=spec.adjudicate,
         tables=job.tables or None,
     )
     columns.update(

@@ -344,20 +344,12 @@ class BatchDriver:
             idx = self.missing.take(self.chunk_size)
         else:
             return None
-        spec = self.spec
         return ChunkJob(
             batch_id=self.batch_id,
-            rules=spec.rules,
-            bot_a=spec.red,
-            bot_b=spec.blue,
-            batch_seed=spec.seed,
-            swap=spec.swap,
-            opening_plies=spec.opening_plies,
-            ply_cap=spec.ply_cap,
+            spec=self.spec,
             indices=idx,
             max_seconds=self.chunk_seconds,
             play_fn=self.options.play_fn,
-            adjudicate=spec.adjudicate,
             tables=str(tables_root(self.data_dir)),
             engines=self.options.engines,
         )

@@ -14,7 +14,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from engine.errors import DsqError
@@ -58,6 +58,10 @@ class BotSpec:
 
     name: str
     params: dict[str, Any] = field(default_factory=dict)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a parsed spec's params are read-only (a mapping proxy, which does not pickle)
+        return (BotSpec, (self.name, dict(self.params)))
 
     @property
     def canonical(self) -> str:
@@ -109,10 +113,32 @@ def _spec_module(name: str) -> ModuleType | None:
 
 
 def parse_bot(spec: str | BotSpec) -> BotSpec:
-    """Parse ``name`` or ``name:key=value,...``; raises BotSpecError listing what is allowed."""
+    """Parse ``name`` or ``name:key=value,...``; raises BotSpecError listing what is allowed.
+
+    Parsed once per process and text: the result is shared, its ``params`` read-only.
+    """
     if isinstance(spec, BotSpec):
         return spec
     text = str(spec).strip()
+    kind = KINDS.get(text.partition(":")[0].strip().lower())
+    hit = _PARSED.get(text)
+    if hit is not None and kind is not None and hit[0] is kind:  # the same kind still
+        return hit[1]
+    parsed = _parse(text)
+    if len(_PARSED) >= MAX_PARSED:
+        _PARSED.clear()
+    shared = BotSpec(parsed.name, MappingProxyType(dict(parsed.params)))  # type: ignore[arg-type]
+    _PARSED[text] = (kind, shared)
+    return shared
+
+
+# Specs parsed in this process, by text, with the kind they were parsed against (a kind
+# registered again, or removed, is parsed anew).
+_PARSED: dict[str, tuple[Any, BotSpec]] = {}
+MAX_PARSED = 1024
+
+
+def _parse(text: str) -> BotSpec:
     name, sep, body = text.partition(":")
     name = name.strip().lower()
     if name not in BOTS:
