@@ -20,20 +20,28 @@ from engine.errors import DsqError
 COMMAND_MODULES = [
     "sim.commands.rules",
     "sim.commands.perft",
-    "sim.commands.moves",
+    "sim.commands.legal",
     "sim.commands.replay",
     "sim.commands.bench",
     "sim.commands.bots",
-    "sim.commands.move",
+    "sim.commands.bestmove",
     "sim.commands.play",
     "sim.commands.simulate",
     "sim.commands.batches",
     "sim.commands.stats",
     "sim.commands.dashboard",
     "sim.commands.tablebase",
-    "sim.commands.engine",
+    "sim.commands.serve",
     "sim.commands.engines",
 ]
+
+# Former names of commands, kept working for scripts: command -> its aliases. The command
+# modules pass these to ``add_parser(aliases=...)``; here they choose the module to import.
+ALIASES: dict[str, list[str]] = {
+    "legal": ["moves"],
+    "bestmove": ["move"],
+    "serve": ["engine"],
+}
 
 
 class DsqArgumentParser(argparse.ArgumentParser):
@@ -64,8 +72,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``dsq`` console script."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    names = {name.rsplit(".", 1)[1] for name in COMMAND_MODULES}
-    parser = build_parser(argv[0] if argv and argv[0] in names else None)
+    names = {name.rsplit(".", 1)[1]: name.rsplit(".", 1)[1] for name in COMMAND_MODULES}
+    names.update({old: new for new, olds in ALIASES.items() for old in olds})
+    parser = build_parser(names.get(argv[0]) if argv else None)
     args = parser.parse_args(argv)
     try:
         code = args.func(args)

@@ -4,7 +4,7 @@
 The first iteration (depth 1) always completes, so a budget too small for anything still
 gives a legal, sensible move. Another thread may end a search early with :meth:`stop`
 (the compiled search runs without the GIL, so that thread can run meanwhile), and
-``on_iteration`` hears of each completed iteration (``dsq engine`` prints them as ``info``).
+``on_iteration`` hears of each completed iteration (``dsq serve`` prints them as ``info``).
 The transposition table lives as long as the bot (one game); history and killers are
 cleared before every move. With ``noise > 0`` each move's search draws one salt from the
 bot's generator, and every evaluated position gets a noise term fixed by the salt and its
