@@ -28,8 +28,8 @@ from engine.rules import Ruleset
 from sim.bots import search as S
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evaluate import ZOBRIST, full_hash
+from sim.bots.piece_values import values_array
 from sim.bots.spec import BotSpec
-from sim.bots.values import values_array
 from sim.tablebase.advice import TableAdvisor
 
 _MASK63 = (1 << 63) - 1

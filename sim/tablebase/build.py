@@ -25,8 +25,8 @@ from sim.tablebase import kernels as K
 from sim.tablebase import levels as L
 from sim.tablebase import table_kernels as T
 from sim.tablebase.material import Material, parse_material
+from sim.tablebase.outcomes import MAX_LOSS, MAX_WIN
 from sim.tablebase.store import TableError, load_table, rules_key, table_ruleset, write_table
-from sim.tablebase.values import MAX_LOSS, MAX_WIN
 
 
 @dataclass(frozen=True)
