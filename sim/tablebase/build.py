@@ -42,7 +42,7 @@ class Built:
     levels: int = 0
 
 
-Progress = Callable[[Built], None]
+BuildProgress = Callable[[Built], None]
 
 
 def sub_arrays(material: Material, subs: dict[Material, np.ndarray]) -> tuple[np.ndarray, ...]:
@@ -209,7 +209,7 @@ def build_tables(
     rules: Ruleset | str,
     materials: Iterable[Material | str],
     root: Path,
-    progress: Progress | None = None,
+    progress: BuildProgress | None = None,
     jobs: int = 1,
 ) -> list[Built]:
     """Build every table the given materials need that is not on disk (or is damaged)
