@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from engine import parse_rules
 from engine.errors import DsqError
+from engine.rules import canonical_rules
 from sim.batch.chunks import DEFAULT_PLAY_FN
 from sim.play.seeds import MAX_SEED, new_batch_seed
 from sim.storage.recordcheck import MAX_GAMES, MAX_OPENING_PLIES, MAX_PLY_CAP
@@ -70,20 +70,6 @@ class RunOptions:
     max_seconds: float | None = None
 
 
-def canonical_rules(spec: str) -> str:
-    """The canonical form of a rules spec (``DsqError`` if unknown)."""
-
-    return parse_rules(spec.strip()).spec
-
-
-def canonical_bot(spec: str) -> str:
-    """The canonical form of a bot spec (``DsqError`` if invalid)."""
-    # lazy: start-up time (the bot catalogue: only when a bot is named)
-    from sim.bots import parse_bot
-
-    return parse_bot(spec.strip()).canonical
-
-
 def make_spec(
     rules: str,
     red: str,
@@ -120,6 +106,9 @@ def make_spec(
         raise DsqError(f"--opening-plies ({opening_plies}) must be below --ply-cap ({ply_cap})")
     if adjudicate not in ADJUDICATE:
         raise DsqError(f"--adjudicate takes one of {', '.join(ADJUDICATE)}, not {adjudicate!r}")
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
+    from sim.bots.spec import canonical_bot
+
     return BatchSpec(
         rules=canonical_rules(rules),
         red=canonical_bot(red),
