@@ -75,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     names = {name.rsplit(".", 1)[1]: name.rsplit(".", 1)[1] for name in COMMAND_MODULES}
     names.update({old: new for new, olds in ALIASES.items() for old in olds})
     parser = build_parser(names.get(argv[0]) if argv else None)
+    if argv and argv[0] in names and names[argv[0]] != argv[0]:
+        _answer_as(parser, argv[0])
     args = parser.parse_args(argv)
     try:
         code = args.func(args)
@@ -92,6 +94,14 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # a full disk, a file size limit, a folder that vanished, ...
         return _error(args.command, describe_os_error(exc))
     return int(code or 0)
+
+
+def _answer_as(parser: argparse.ArgumentParser, alias: str) -> None:
+    """Make the command typed by its former name ``alias`` show that name in its usage and
+    error lines, as it did before it was renamed."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and alias in action.choices:
+            action.choices[alias].prog = f"{parser.prog} {alias}"
 
 
 def _error(command: str, message: str) -> int:
