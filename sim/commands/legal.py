@@ -5,13 +5,8 @@ from __future__ import annotations
 import argparse
 
 from sim.cli import ALIASES
-from sim.commands._common import (
-    add_position_args,
-    position_from_args,
-    position_json,
-    print_json,
-    result_json,
-)
+from sim.commands._common import add_position_args, position_from_args, print_json
+from sim.play.replay import position_json, result_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:

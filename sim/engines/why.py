@@ -1,8 +1,12 @@
 """Why a move is legal or not under a rule set: the RULES.md clause that decides it.
 
-Plain Python over the engine's board tables, in the order the kernels apply the clauses
-(:mod:`engine.moves`, :mod:`engine.repetition`, :mod:`engine.game`); the rules check uses
-it to file each difference between an external engine's moves and ours under a clause.
+The clauses come from the engine's own kernels and names, in the order the kernels apply
+them: :func:`engine.moves.capture_verdict` says which of Captures 1-5 decides a capture,
+:func:`engine.moves.jump_allowed` and :func:`engine.moves.jump_blocked` decide a river
+jump, and the options about a game's history (the anti-chasing rules of
+:mod:`engine.ruleset_options`) are turned off one at a time to find the one that forbids
+a move. The rules check uses it to file each difference between an external engine's
+moves and ours under a clause.
 """
 
 from __future__ import annotations
@@ -13,52 +17,27 @@ from typing import Any
 import numpy as np
 
 from engine import core
-from engine.board import DENS, JUMP_LAND, JUMP_PATH, NEIGHBOURS, TRAP_OWNER, WATER
-from engine.codes import ELEPHANT, LION, RAT, TIGER, Reason
+from engine.board import DENS, JUMP_LAND, JUMP_PATH, NEIGHBOURS, WATER
+from engine.codes import LION, RAT, TIGER, Reason
+from engine.moves import CAPTURE_CLAUSES, capture_verdict, jump_allowed, jump_blocked
 from engine.rules import Ruleset
+from engine.ruleset_options import OPTIONS
 
-CAPTURES_1 = "Captures 1: water boundary"
-CAPTURES_2 = "Captures 2: attacker in a trap"
-CAPTURES_3 = "Captures 3: defender in a trap"
-CAPTURES_4 = "Captures 4: rat and elephant"
-CAPTURES_5 = "Captures 5: strength"
 END_CLAUSES = {
     Reason.DEN: "End 1: den",
     Reason.CAPTURE_ALL: "End 2: capture all",
     Reason.NO_CAPTURE: "End 3: no capture",
     Reason.NO_MOVES: "End 4: no moves",
 }
-
-
-def _animal(code: int) -> int:
-    return (code - 1) % 8 + 1
-
-
-def _side(code: int) -> int:
-    return (code - 1) // 8
+# Options that forbid moves by a game's history (tables fix them at a value): 7-3, 17-5.
+HISTORY_RULES = tuple(o for o in OPTIONS if o.kind is bool and o.table_value is not None)
 
 
 def capture_clause(rules: Ruleset, acode: int, asq: int, dcode: int, dsq: int) -> tuple[bool, str]:
     """Whether ``acode`` on ``asq`` may capture ``dcode`` on ``dsq``, and the clause that
     decides it (a clause whose option changed the answer is named over the ones after)."""
-    a, d = _animal(acode), _animal(dcode)
-    option_clause = None
-    if WATER[asq] != WATER[dsq]:  # Captures 1
-        if not (rules.rat_cross_capture and a == RAT and d == RAT):
-            return False, CAPTURES_1
-        option_clause = CAPTURES_1  # rat_cross_capture allows it
-    if TRAP_OWNER[asq] == _side(dcode):  # Captures 2
-        if not rules.trapped_can_capture:
-            return False, CAPTURES_2
-        option_clause = CAPTURES_2  # trapped_can_capture skips the clause
-    if TRAP_OWNER[dsq] == _side(acode):  # Captures 3
-        return True, CAPTURES_3
-    if a == RAT and d == ELEPHANT:  # Captures 4
-        return True, option_clause or CAPTURES_4
-    if a == ELEPHANT and d == RAT:  # Captures 4
-        return rules.elephant_captures_rat, CAPTURES_4
-    strength = rules.as_array()[8:17]  # R_STRENGTH + animal
-    return bool(strength[a] >= strength[d]), option_clause or CAPTURES_5  # Captures 5
+    verdict = int(capture_verdict(rules.as_array(), acode, asq, dcode, dsq))
+    return verdict > 0, f"Captures {abs(verdict)}: {CAPTURE_CLAUSES[abs(verdict) - 1]}"
 
 
 def _jump_direction(frm: int, to: int) -> int | None:
@@ -76,9 +55,9 @@ def move_clause(st: np.ndarray, rules: Ruleset, move: int) -> tuple[bool, str]:
     if status:
         return False, END_CLAUSES.get(Reason(int(st[core.S_REASON])), "End of the game")
     code, side = int(st[frm]), int(st[core.S_SIDE])
-    if code == 0 or _side(code) != side:
+    if code == 0 or core.side_of(code) != side:
         return False, "not a piece of the side to move"
-    animal = _animal(code)
+    animal = core.animal_of(code)
     jump = _jump_direction(frm, to)
     if to not in NEIGHBOURS[frm] and jump is None:
         return False, "Movement 1: one step up, down, left or right"
@@ -90,17 +69,17 @@ def move_clause(st: np.ndarray, rules: Ruleset, move: int) -> tuple[bool, str]:
             return False, "Movement 3: only a rat enters water"
         clause = "Movement 3: a rat in water"
     if jump is not None:
-        mode = {LION: rules.lion_jump, TIGER: rules.tiger_jump}.get(animal, "none")
         if animal not in (LION, TIGER):
             return False, "Movement 6: only a lion or a tiger jumps"
-        if mode == "none" or (mode == "horizontal" and jump < 2):
+        arr = rules.as_array()
+        if not jump_allowed(arr, animal, jump):
             return False, "Movement 9: lion_jump / tiger_jump"
-        rats = [int(st[w]) for w in JUMP_PATH[frm, jump] if w >= 0 and st[w]]
-        if any(rules.jump_block == "any" or _side(r) != side for r in rats):
+        if jump_blocked(st, arr, side, frm, jump):
             return False, "Movement 7: a rat blocks the jump"
+        rats = any(st[w] for w in JUMP_PATH[frm, jump] if w >= 0)
         clause = "Movement 7: jump_block" if rats else "Movement 6: a river jump"
     occ = int(st[to])
-    if occ and _side(occ) == side:
+    if occ and core.side_of(occ) == side:
         return False, "Movement 4: own piece"
     if occ:
         allowed, clause = capture_clause(rules, code, frm, occ, to)
@@ -108,10 +87,10 @@ def move_clause(st: np.ndarray, rules: Ruleset, move: int) -> tuple[bool, str]:
             return False, clause
     if _legal(st, rules, move):
         return True, clause
-    for option, label in (("rule_7_3", "7-3 rule"), ("rule_17_5", "17-5 rule")):
-        off: dict[str, Any] = {option: False}
-        if getattr(rules, option) and _legal(st, replace(rules, **off), move):
-            return False, label
+    for option in HISTORY_RULES:
+        off: dict[str, Any] = {option.name: False}
+        if getattr(rules, option.name) and _legal(st, replace(rules, **off), move):
+            return False, option.clause
     return False, "repetition rules"
 
 

@@ -4,9 +4,11 @@ Layout under a data folder (``--data DIR``, else ``$DSQ_DATA``, else ``data/``):
 
     DIR/tablebases/<rules key>/<material>.dsqtb      e.g. standard+no_capture_plies=0/LR_v_e.dsqtb
 
-The rules key is the canonical spec of the rule set with the options that do not change
-moves and captures set to fixed values (``rule_7_3=false``, ``rule_17_5=false``,
-``no_capture_plies=0``): rule sets that differ only in those share their tables.
+The rules key is the canonical spec of the rule set with the options about a game's
+history rather than its position set to the values their declaration gives tables
+(``table_value`` in :mod:`engine.ruleset_options`: ``rule_7_3=false``,
+``rule_17_5=false``, ``no_capture_plies=0``): rule sets that differ only in those share
+their tables.
 
 A file is a header line and a zstd-compressed body: ``DSQTB <format version> <header
 length>\\n``, a JSON header (rules key, material, index size, the counts of ``stats``, the
@@ -32,6 +34,7 @@ import pyarrow as pa
 
 from engine.errors import DsqError
 from engine.rules import Ruleset, parse_rules
+from engine.ruleset_options import OPTIONS
 from sim.storage.atomic import atomic_write_bytes
 from sim.storage.paths import resolve_data_dir
 from sim.tablebase.material import Material, parse_material
@@ -42,6 +45,7 @@ SUFFIX = ".dsqtb"
 TABLES_DIR = "tablebases"
 CODEC = "zstd"
 CACHE_BYTES = 512 * 1024 * 1024  # tables kept in memory per process (least recently used go)
+TABLE_VALUES: dict[str, Any] = {o.name: o.table_value for o in OPTIONS if o.table_value is not None}
 
 
 class TableError(DsqError):
@@ -51,7 +55,7 @@ class TableError(DsqError):
 def table_ruleset(rules: Ruleset | str | None) -> Ruleset:
     """The rule set a table describes: ``rules`` without the anti-chasing rules and the
     no-capture clock (a table describes a position, not its history)."""
-    return replace(parse_rules(rules), rule_7_3=False, rule_17_5=False, no_capture_plies=0)
+    return replace(parse_rules(rules), **TABLE_VALUES)
 
 
 def rules_key(rules: Ruleset | str | None) -> str:

@@ -1,20 +1,19 @@
-"""Saving every finished Play page game: a resignation, a game from a FEN and an external
-engine's forfeit are recorded, read back through the one reader, replayed to the positions
-that were played (on the Games page's replay and by ``dsq replay``), and counted by the
-statistics only when games against people are asked for."""
+"""Saving every finished game with a person (the Play page's and ``dsq play --save``): a
+resignation, a game from a FEN and an external engine's forfeit are recorded, read back
+through the one reader, replayed to the positions that were played (on the Games page's
+replay and by ``dsq replay``), and counted by the statistics only when games against
+people are asked for."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from dashboard.playgame import PlayGame, PlaySetup
-from dashboard.replay import replay_game
-from engine.board import square_index
 from sim.bots.context import BotContext
-from sim.commands.replay_report import replay
 from sim.engines import pool
 from sim.engines.registry import EngineRegistry
-from sim.play.human import HUMAN, save_human_game
+from sim.play.human import HUMAN
+from sim.play.replay import replay, replay_game
+from sim.play.session import PlayGame, PlaySetup
 from sim.stats import end_reasons, general_stats
 from sim.stats.games import game_record, replay_input
 from sim.stats.query import Selection
@@ -25,12 +24,6 @@ from tests.support.engines import bad_engine, write_registry
 FEN = "7/7/3L3/7/7/7/7/7/6r b 0 1"
 
 
-def person(g: PlayGame, move: str) -> None:
-    """The person's move: two clicks."""
-    g.click(square_index(move[:2]))
-    assert g.click(square_index(move[2:])) == "moved"
-
-
 def play_out(g: PlayGame, moves: list[str]) -> list[tuple[str | None, ...]]:
     """Play the person's ``moves``, the bot answering each (and moving first when it is to
     move); the boards after every ply, the first one included."""
@@ -39,7 +32,7 @@ def play_out(g: PlayGame, moves: list[str]) -> list[tuple[str | None, ...]]:
         g.bot_move()
         boards.append(tuple(g.board()))
     for move in moves:
-        person(g, move)
+        g.play(move)
         boards.append(tuple(g.board()))
         if g.bot_to_move:
             g.bot_move()
@@ -59,11 +52,11 @@ def replayed(data: Path, batch_id: str) -> tuple[dict, list[tuple[str | None, ..
 
 
 def test_resigned_and_fen_games_are_saved_replayed_and_counted_with_people_only(tmp_path):
-    resigned = PlayGame(PlaySetup("standard", "red", "greedy", None, 4))
+    resigned = PlayGame(PlaySetup.against("standard", "red", "greedy", None, 4))
     boards = play_out(resigned, ["a3a4", "g3g4"])
     resigned.resign()
     assert resigned.result == ("blue", "resign") and resigned.can_record() is None
-    first = save_human_game(tmp_path, resigned.record())
+    first = resigned.save(tmp_path)
     game, frames = replayed(tmp_path, first)
     assert (game["red"], game["blue"], game["winner"], game["reason"]) == (
         HUMAN, "greedy", "blue", "resign",
@@ -71,10 +64,10 @@ def test_resigned_and_fen_games_are_saved_replayed_and_counted_with_people_only(
     assert (game["start_fen"], game["forfeit_note"], game["plies"]) == (None, None, 4)
     assert frames == boards
 
-    from_fen = PlayGame(PlaySetup("standard", "red", "random", FEN, 7))
+    from_fen = PlayGame(PlaySetup.against("standard", "red", "random", FEN, 7))
     boards = play_out(from_fen, ["d7d8", "d8d9"])
     assert from_fen.result == ("red", "den") and from_fen.can_record() is None
-    second = save_human_game(tmp_path, from_fen.record())
+    second = from_fen.save(tmp_path)
     game, frames = replayed(tmp_path, second)
     assert (game["start_fen"], game["winner"], game["reason"], game["plies"]) == (
         FEN, "red", "den", 4,
@@ -99,13 +92,14 @@ def test_an_engine_that_faults_loses_by_forfeit_and_the_game_is_saved(tmp_path):
     path = write_registry(tmp_path / "engines.toml", bad_engine("bad-crash", "crash"))
     context = BotContext(engines=EngineRegistry.load(path))
     try:
-        g = PlayGame(PlaySetup("standard", "red", "engine:bad-crash", None, 1), context)
-        person(g, "a3a4")
+        g = PlayGame(
+            PlaySetup.against("standard", "red", "engine:bad-crash", None, 1), context=context
+        )
+        g.play("a3a4")
         assert g.bot_to_move and g.bot_move() is None  # the engine crashed at its search
         assert g.result == ("red", "forfeit") and g.forfeit.startswith("crash: ")
         assert not g.can_undo() and g.can_record() is None
-        assert g.click(square_index("b3")) == "over"
-        batch = save_human_game(tmp_path / "data", g.record())
+        batch = g.save(tmp_path / "data")
     finally:
         pool.close_all()
     game, frames = replayed(tmp_path / "data", batch)
