@@ -1,4 +1,4 @@
-"""The protocol's cost: ``dsq engine`` as an external engine, seen from dsq's client.
+"""The protocol's cost: ``dsq serve`` as an external engine, seen from dsq's client.
 
 - round trip: ``position startpos moves ...`` + ``go depth 1`` answered by ``bestmove``,
   over the positions of a 60-ply game (the move list grows as in a real game); median and
@@ -36,7 +36,7 @@ from sim.play.referee import play_game  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 DSQ = EngineEntry(
     "dsq-ab1",
-    ("{python}", "-m", "sim.cli", "engine", "--bot", "alphabeta:depth=1"),
+    ("{python}", "-m", "sim.cli", "serve", "--bot", "alphabeta:depth=1"),
     cwd=str(ROOT),
     rules="standard",
     start_timeout=60.0,

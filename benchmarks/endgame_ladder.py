@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sim.play.referee import play_game  # noqa: E402
-from sim.tablebase import values as V  # noqa: E402
+from sim.tablebase import outcomes as V  # noqa: E402
 from sim.tablebase.analysis import fen_of  # noqa: E402
 from sim.tablebase.build import build_tables  # noqa: E402
 from sim.tablebase.material import materials_up_to  # noqa: E402

@@ -192,3 +192,9 @@ def parse_rules(spec: str | Ruleset | None) -> Ruleset:
         name, value = _parse_option(part)
         changes[name] = value
     return replace(PRESETS[preset_name], **changes)
+
+
+def canonical_rules(spec: str) -> str:
+    """The canonical form of a rules spec: the one recorded and compared (``RulesError`` for
+    an unknown preset or option)."""
+    return parse_rules(spec).spec

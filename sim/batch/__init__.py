@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sim.batch.detached import launch_detached, spawn_detached
     from sim.batch.driver import BatchDriver, BatchFailed
-    from sim.batch.progress import Progress
+    from sim.batch.progress import BatchProgress
     from sim.batch.run import (
         check_resumable,
         create_batch,
@@ -33,7 +33,7 @@ _EXPORTS = {
     "BatchDriver": "driver",
     "BatchFailed": "driver",
     "BatchSpec": "spec",
-    "Progress": "progress",
+    "BatchProgress": "progress",
     "RunOptions": "spec",
     "StopCheck": "tally",
     "check_resumable": "run",
@@ -52,7 +52,7 @@ __all__ = [
     "BatchDriver",
     "BatchFailed",
     "BatchSpec",
-    "Progress",
+    "BatchProgress",
     "RunOptions",
     "StopCheck",
     "check_resumable",

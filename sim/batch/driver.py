@@ -39,7 +39,7 @@ from typing import Any
 from sim.batch.backends import Backend
 from sim.batch.chunks import DEFAULT_PLAY_FN, ChunkJob, ChunkResult
 from sim.batch.failures import BatchFailed, MissingIndices, describe, interrupted, is_resource
-from sim.batch.progress import Progress
+from sim.batch.progress import BatchProgress
 from sim.batch.recorder import GameRecorder
 from sim.batch.spec import BatchSpec, RunOptions
 from sim.batch.tally import SequentialCheck, StopCheck, Tally
@@ -89,7 +89,7 @@ class BatchDriver:
         batch_id: str,
         backend: Backend,
         options: RunOptions | None = None,
-        progress: Progress | None = None,
+        progress: BatchProgress | None = None,
         stop_check: StopCheck | None = None,
     ) -> None:
         self.data_dir = data_dir

@@ -40,7 +40,7 @@ from engine.errors import DsqError
 from sim.batch.backends import Backend, make_backend
 from sim.batch.chunks import engine_version
 from sim.batch.driver import BatchDriver, BatchFailed
-from sim.batch.progress import Progress
+from sim.batch.progress import BatchProgress
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
 from sim.batch.tally import StopCheck, Tally
 from sim.storage.batchrecord import BatchRecord
@@ -69,7 +69,7 @@ def run_batches(
     workers: int = 1,
     scheduler: str | None = None,
     options: RunOptions | None = None,
-    progress: Progress | None = None,
+    progress: BatchProgress | None = None,
     stop_check: StopCheck | None = None,
 ) -> list[dict[str, Any]]:
     """Create a batch per spec and play them in turn, or resume one batch; return the final
@@ -152,7 +152,7 @@ def _play_all(
     ids: list[str],
     backend: Backend,
     options: RunOptions | None,
-    progress: Progress | None,
+    progress: BatchProgress | None,
     stop_check: StopCheck | None,
     locks: dict[str, BatchLock],
 ) -> list[dict[str, Any]]:
@@ -195,7 +195,7 @@ def run_batch(
     label: str | None = None,
     batch_id: str | None = None,
     sprt: str | None = None,
-    progress: Progress | None = None,
+    progress: BatchProgress | None = None,
     stop_check: StopCheck | None = None,
     options: RunOptions | None = None,
 ) -> dict[str, Any]:
@@ -212,7 +212,7 @@ def resume_batch(
     *,
     workers: int = 1,
     scheduler: str | None = None,
-    progress: Progress | None = None,
+    progress: BatchProgress | None = None,
     stop_check: StopCheck | None = None,
     options: RunOptions | None = None,
 ) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from engine import parse_rules
+from engine.rules import canonical_rules
 from sim.batch.chunks import DEFAULT_PLAY_FN
 from sim.play.seeds import new_batch_seed
 from sim.storage.batchspec import (
@@ -49,21 +49,14 @@ class RunOptions:
     max_seconds: float | None = None
 
 
-def canonical_rules(spec: str) -> str:
-    """The canonical form of a rules spec (``DsqError`` if unknown)."""
-
-    return parse_rules(spec.strip()).spec
-
-
-def canonical_bot(spec: str) -> str:
-    """The canonical form of a bot spec (``DsqError`` if invalid)."""
+def _canonical(kind: str, text: str) -> str:
+    """``text`` in canonical form as a ``kind`` (``rules`` or ``bot``) spec."""
+    if kind == "rules":
+        return canonical_rules(text)
     # lazy: start-up time (the bot catalogue: only when a bot is named)
-    from sim.bots import parse_bot
+    from sim.bots.spec import canonical_bot
 
-    return parse_bot(spec.strip()).canonical
-
-
-_CANON = {"rules": canonical_rules, "bot": canonical_bot}
+    return canonical_bot(text)
 
 
 def make_spec(
@@ -100,7 +93,7 @@ def make_spec(
         if info.canon:
             if not isinstance(value, str):
                 raise value_error(info, value)
-            values[name] = _CANON[info.canon](value)
+            values[name] = _canonical(info.canon, value)
         elif not check_value(info, value):
             raise value_error(info, value)
     check_pair(values)

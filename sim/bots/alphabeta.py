@@ -4,7 +4,7 @@
 The first iteration (depth 1) always completes, so a budget too small for anything still
 gives a legal, sensible move. Another thread may end a search early with :meth:`stop`
 (the compiled search runs without the GIL, so that thread can run meanwhile), and
-``on_iteration`` hears of each completed iteration (``dsq engine`` prints them as ``info``).
+``on_iteration`` hears of each completed iteration (``dsq serve`` prints them as ``info``).
 The transposition table lives as long as the bot (one game); history and killers are
 cleared before every move. With ``noise > 0`` each move's search draws one salt from the
 bot's generator, and every evaluated position gets a noise term fixed by the salt and its
@@ -28,8 +28,8 @@ from engine.rules import Ruleset
 from sim.bots import search as S
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evaluate import ZOBRIST, full_hash
+from sim.bots.piece_values import values_array
 from sim.bots.spec import BotSpec
-from sim.bots.values import values_array
 from sim.tablebase.advice import TableAdvisor
 
 _MASK63 = (1 << 63) - 1

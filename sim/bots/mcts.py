@@ -18,8 +18,8 @@ from engine.rules import Ruleset
 from sim.bots import mcts_kernel as K
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evaluate import V_OFF
+from sim.bots.piece_values import values_array
 from sim.bots.spec import BotSpec
-from sim.bots.values import values_array
 from sim.tablebase.advice import TableAdvisor
 
 MAX_NODES = 1 << 22

@@ -1,6 +1,6 @@
 """Every kind of bot, registered once: its name, meaning, parameters, the class that plays
 it, what a move costs (the dashboard's launch estimate), which of its limits a protocol
-``go`` sets (``dsq engine``) and, for bots the referee can run inside its compiled game
+``go`` sets (``dsq serve``) and, for bots the referee can run inside its compiled game
 loop, their kernel kind.
 
 Adding a bot kind is one :class:`BotKind` entry in :data:`KINDS` (or :func:`register`)
@@ -90,7 +90,7 @@ class BotKind:
     ``key=value`` parameters alone (``engine``). ``cost`` estimates the seconds of a move
     (see :data:`Cost`; None: :data:`UNKNOWN_MOVE_S`); ``limits`` names what a protocol
     ``go`` sets (:class:`GoLimits`); ``external`` marks a kind whose moves come from
-    another program (``dsq engine`` serves only dsq's own bots).
+    another program (``dsq serve`` serves only dsq's own bots).
     """
 
     name: str
@@ -330,7 +330,7 @@ def fast_kinds() -> dict[str, int]:
 
 def register(kind: BotKind) -> None:
     """Add a kind of bot (DsqError if its name is taken or is not a plain lowercase word):
-    specs, ``dsq bots``, the referee, ``dsq engine`` and the dashboard then know it."""
+    specs, ``dsq bots``, the referee, ``dsq serve`` and the dashboard then know it."""
     if kind.name in KINDS:
         raise DsqError(f"a bot kind {kind.name!r} is already registered")
     if not kind.name.isidentifier() or kind.name != kind.name.lower():

@@ -13,9 +13,9 @@ from engine.rules import Ruleset
 from sim.bots import fast
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.params import DEFAULT_VALUES
+from sim.bots.piece_values import values_array
 from sim.bots.registry import KINDS
 from sim.bots.spec import BotSpec
-from sim.bots.values import values_array
 
 
 class KernelBot:

@@ -173,6 +173,12 @@ def _parse(text: str) -> BotSpec:
     return BotSpec(name, values)
 
 
+def canonical_bot(spec: str) -> str:
+    """The canonical form of a bot spec: the one recorded and compared, every parameter
+    given (``BotSpecError`` for an unknown bot or parameter)."""
+    return parse_bot(spec.strip()).canonical
+
+
 @lru_cache(maxsize=4096)
 def short_spec(spec: str) -> str:
     """``BotSpec.short`` of a spec string for display; the string itself if it does not parse

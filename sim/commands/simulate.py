@@ -25,7 +25,7 @@ from engine.errors import DsqError
 from sim.batch.backends import max_workers
 from sim.batch.detached import read_launch_file
 from sim.batch.driver import BatchFailed
-from sim.batch.progress import Progress
+from sim.batch.progress import BatchProgress
 from sim.batch.run import run_batches
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
 from sim.commands._common import add_data_arg, float_in, int_in
@@ -253,7 +253,7 @@ def default_bots_note(args: argparse.Namespace) -> str | None:
     )
 
 
-class NotedProgress(Progress):
+class NotedProgress(BatchProgress):
     """Progress output that first prints a note, once the first batch really starts (so
     bad arguments still give one error line and nothing else)."""
 

@@ -9,7 +9,7 @@
 - :mod:`sim.engines.bot`: :class:`~sim.engines.bot.EngineBot`, an engine as a dsq bot.
 - :mod:`sim.engines.timecontrol` and :mod:`sim.engines.clocks`: time controls, clocks.
 - :mod:`sim.engines.check` and :mod:`sim.engines.why`: the rules check.
-- :mod:`sim.engines.server`: ``dsq engine``, a dsq bot behind the protocol.
+- :mod:`sim.engines.server`: ``dsq serve``, a dsq bot behind the protocol.
 
 The protocol is described in ``docs/engine-protocol.md``.
 """

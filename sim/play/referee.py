@@ -38,10 +38,10 @@ from engine.rng import rng_below
 from engine.rules import Ruleset, parse_rules
 from sim.bots import fast
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
+from sim.bots.piece_values import values_array
 from sim.bots.protocol import make_bot, warm_up
 from sim.bots.registry import fast_kinds
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
-from sim.bots.values import values_array
 from sim.engines.clocks import GameClocks
 from sim.engines.process import EngineFault
 

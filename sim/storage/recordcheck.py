@@ -10,6 +10,7 @@ Unknown keys are allowed (a newer version may add some).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from sim.storage.batchspec import (
@@ -58,8 +59,7 @@ def _str(v: Any) -> bool:
 
 # The spec's fields and their checks, from :class:`sim.storage.batchspec.BatchSpec`.
 SPEC_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
-    name: (lambda v, info=info: check_value(info, v), info.describe())
-    for name, info in SPEC_INFO.items()
+    name: (partial(check_value, info), info.describe()) for name, info in SPEC_INFO.items()
 }
 
 _COUNT = _int(0, MAX_GAMES)

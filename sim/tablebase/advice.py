@@ -22,7 +22,7 @@ import numpy as np
 
 from engine import core
 from engine.rules import Ruleset
-from sim.tablebase import values as V
+from sim.tablebase import outcomes as V
 from sim.tablebase.material import MAX_PIECES
 from sim.tablebase.probe import NoTable, move_codes, state_code
 from sim.tablebase.store import TableError, cache_for, rules_key, table_ruleset

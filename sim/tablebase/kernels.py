@@ -8,7 +8,7 @@ generator (:func:`engine.moves.captures_and_others`: the captures, and a count o
 other moves) on a small state array; the anti-chasing rules and the no-capture clock
 are not part of a table (see ``docs/tablebases.md``).
 
-Values are the bytes of :mod:`sim.tablebase.values`. During the build, ``val`` is 0 for a
+Values are the bytes of :mod:`sim.tablebase.outcomes`. During the build, ``val`` is 0 for a
 position not decided yet; ``cnt`` counts its undecided moves that stay in the material
 (moves without a capture); ``cap`` sums up its other moves: 0 none, an odd number ``d``
 the fastest win they give (a den entry or the last capture: 1; a capture into a position

@@ -13,7 +13,7 @@ their tables.
 A file is a header line and a zstd-compressed body: ``DSQTB <format version> <header
 length>\\n``, a JSON header (rules key, material, index size, the counts of ``stats``, the
 body's length and its CRC-32 before and after compression), then the body: one byte per
-index entry (:mod:`sim.tablebase.values`). Files are written atomically; a file whose
+index entry (:mod:`sim.tablebase.outcomes`). Files are written atomically; a file whose
 header, sizes or checksums do not match is refused with a message saying so (``dsq
 tablebase build`` replaces it).
 """

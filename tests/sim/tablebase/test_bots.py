@@ -15,7 +15,7 @@ from engine.rng import seed_state
 from engine.rules import parse_rules
 from sim.bots import BotContext, make_bot, parse_bot
 from sim.play.referee import play_game
-from sim.tablebase import values as V
+from sim.tablebase import outcomes as V
 from sim.tablebase.advice import TableAdvisor
 from sim.tablebase.analysis import fen_of
 from sim.tablebase.material import parse_material

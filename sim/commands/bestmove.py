@@ -1,4 +1,5 @@
-"""``dsq move``: the move a bot plays in a position (alone on the last line)."""
+"""``dsq bestmove`` (alias ``dsq move``): the move a bot plays in a position, alone on the
+last line."""
 
 from __future__ import annotations
 
@@ -9,15 +10,17 @@ from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
 from sim.bots.protocol import warm_up
+from sim.cli import ALIASES
 from sim.commands._common import SEED_ARG, add_position_args, position_from_args, print_json
 from sim.commands.engines import add_engines_arg, bot_context
 from sim.play.referee import bot_seed
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add the ``move`` command."""
+    """Add the ``bestmove`` command (alias ``move``)."""
     p = sub.add_parser(
-        "move",
+        "bestmove",
+        aliases=ALIASES["bestmove"],
         help="the move a bot plays in a position",
         description="Prints the bot's move alone on the last line. With --json, a JSON line "
         "comes first: the move, the canonical bot spec, the FEN, and what the search saw "
@@ -37,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``dsq move``."""
+    """Run ``dsq bestmove``."""
     spec = parse_bot(args.bot)
     context = bot_context([spec.canonical], args.engines)
     pos = position_from_args(args.rules, args.fen, args.moves)

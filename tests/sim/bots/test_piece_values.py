@@ -7,7 +7,7 @@ import pytest
 from engine import Position, decode_move, parse_rules
 from engine.rng import seed_state
 from sim.bots import make_bot
-from sim.bots.values import values_array
+from sim.bots.piece_values import values_array
 
 # A red elephant on a5 can take a blue wolf on a6 or a blue dog on a4; neither is defended
 # and neither threatens anything afterwards.

@@ -1,4 +1,5 @@
-"""``dsq engine``: serve one of dsq's bots over the UCI-style protocol on stdin/stdout."""
+"""``dsq serve`` (alias ``dsq engine``): serve one of dsq's bots over the UCI-style protocol
+on stdin/stdout."""
 
 from __future__ import annotations
 
@@ -7,13 +8,15 @@ import os
 import signal
 import sys
 
+from sim.cli import ALIASES
 from sim.commands._common import non_negative_int
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add the ``engine`` command."""
+    """Add the ``serve`` command (alias ``engine``)."""
     p = sub.add_parser(
-        "engine",
+        "serve",
+        aliases=ALIASES["serve"],
         help="serve a bot over the UCI-style protocol (for match runners and GUIs)",
         description="Reads protocol commands on standard input and answers on standard "
         "output: uci (or jcei, uji), isready, ucinewgame, setoption, position, go, stop, "
@@ -27,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``dsq engine`` until ``quit`` or the end of input."""
+    """Run ``dsq serve`` until ``quit`` or the end of input."""
     # lazy: start-up time (numba kernels)
     from sim.engines.server import EngineServer
 
