@@ -27,10 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Position  # noqa: E402
 from engine.rng import rng_below, seed_state  # noqa: E402
-from sim.engines import pool  # noqa: E402
-from sim.engines.client import EngineClient  # noqa: E402
-from sim.engines.positions import PositionText  # noqa: E402
-from sim.engines.registry import EngineEntry, EngineRegistry, load_registry  # noqa: E402
+from sim.external import pool  # noqa: E402
+from sim.external.client import EngineClient  # noqa: E402
+from sim.external.positions import PositionText  # noqa: E402
+from sim.external.registry import EngineEntry, EngineRegistry, load_registry  # noqa: E402
 from sim.play.referee import play_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -74,7 +74,7 @@ def engine_choice(prefix: str) -> str | None:
     """An engine of the registry (``dsq dashboard --engines``, ``$DSQ_ENGINES`` or the data
     folder's ``engines.toml``), or None (with a message) when there is none."""
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.registry import EngineRegistry
+    from sim.external.registry import EngineRegistry
 
     try:
         names = sorted(EngineRegistry.load(None, load_settings().data_dir).entries)

@@ -36,7 +36,7 @@ SCALED: dict[str, str | None] = {
     '--seed 7 --swap --opening-plies 4 --workers 2 --label "greedy vs random"': "dsq simulate "
     "--rules standard,yeshou,datou --red greedy --blue random --games 20 --seed 7 --swap "
     '--opening-plies 4 --workers 2 --label "greedy vs random"',
-    # An external engine (notune/jungine) the tests do not have: tests/sim/engines/ play and
+    # An external engine (notune/jungine) the tests do not have: tests/sim/external/ play and
     # check dsq serve and a misbehaving engine through the same commands.
     "dsq engines check jungine --rules standard": None,
     "dsq simulate --rules standard+trapped_can_capture --red alphabeta:depth=60,time_ms=50 "

@@ -30,7 +30,7 @@ from sim.storage.spool import SpooledFile, spool_games
 from sim.storage.writing import rows_to_table
 
 if TYPE_CHECKING:
-    from sim.engines.registry import EngineRegistry
+    from sim.external.registry import EngineRegistry
 
 DEFAULT_PLAY_FN = "sim.play.referee:play_game"
 
@@ -44,7 +44,7 @@ class ChunkJob:
     folder of endgame tables (read by ``adjudicate="tablebase"`` and by bots that probe);
     ``spool`` the folder where the worker writes its games file itself ("": return a table).
     ``engines`` carries the registry entries of the external engines the bots name (JSON
-    texts, see :func:`sim.engines.registry.entries_json`), so any worker can start them.
+    texts, see :func:`sim.external.registry.entries_json`), so any worker can start them.
     """
 
     batch_id: str
@@ -123,7 +123,7 @@ def play_one(
 def _registry(job: ChunkJob) -> EngineRegistry:
     """The engine registry of the entries the job carries."""
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.registry import EngineRegistry
+    from sim.external.registry import EngineRegistry
 
     return EngineRegistry.from_json(job.engines)
 
@@ -138,7 +138,7 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     """
 
     deadline = time.monotonic() + job.max_seconds
-    # engine processes stay up in this worker (sim.engines.pool), reused by its next chunks
+    # engine processes stay up in this worker (sim.external.pool), reused by its next chunks
     engines = _registry(job) if job.engines else None
     result = None
     if job.play_fn == DEFAULT_PLAY_FN:

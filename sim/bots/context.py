@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sim.engines.registry import EngineRegistry
+    from sim.external.registry import EngineRegistry
 
 
 @dataclass(frozen=True)
 class BotContext:
     """``tables``: the folder holding every rule set's tables (None: the default data
     folder's, see :func:`sim.tablebase.store.tables_root`); ``engines``: the engine registry
-    (None: the default one, loaded when an engine bot is built, see ``sim.engines.bot``)."""
+    (None: the default one, loaded when an engine bot is built, see ``sim.external.bot``)."""
 
     tables: Path | None = None
     engines: EngineRegistry | None = None

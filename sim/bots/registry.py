@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.errors import DsqError
 from sim.bots.params import VALUES, Param
-from sim.engines.timecontrol import parse_tc
+from sim.external.timecontrol import parse_tc
 
 TABLEBASE = Param(
     "tablebase",
@@ -38,7 +38,7 @@ TABLEBASE = Param(
 
 
 class TimeControlParam(Param):
-    """The ``tc`` of an engine bot (read by ``sim.engines.botspec``; shown by ``dsq bots``)."""
+    """The ``tc`` of an engine bot (read by ``sim.external.botspec``; shown by ``dsq bots``)."""
 
     def allowed(self) -> str:
         """The forms a time control takes."""
@@ -314,8 +314,8 @@ KINDS: dict[str, BotKind] = {
                     3_600_000,
                 ),
             ),
-            "sim.engines.bot:EngineBot",
-            spec_module="sim.engines.botspec",
+            "sim.external.bot:EngineBot",
+            spec_module="sim.external.botspec",
             cost=engine_cost,
             external=True,
         ),

@@ -38,7 +38,7 @@ def bot_context(bots: list[str], engines_file: str | None, data: str | None = No
         tables = tables_root(data)
     if any(b.startswith("engine:") for b in bots):
         # lazy: start-up time (engine registry and client: only when an engine is used)
-        from sim.engines.registry import EngineRegistry
+        from sim.external.registry import EngineRegistry
 
         return BotContext(tables, EngineRegistry.load(engines_file, data))
     return BotContext(tables)
@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq engines``."""
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.registry import EngineRegistry
+    from sim.external.registry import EngineRegistry
 
     registry = EngineRegistry.load(args.engines, args.data)
     entries = registry.entries
@@ -83,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "show":
         return _show(entry, args.json)
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.admission import save_check
-    from sim.engines.check import check_engine, report_text
+    from sim.external.admission import save_check
+    from sim.external.check import check_engine, report_text
 
     rules = args.rules or entry.rules
     if not rules:
@@ -120,7 +120,7 @@ def _list(entries: dict, as_json: bool) -> int:
 
 def _show(entry, as_json: bool) -> int:  # noqa: ANN001 - an EngineEntry
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.client import EngineClient
+    from sim.external.client import EngineClient
 
     client = EngineClient(entry).start()
     try:

@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq serve`` until ``quit`` or the end of input."""
     # lazy: start-up time (numba kernels)
-    from sim.engines.server import EngineServer
+    from sim.external.server import EngineServer
 
     server = EngineServer(args.bot, args.rules, args.seed, sys.stdout)
     if hasattr(signal, "SIGPIPE"):  # a closed output ends the process quietly, any thread

@@ -218,7 +218,7 @@ def _engine_entries(
     args: argparse.Namespace, specs: list[BatchSpec], engines: str | None
 ) -> tuple[str, ...]:
     """The registry entries of the external engines the batches play, after checking their
-    rules (see :func:`sim.engines.admission.admit`); empty when no bot is an engine."""
+    rules (see :func:`sim.external.admission.admit`); empty when no bot is an engine."""
     if specs:
         bots, rules = [specs[0].red, specs[0].blue], [s.rules for s in specs]
     else:  # --resume: the record's bots (run_batches says what is wrong with a bad record)
@@ -231,8 +231,8 @@ def _engine_entries(
     if not any(b.startswith("engine:") for b in bots):
         return ()
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.admission import admit
-    from sim.engines.registry import EngineRegistry
+    from sim.external.admission import admit
+    from sim.external.registry import EngineRegistry
 
     registry = EngineRegistry.load(engines, args.data)
     force = bool(getattr(args, "force_engines", False))

@@ -13,7 +13,7 @@ Same arguments, same game. When both bots are ``random`` or ``greedy`` the whole
 runs in one compiled loop (:func:`sim.bots.fast.play_fast`); otherwise the referee asks
 each bot for its move ply by ply, timing each answer: a side that overruns its time
 budget loses on ``time``, and an external engine's fault loses by ``forfeit``
-(:mod:`sim.engines`). Timing is not reproducible: a game decided on time is not.
+(:mod:`sim.external`). Timing is not reproducible: a game decided on time is not.
 
 With ``adjudicate="tablebase"`` a game ends at its first position where an endgame table
 settles the result for certain (:mod:`sim.tablebase.adjudicate`), recorded with reason
@@ -42,11 +42,11 @@ from sim.bots.piece_values import values_array
 from sim.bots.protocol import make_bot, warm_up
 from sim.bots.registry import fast_kinds
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
-from sim.engines.clocks import GameClocks
-from sim.engines.process import EngineFault
+from sim.external.clocks import GameClocks
+from sim.external.process import EngineFault
 
 if TYPE_CHECKING:
-    from sim.engines.registry import EngineRegistry
+    from sim.external.registry import EngineRegistry
 
 _MASK64 = (1 << 64) - 1
 # The columns of clocks, forfeits and engines and the start position (``OPTIONAL_COLUMNS``

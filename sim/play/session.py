@@ -26,9 +26,9 @@ from engine.rng import seed_state
 from sim.bots import make_bot
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.protocol import warm_up
-from sim.engines.clocks import GameClocks, side_clock
-from sim.engines.process import EngineFault
-from sim.engines.timecontrol import SideClock
+from sim.external.clocks import GameClocks, side_clock
+from sim.external.process import EngineFault
+from sim.external.timecontrol import SideClock
 from sim.play.human import HUMAN, Stop, human_game_row, save_human_game
 from sim.play.referee import bot_seed, start_engines
 from sim.play.setup import SIDES, PlaySetup

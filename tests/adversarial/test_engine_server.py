@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import pytest
 
-from sim.engines.server import EngineServer
-from sim.engines.serverinput import LineReader, LineTooLong, go_args, parse_count
+from sim.external.server import EngineServer
+from sim.external.serverinput import LineReader, LineTooLong, go_args, parse_count
 from tests.support import ROOT
 from tests.support.procs import WAIT, env, limit
 

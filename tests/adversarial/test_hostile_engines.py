@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.engines import pool
-from sim.engines.registry import activate
+from sim.external import pool
+from sim.external.registry import activate
 from sim.play.referee import play_game
 from tests.support.engines import bad_engine, processes_with, write_registry
 from tests.support.procs import dsq_peak, one_line_error, wait_for

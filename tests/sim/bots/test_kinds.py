@@ -29,7 +29,7 @@ from sim.bots.registry import (
     unregister,
 )
 from sim.bots.spec import BotSpec
-from sim.engines.server import EngineServer
+from sim.external.server import EngineServer
 from sim.play.referee import play_game
 
 

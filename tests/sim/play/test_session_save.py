@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.bots.context import BotContext
-from sim.engines import pool
-from sim.engines.registry import EngineRegistry
+from sim.external import pool
+from sim.external.registry import EngineRegistry
 from sim.play.human import HUMAN
 from sim.play.replay import replay, replay_game
 from sim.play.session import PlayGame, PlaySetup

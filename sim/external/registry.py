@@ -126,7 +126,7 @@ def load_registry(path: str | os.PathLike[str]) -> dict[str, EngineEntry]:
 def _entry(path: Path, name: str, table: Any) -> EngineEntry:
     """One ``[engines.NAME]`` table as an :class:`EngineEntry`."""
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.botspec import NAME_RE
+    from sim.external.botspec import NAME_RE
 
     where = f"{path}: engine {name!r}"
     if not NAME_RE.match(name):

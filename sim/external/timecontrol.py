@@ -1,7 +1,7 @@
 """Time controls as cutechess writes them: ``40/60+0.6`` (40 moves in 60 s, 0.6 s added
 after each move), ``60+0.6`` (the whole game), ``60``; and per-move budgets.
 
-Pure: no processes, no numba. The clocks of a game are in :mod:`sim.engines.clocks`.
+Pure: no processes, no numba. The clocks of a game are in :mod:`sim.external.clocks`.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
-from sim.engines.registry import EngineEntry, EngineRegistry
+from sim.external.registry import EngineEntry, EngineRegistry
 from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import resolve_data_dir
 
@@ -33,7 +33,7 @@ def checks_dir(data_dir: str | os.PathLike[str] | None) -> Path:
 def check_path(data_dir: DataDir, entry: EngineEntry, rules: str) -> Path:
     """Where the check of ``entry`` under ``rules`` is kept."""
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.client import file_sha256
+    from sim.external.client import file_sha256
 
     d = json.loads(entry.to_json())
     d.pop("source", None)
@@ -106,7 +106,7 @@ def admit(
 
 def _quick_check(data_dir: DataDir, entry: EngineEntry, rules: str) -> dict[str, Any]:
     # lazy: start-up time (numba kernels)
-    from sim.engines.check import check_engine
+    from sim.external.check import check_engine
 
     report = check_engine(entry, rules, **QUICK).to_dict()
     try:

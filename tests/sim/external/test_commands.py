@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
-from sim.engines import pool
+from sim.external import pool
 from sim.storage.reading import open_dataset
 from tests.support.engines import bad_engine, dsq_engine, write_registry
 

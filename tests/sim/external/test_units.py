@@ -12,11 +12,11 @@ from engine import Position, encode_move, parse_rules
 from engine.errors import DsqError
 from sim.bots import parse_bot
 from sim.bots.spec import short_spec
-from sim.engines.clocks import GameClocks
-from sim.engines.positions import PositionText, dialect_fen
-from sim.engines.registry import EngineEntry, load_registry
-from sim.engines.timecontrol import SideClock, parse_tc
-from sim.engines.why import capture_clause, move_clause
+from sim.external.clocks import GameClocks
+from sim.external.positions import PositionText, dialect_fen
+from sim.external.registry import EngineEntry, load_registry
+from sim.external.timecontrol import SideClock, parse_tc
+from sim.external.why import capture_clause, move_clause
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from engine import core
 from engine.codes import H_FROM, H_TO
 from engine.fen import START_FEN, format_fen
 from engine.position import decode_move
-from sim.engines.registry import EngineEntry
+from sim.external.registry import EngineEntry
 
 _FROM_TO = np.array([H_FROM, H_TO])
 

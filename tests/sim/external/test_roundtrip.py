@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from sim.batch import RunOptions, make_spec, run_batch
-from sim.engines import pool
-from sim.engines.check import check_engine, report_text
-from sim.engines.registry import EngineRegistry
+from sim.external import pool
+from sim.external.check import check_engine, report_text
+from sim.external.registry import EngineRegistry
 from sim.play.referee import play_game
 from sim.storage.reading import open_dataset
 from tests.support.engines import dsq_engine, processes_with, write_registry

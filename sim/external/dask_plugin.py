@@ -1,7 +1,7 @@
 """A Dask worker plugin that closes the worker's engine processes when the worker ends.
 
 Engines are started by the chunks a worker plays and kept for its next chunks
-(:mod:`sim.engines.pool`); this plugin's ``teardown`` closes them when the worker shuts
+(:mod:`sim.external.pool`); this plugin's ``teardown`` closes them when the worker shuts
 down (``atexit`` and the engines' end of input are the fallbacks).
 """
 
@@ -20,6 +20,6 @@ class CloseEngines(WorkerPlugin):
 
     def teardown(self, worker: Any) -> None:
         """Called by Dask when the worker closes."""
-        pool = sys.modules.get("sim.engines.pool")
+        pool = sys.modules.get("sim.external.pool")
         if pool is not None:
             pool.close_all()

@@ -10,7 +10,7 @@ depth/nodes/movetime/wtime/btime`` replace the bot's own limits for that search;
 then (an ``mcts`` bot plays at most its own playouts, whose tree it has room for, and also
 answers after ``stop``). ``alphabeta`` prints an ``info`` line per completed depth. ``perft N``,
 ``moves`` and ``d`` answer as in ``docs/engine-protocol.md``; ``perft`` runs on the search
-thread too (``stop`` ends it). Input is bounded (:mod:`sim.engines.serverinput`: lines of at
+thread too (``stop`` ends it). Input is bounded (:mod:`sim.external.serverinput`: lines of at
 most 1 MiB, numbers clamped); at end of input a search still running is stopped after
 ``EOF_GRACE_S``; a closed output stops the search and ends the loop.
 """
@@ -34,7 +34,7 @@ from sim.bots.protocol import make_bot, warm_up
 from sim.bots.registry import KINDS
 from sim.bots.spec import BOTS, BotSpec, parse_bot
 from sim.commands.perft import MAX_DEPTH as MAX_PERFT_DEPTH
-from sim.engines.serverinput import (
+from sim.external.serverinput import (
     MAX_LINE_BYTES,
     LineReader,
     LineTooLong,

@@ -12,8 +12,8 @@ from __future__ import annotations
 import atexit
 import threading
 
-from sim.engines.client import EngineClient
-from sim.engines.registry import EngineEntry
+from sim.external.client import EngineClient
+from sim.external.registry import EngineEntry
 
 _IDLE: dict[tuple[str, tuple[tuple[str, str], ...]], list[EngineClient]] = {}
 _BUSY: set[int] = set()

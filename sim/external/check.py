@@ -1,7 +1,7 @@
 """The rules check: does an external engine play the rules it claims?
 
 Three comparisons with our engine, each difference filed under the RULES.md clause that
-decides it (:mod:`sim.engines.why`):
+decides it (:mod:`sim.external.why`):
 
 - ``perft`` (when the engine has it): from the initial position to ``perft_depth``, and
   at depth 2 from positions along the random games;
@@ -22,11 +22,11 @@ from engine.errors import DsqError
 from engine.position import Position, decode_move, encode_move
 from engine.rng import rng_below, seed_state
 from engine.rules import Ruleset, parse_rules
-from sim.engines.client import EngineClient
-from sim.engines.positions import PositionText
-from sim.engines.process import EngineFault
-from sim.engines.registry import EngineEntry
-from sim.engines.why import move_clause
+from sim.external.client import EngineClient
+from sim.external.positions import PositionText
+from sim.external.process import EngineFault
+from sim.external.registry import EngineEntry
+from sim.external.why import move_clause
 
 PERFT_EVERY = 40  # plies between the positions of a random game whose perft is compared
 

@@ -4,7 +4,7 @@
 (:meth:`EngineBot.start`, which also sends ``ucinewgame``), sends the game as ``position``
 + ``go`` for each move and checks the answer with our engine: a move that is not legal
 here, ``bestmove 0000``, garbage, a crash or silence raise an
-:class:`~sim.engines.process.EngineFault` (the referee records a forfeit). After a fault
+:class:`~sim.external.process.EngineFault` (the referee records a forfeit). After a fault
 the engine is closed; the next game starts a fresh one. :meth:`EngineBot.close` gives a
 healthy engine back to the pool.
 """
@@ -21,12 +21,12 @@ from engine.position import encode_move
 from engine.rules import Ruleset
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.spec import BotSpec
-from sim.engines import pool
-from sim.engines.client import EngineClient, file_sha256
-from sim.engines.clocks import GRACE_MS, GameClocks
-from sim.engines.positions import PositionText
-from sim.engines.process import EngineFault
-from sim.engines.registry import EngineRegistry
+from sim.external import pool
+from sim.external.client import EngineClient, file_sha256
+from sim.external.clocks import GRACE_MS, GameClocks
+from sim.external.positions import PositionText
+from sim.external.process import EngineFault
+from sim.external.registry import EngineRegistry
 
 _MOVE_RE = re.compile(r"^[a-g][1-9][a-g][1-9]$")
 NULL_MOVES = ("0000", "(none)", "none", "null")

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from sim.bots.spec import BotSpec
-from sim.engines.botspec import DEFAULT_MARGIN
-from sim.engines.timecontrol import SideClock, parse_tc
+from sim.external.botspec import DEFAULT_MARGIN
+from sim.external.timecontrol import SideClock, parse_tc
 
 HANG_WAIT_MS = 60_000  # how long an engine without a time budget may think (plus margin)
 GRACE_MS = 1000  # after 'stop', how long an engine has left to answer
@@ -32,7 +32,7 @@ def side_clock(spec: BotSpec) -> SideClock:
 
 
 class GameClocks:
-    """Both sides' :class:`~sim.engines.timecontrol.SideClock` during one game."""
+    """Both sides' :class:`~sim.external.timecontrol.SideClock` during one game."""
 
     def __init__(self, sides: list[SideClock]) -> None:
         self.sides = sides

@@ -1,12 +1,12 @@
 """The protocol seen from dsq: one engine's handshake, options, games and searches.
 
-:class:`EngineClient` speaks to one :class:`~sim.engines.process.EngineProcess`: the
+:class:`EngineClient` speaks to one :class:`~sim.external.process.EngineProcess`: the
 handshake word (``uci``, ``jcei`` or ``uji``) answered by ``id``/``option`` lines and a
 line ending in ``ok``; ``setoption``; ``isready``/``readyok``; ``ucinewgame``; and
 ``position ...`` + ``go ...`` answered by ``info`` lines and ``bestmove``. Optional
 commands: ``perft N`` and ``moves`` (see :meth:`EngineClient.perft` and
 :meth:`EngineClient.legal_moves`). Anything wrong is an
-:class:`~sim.engines.process.EngineFault`.
+:class:`~sim.external.process.EngineFault`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim.engines.process import EngineFault, EngineProcess
-from sim.engines.registry import EngineEntry
+from sim.external.process import EngineFault, EngineProcess
+from sim.external.registry import EngineEntry
 
 MAX_OTHER_LINES = 10_000  # lines that are neither info nor bestmove while searching
 MAX_ANSWER_LINES = 10_000  # lines of one handshake or one query answer
