@@ -17,7 +17,7 @@ from typing import Any
 from engine.errors import DsqError
 from sim.external.registry import EngineEntry, EngineRegistry
 from sim.storage.atomic import atomic_write_json
-from sim.storage.paths import resolve_data_dir
+from sim.storage.paths import read_bounded, resolve_data_dir
 
 QUICK: dict[str, Any] = {"games": 4, "plies": 120, "perft_depth": 3}
 
@@ -55,8 +55,9 @@ def save_check(data_dir: DataDir, entry: EngineEntry, report: dict[str, Any]) ->
 def load_check(data_dir: DataDir, entry: EngineEntry, rules: str) -> dict[str, Any] | None:
     """The kept check of ``entry`` under ``rules``, or None."""
     try:
-        return json.loads(check_path(data_dir, entry, rules).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = read_bounded(check_path(data_dir, entry, rules)).decode("utf-8")
+        return json.loads(text)
+    except (OSError, ValueError, RecursionError):
         return None
 
 

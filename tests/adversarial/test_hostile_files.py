@@ -7,12 +7,16 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from sim.external.admission import check_path, load_check
+from sim.external.registry import EngineEntry
+from sim.storage.locks import _holder
 from sim.storage.verify import CACHE_NAME
 from tests.support.procs import dsq_peak, in_process
 
@@ -168,3 +172,22 @@ def test_interleaved_files_count_and_a_single_repeated_game_is_caught(data: Path
     games, skipped = stats(data)
     assert games == 300
     assert set(skipped) == {"one.parquet"} and "from odd.parquet" in skipped["one.parquet"]
+
+
+def test_a_kept_check_or_lock_file_that_is_special_is_not_read(tmp_path: Path) -> None:
+    """A kept rules check linked to /dev/zero reads as no check, and a batch lock file that
+    is a FIFO is not waited on: both reads are bounded and never follow links."""
+    entry = EngineEntry("zero", (sys.executable, "-c", "pass"))
+    path = check_path(tmp_path, entry, "standard")
+    path.parent.mkdir(parents=True)
+    path.symlink_to("/dev/zero")
+    assert load_check(tmp_path, entry, "standard") is None
+    path.unlink()
+    path.write_text(json.dumps({"ok": True}))
+    assert load_check(tmp_path, entry, "standard") == {"ok": True}
+    fifo = tmp_path / "lock"
+    os.mkfifo(fifo)
+    assert _holder(fifo) == ""
+    big = tmp_path / "big-lock"
+    big.write_bytes(b"x" * 10_000)
+    assert _holder(big) == ""
