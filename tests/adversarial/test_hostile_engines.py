@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sim.external import pool
-from sim.external.registry import activate
+from sim.external.registry import EngineRegistry
 from sim.play.referee import play_game
 from tests.support.engines import bad_engine, processes_with, write_registry
 from tests.support.procs import dsq_peak, one_line_error, wait_for
@@ -98,9 +98,10 @@ def test_a_handshake_that_never_ends_leaves_no_engine(tmp_path: Path) -> None:
 
 def test_an_engine_that_exits_while_its_child_holds_the_pipes_crashed(tmp_path: Path) -> None:
     marker = tag()
-    activate(write_registry(tmp_path / "e.toml", bad_engine("orphan", "orphan", tag=marker)))
+    path = write_registry(tmp_path / "e.toml", bad_engine("orphan", "orphan", tag=marker))
+    engines = EngineRegistry.load(path)
     try:
-        game = play_game("standard", "random", "engine:orphan,movetime=5000", seed=1)
+        game = play_game("standard", "random", "engine:orphan,movetime=5000", 1, engines=engines)
     finally:
         pool.close_all()
     assert (game["winner"], game["reason"]) == ("red", "forfeit")
