@@ -33,6 +33,7 @@ COMMAND_MODULES = [
     "sim.commands.tablebase",
     "sim.commands.engine",
     "sim.commands.engines",
+    "sim.commands.study",
 ]
 
 

@@ -1,0 +1,217 @@
+"""The effects of a grid's options on the figures, from regressions over every game.
+
+For each pairing (a rung of the ladder, or a mixed pairing) the games of the grid's cells
+are regressed on one indicator per option value that differs from the base (and, when the
+study asks, the products of two indicators: two-way interactions):
+
+- the first-move advantage: a logistic regression of the first player's points (1, ½, 0;
+  a fractional logit, quasi-likelihood with robust standard errors), the effect in Elo
+  (the coefficient × 400 / ln 10): how much the option moves the first player's edge;
+- the draw rate (natural draws and ply-cap draws together) and the den-win rate: logistic
+  regressions, the effect as the average change in the rate (percentage points) with the
+  delta-method interval (statsmodels' average marginal effects);
+- game length: a linear regression of plies with robust (HC1) standard errors, the effect
+  in plies, and a rank-based check (Mann-Whitney of the option's cells against the base).
+
+The p-values of every test of the study are corrected together by Holm's method; a
+sentence is written for each effect significant after the correction.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+ELO_PER_LOGIT = 400.0 / math.log(10.0)
+OUTCOMES = {
+    "first_move_elo": ("elo", "the first-move advantage"),
+    "draw_rate": ("points", "the draw rate"),
+    "den_rate": ("points", "den wins"),
+    "mean_plies": ("plies", "game length"),
+}
+GAMES_SQL = """
+SELECT batch_id, CASE winner WHEN 'red' THEN 1.0 WHEN 'draw' THEN 0.5 ELSE 0.0 END AS points,
+       (winner = 'draw')::INT AS draw, (reason = 'den')::INT AS den, plies::DOUBLE AS plies
+FROM games WHERE batch_id IN (SELECT unnest(?))
+"""
+
+
+def _term(option: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return option if value else f"{option}=false"
+    return f"{option}={value}"
+
+
+def design_frame(con: Any, cells: list[dict[str, Any]]) -> pd.DataFrame:
+    """One row per game of ``cells`` (each with ``batches`` and ``options``): the outcomes
+    and one 0/1 column per option value away from the base."""
+    by_batch = {b: c for c in cells for b in c["batches"]}
+    if not by_batch:
+        return pd.DataFrame()
+    df = con.execute(GAMES_SQL, [list(by_batch)]).df()
+    terms = sorted({_term(o, v) for c in cells for o, v in c["options"].items()})
+    for t in terms:
+        on = {b for b, c in by_batch.items() if t in {_term(o, v) for o, v in c["options"].items()}}
+        df[t] = df["batch_id"].isin(on).astype(float)
+    df.attrs["terms"] = terms
+    return df
+
+
+def _fit(df: pd.DataFrame, outcome: str, kind: str, cols: list[str]) -> list[dict[str, Any]]:
+    # lazy: start-up time (statsmodels, only when a grid's effects are asked for)
+    import statsmodels.api as sm
+    from scipy.stats import mannwhitneyu
+
+    x = sm.add_constant(df[cols].to_numpy(), has_constant="add")
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if kind == "plies":
+            res = sm.OLS(df[outcome].to_numpy(), x).fit(cov_type="HC1")
+            ci = res.conf_int()
+            for i, c in enumerate(cols, start=1):
+                base = df.loc[df[cols].sum(axis=1) == 0, outcome]
+                alone = df.loc[(df[c] == 1) & (df[cols].sum(axis=1) == 1), outcome]
+                rank_p = (
+                    float(mannwhitneyu(alone, base).pvalue) if len(alone) and len(base) else None
+                )
+                out.append(
+                    {
+                        "effect": float(res.params[i]),
+                        "low": float(ci[i][0]),
+                        "high": float(ci[i][1]),
+                        "p": float(res.pvalues[i]),
+                        "rank_p": rank_p,
+                    }
+                )
+            return out
+        y = df["points" if kind == "elo" else outcome].to_numpy()
+        if y.min() == y.max():
+            return [
+                {
+                    "effect": None,
+                    "low": None,
+                    "high": None,
+                    "p": None,
+                    "note": "every game has the same outcome",
+                }
+                for _ in cols
+            ]
+        res = sm.Logit(y, x).fit(disp=0, cov_type="HC0", maxiter=100)
+        if kind == "elo":
+            ci = res.conf_int()
+            for i, _c in enumerate(cols, start=1):
+                out.append(
+                    {
+                        "effect": float(res.params[i]) * ELO_PER_LOGIT,
+                        "low": float(ci[i][0]) * ELO_PER_LOGIT,
+                        "high": float(ci[i][1]) * ELO_PER_LOGIT,
+                        "p": float(res.pvalues[i]),
+                    }
+                )
+            return out
+        me = res.get_margeff(at="overall", dummy=True)
+        ci = me.conf_int()
+        for i, _c in enumerate(cols):
+            out.append(
+                {
+                    "effect": float(me.margeff[i]),
+                    "low": float(ci[i][0]),
+                    "high": float(ci[i][1]),
+                    "p": float(me.pvalues[i]),
+                }
+            )
+    return out
+
+
+def grid_effects(
+    con: Any, cells_by_pairing: dict[str, list[dict[str, Any]]], interactions: bool = False
+) -> list[dict[str, Any]]:
+    """Every option's effect on every outcome of :data:`OUTCOMES`, per pairing, with Holm-
+    corrected p-values (``p_holm``), a ``significant`` flag and a ``sentence``."""
+    effects: list[dict[str, Any]] = []
+    for pairing, cells in cells_by_pairing.items():
+        df = design_frame(con, cells)
+        if df.empty or not df.attrs["terms"]:
+            continue
+        terms = [t for t in df.attrs["terms"] if df[t].nunique() > 1]
+        cols = list(terms)
+        if interactions:
+            for i, a in enumerate(terms):
+                for b in terms[i + 1 :]:
+                    prod = df[a] * df[b]
+                    if prod.nunique() > 1 and not (prod == df[a]).all():
+                        df[f"{a} × {b}"] = prod
+                        cols.append(f"{a} × {b}")
+        if not cols:
+            continue
+        for outcome, (kind, _what) in OUTCOMES.items():
+            column = {"draw_rate": "draw", "den_rate": "den", "mean_plies": "plies"}.get(outcome)
+            try:
+                fits = _fit(df, column or "points", kind, cols)
+            except (np.linalg.LinAlgError, ValueError) as exc:
+                fits = [
+                    {
+                        "effect": None,
+                        "low": None,
+                        "high": None,
+                        "p": None,
+                        "note": f"fit failed: {exc}",
+                    }
+                    for _ in cols
+                ]
+            for term, fit in zip(cols, fits, strict=True):
+                effects.append(
+                    {
+                        "pairing": pairing,
+                        "term": term,
+                        "metric": outcome,
+                        "unit": kind,
+                        "games": int(len(df)),
+                        **fit,
+                    }
+                )
+    holm(effects)
+    for e in effects:
+        e["sentence"] = sentence(e) if e.get("significant") else None
+    return effects
+
+
+def holm(effects: list[dict[str, Any]], alpha: float = 0.05) -> None:
+    """Add ``p_holm`` (Holm's step-down correction over every test with a p-value) and
+    ``significant`` (``p_holm < alpha``) to each effect, in place."""
+    # lazy: start-up time (statsmodels)
+    from statsmodels.stats.multitest import multipletests
+
+    tested = [e for e in effects if e.get("p") is not None and not math.isnan(e["p"])]
+    if tested:
+        _reject, corrected, _s, _b = multipletests([e["p"] for e in tested], alpha, "holm")
+        for e, p in zip(tested, corrected, strict=True):
+            e["p_holm"] = float(p)
+            e["significant"] = bool(p < alpha)
+    for e in effects:
+        e.setdefault("p_holm", None)
+        e.setdefault("significant", False)
+
+
+def sentence(e: dict[str, Any]) -> str:
+    """One plain sentence for an effect, e.g. "`rule_17_5` shortens games by 31 plies
+    [22, 40] at alphabeta:depth=4"."""
+    lo, hi, x = e["low"], e["high"], e["effect"]
+    up = x > 0
+    if e["unit"] == "plies":
+        verb = "lengthens games" if up else "shortens games"
+        size = f"{abs(x):.0f} plies [{min(abs(lo), abs(hi)):.0f}, {max(abs(lo), abs(hi)):.0f}]"
+    elif e["unit"] == "elo":
+        verb = "raises the first-move advantage" if up else "lowers the first-move advantage"
+        size = f"{abs(x):.0f} Elo [{min(abs(lo), abs(hi)):.0f}, {max(abs(lo), abs(hi)):.0f}]"
+    else:
+        what = OUTCOMES[e["metric"]][1]
+        verb = f"raises {what}" if up else f"lowers {what}"
+        a, b = sorted((abs(lo) * 100, abs(hi) * 100))
+        size = f"{abs(x) * 100:.1f} percentage points [{a:.1f}, {b:.1f}]"
+    return f"`{e['term']}` {verb} by {size} at {e['pairing']}"
