@@ -21,7 +21,7 @@ def check_budget(study: Study, workers: int) -> None:
             c.rules,
             c.red,
             c.blue,
-            study.games.most(),
+            study.games_for(c).most(),
             seed=0,
             swap=c.red != c.blue,
             ply_cap=study.ply_cap,

@@ -7,9 +7,12 @@ study asks, the products of two indicators: two-way interactions):
 - the first-move advantage: a logistic regression of the first player's points (1, ½, 0;
   a fractional logit, quasi-likelihood with robust standard errors), the effect in Elo
   (the coefficient × 400 / ln 10): how much the option moves the first player's edge;
-- the draw rate (natural draws and ply-cap draws together) and the den-win rate: logistic
-  regressions, the effect as the average change in the rate (percentage points) with the
-  delta-method interval (statsmodels' average marginal effects);
+- the draw rate (natural draws and ply-cap draws together) and the den-win rate: linear
+  probability models with robust (HC1) standard errors, the effect the change of the rate
+  in percentage points. A logistic fit is not used for rates: a cell where no game (or
+  every game) was drawn separates the data, and the logit's Wald intervals then collapse
+  (a 1-in-20 against 0-in-20 difference came out "significant"); the linear model's
+  robust interval is the plain difference of proportions' interval there;
 - game length: a linear regression of plies with robust (HC1) standard errors, the effect
   in plies, and a rank-based check (Mann-Whitney of the option's cells against the base).
 
@@ -61,6 +64,11 @@ def design_frame(con: Any, cells: list[dict[str, Any]]) -> pd.DataFrame:
     return df
 
 
+def _p(p: float) -> float | None:
+    """A p-value, or None when the fit could not give one (no variance)."""
+    return None if p is None or math.isnan(float(p)) else float(p)
+
+
 def _fit(df: pd.DataFrame, outcome: str, kind: str, cols: list[str]) -> list[dict[str, Any]]:
     # lazy: start-up time (statsmodels, only when a grid's effects are asked for)
     import statsmodels.api as sm
@@ -70,6 +78,14 @@ def _fit(df: pd.DataFrame, outcome: str, kind: str, cols: list[str]) -> list[dic
     out = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        if kind == "points":
+            res = sm.OLS(df[outcome].to_numpy(), x).fit(cov_type="HC1")
+            ci = res.conf_int()
+            return [
+                {"effect": float(res.params[i]), "low": float(ci[i][0]),
+                 "high": float(ci[i][1]), "p": _p(res.pvalues[i])}
+                for i in range(1, len(cols) + 1)
+            ]  # fmt: skip
         if kind == "plies":
             res = sm.OLS(df[outcome].to_numpy(), x).fit(cov_type="HC1")
             ci = res.conf_int()
@@ -84,7 +100,7 @@ def _fit(df: pd.DataFrame, outcome: str, kind: str, cols: list[str]) -> list[dic
                         "effect": float(res.params[i]),
                         "low": float(ci[i][0]),
                         "high": float(ci[i][1]),
-                        "p": float(res.pvalues[i]),
+                        "p": _p(res.pvalues[i]),
                         "rank_p": rank_p,
                     }
                 )
@@ -110,21 +126,10 @@ def _fit(df: pd.DataFrame, outcome: str, kind: str, cols: list[str]) -> list[dic
                         "effect": float(res.params[i]) * ELO_PER_LOGIT,
                         "low": float(ci[i][0]) * ELO_PER_LOGIT,
                         "high": float(ci[i][1]) * ELO_PER_LOGIT,
-                        "p": float(res.pvalues[i]),
+                        "p": _p(res.pvalues[i]),
                     }
                 )
             return out
-        me = res.get_margeff(at="overall", dummy=True)
-        ci = me.conf_int()
-        for i, _c in enumerate(cols):
-            out.append(
-                {
-                    "effect": float(me.margeff[i]),
-                    "low": float(ci[i][0]),
-                    "high": float(ci[i][1]),
-                    "p": float(me.pvalues[i]),
-                }
-            )
     return out
 
 

@@ -3,7 +3,6 @@ and the grid's effects, as one JSON-ready dict, and as text."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +10,7 @@ from engine.errors import DsqError
 from sim.report import fmt
 from sim.storage.paths import resolve_data_dir
 from sim.study.metrics import cell_metrics, value
-from sim.study.run import cell_batches, study_path
+from sim.study.run import cell_batches, recorded_study, study_path
 from sim.study.spec import Study, load_study
 
 
@@ -20,24 +19,23 @@ def resolve_study(file_or_name: str, data_dir: Path) -> Study:
     p = Path(file_or_name)
     if p.suffix == ".toml" or p.exists():
         return load_study(p, quick=False)
-    rec = study_path(data_dir, file_or_name)
-    if not rec.exists():
+    if not study_path(data_dir, file_or_name).exists():
         raise DsqError(f"no study file or recorded study named {file_or_name!r} (in {data_dir})")
-    info = json.loads(rec.read_text(encoding="utf-8"))
-    return load_study(info["file"], quick=file_or_name.endswith("-quick"))
+    return recorded_study(data_dir, file_or_name)
 
 
 def skill_depth(con: Any, study: Study, rules: str, batches: list[str]) -> dict[str, Any]:
     """The Elo gap from the lowest to the highest rung under ``rules``, from the mixed
     pairings' games (Bradley-Terry ratings anchored at the lowest rung)."""
-    # lazy: start-up time (the ratings fit)
+    # lazy: start-up time (the ratings fit, the bot catalogue)
+    from sim.bots.spec import short_spec
     from sim.stats import Selection, ratings
 
     lo_bot, hi_bot = study.bots[0], study.bots[-1]
     out: dict[str, Any] = {
         "rules": rules,
-        "low": lo_bot,
-        "high": hi_bot,
+        "low": short_spec(lo_bot),
+        "high": short_spec(hi_bot),
         "value": None,
         "low_ci": None,
         "high_ci": None,

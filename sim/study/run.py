@@ -10,6 +10,7 @@ again after any stop ends with the same games as an uninterrupted run.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -21,7 +22,7 @@ from sim.batch.progress import Progress, _fmt_eta
 from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import resolve_data_dir
 from sim.storage.records import now_iso, read_batch_record
-from sim.study.spec import Cell, Study
+from sim.study.spec import Cell, Games, Study
 
 STUDIES_DIR = "studies"
 
@@ -68,8 +69,6 @@ def register_study(data_dir: Path, study: Study) -> None:
     plan = study.plan()
     if path.exists():
         try:
-            import json
-
             old = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise DsqError(f"{path}: unreadable study record: {exc}") from None
@@ -114,6 +113,28 @@ def study_dict(study: Study) -> dict[str, Any]:
     }
 
 
+def recorded_studies(data_dir: Path) -> list[str]:
+    """The names of the studies recorded in ``data_dir`` (sorted)."""
+    folder = Path(data_dir) / STUDIES_DIR
+    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+def recorded_study(data_dir: Path, name: str) -> Study:
+    """The study ``name`` as recorded when it started (no need of its file)."""
+    path = study_path(data_dir, name)
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))["study"]
+        return Study(
+            name=d["name"], title=d["title"], path=str(path), seed=d["seed"],
+            ply_cap=d["ply_cap"], opening_plies=d["opening_plies"], base=d["base"],
+            design=d["design"], grid=d["grid"], interactions=d["interactions"],
+            bots=d["bots"], pairings=d["pairings"], games=Games(**d["games"]),
+            cells=[Cell(**c) for c in d["cells"]],
+        )  # fmt: skip
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise DsqError(f"{path}: unreadable study record: {exc}") from None
+
+
 def _record(data_dir: Path, batch_id: str) -> dict[str, Any] | None:
     try:
         return read_batch_record(data_dir, batch_id)
@@ -129,7 +150,7 @@ def _counts(rec: dict[str, Any]) -> tuple[int, int, int]:
 def cell_done(study: Study, data_dir: Path, cell: Cell, rounds: int) -> bool:
     """Whether ``cell`` needs no round after its first ``rounds``: every round planned is
     played, or the first player's score interval is within the target."""
-    g = study.games
+    g = study.games_for(cell)
     if rounds >= g.rounds():
         return True
     if g.target is None:
@@ -153,7 +174,7 @@ def cell_done(study: Study, data_dir: Path, cell: Cell, rounds: int) -> bool:
 def cell_batches(study: Study, data_dir: Path, cell: Cell) -> list[str]:
     """The batch ids recorded for ``cell``, in round order."""
     out = []
-    for k in range(study.games.rounds()):
+    for k in range(study.games_for(cell).rounds()):
         bid = study.batch_id(cell, k)
         if _record(data_dir, bid) is None:
             break
@@ -176,7 +197,7 @@ class StudyProgress(Progress):
         self.study = study
         self.cells_done = 0
         self.games_before = 0  # games recorded in finished batches
-        self.planned = len(study.cells) * study.games.most()
+        self.planned = sum(study.games_for(c).most() for c in study.cells)
         self.played = 0  # games played by this process
         self.t_study = time.monotonic()
         self.last_line = 0.0
@@ -234,7 +255,7 @@ def run_study(
     t0 = time.monotonic()
     batches = 0
     done_cells: set[int] = set()
-    for k in range(study.games.rounds()):
+    for k in range(max(study.games_for(c).rounds() for c in study.cells)):
         new_specs, new_ids, labels = [], [], []
         for cell in study.cells:
             if cell.index in done_cells:
@@ -258,7 +279,7 @@ def run_study(
                     cell.rules,
                     cell.red,
                     cell.blue,
-                    study.games.round_games(k),
+                    study.games_for(cell).round_games(k),
                     seed=study.batch_seed(cell, k),
                     swap=cell.red != cell.blue,
                     opening_plies=study.opening_plies,
@@ -283,7 +304,9 @@ def run_study(
             batches += len(new_specs)
         progress.line()
     for cell in study.cells:
-        if cell.index not in done_cells and cell_done(study, d, cell, study.games.rounds()):
+        if cell.index not in done_cells and cell_done(
+            study, d, cell, study.games_for(cell).rounds()
+        ):
             done_cells.add(cell.index)
     progress.cells_done = len(done_cells)
     progress.line(final=True)

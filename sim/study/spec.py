@@ -17,6 +17,7 @@ from typing import Any
 from engine import parse_rules
 from engine.errors import DsqError
 from engine.rules import OPTION_NAMES
+from sim.storage.recordcheck import MAX_OPENING_PLIES, MAX_PLY_CAP
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
 DESIGNS = ("full", "one_at_a_time", "half")
@@ -35,7 +36,7 @@ TOP_KEYS = {
 }
 RULES_KEYS = {"specs", "base", "grid", "design", "interactions"}
 LADDER_KEYS = {"bots", "pairings"}
-GAMES_KEYS = {"per_cell", "target", "cap", "step"}
+GAMES_KEYS = {"per_cell", "target", "cap", "step", "mixed_per_cell"}
 RUN_KEYS = {"workers", "scheduler"}
 QUICK_KEYS = {"per_cell", "bots", "rules"}
 
@@ -55,8 +56,12 @@ class Cell:
 
     @property
     def pairing(self) -> str:
-        """``BOT`` for self-play, ``RED vs BLUE`` for a mixed pairing."""
-        return self.red if self.red == self.blue else f"{self.red} vs {self.blue}"
+        """``BOT`` for self-play, ``RED vs BLUE`` for a mixed pairing (short specs)."""
+        # lazy: start-up time (the bot catalogue)
+        from sim.bots.spec import short_spec
+
+        red, blue = short_spec(self.red), short_spec(self.blue)
+        return red if self.red == self.blue else f"{red} vs {blue}"
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,7 @@ class Games:
     target: float | None = None
     cap: int | None = None
     step: int | None = None
+    mixed_per_cell: int | None = None  # the games of a mixed pairing, when not the above
 
     def rounds(self) -> int:
         """The most batches a cell can take."""
@@ -111,6 +117,12 @@ class Study:
     workers: int = 1
     scheduler: str | None = None
     quick: bool = False
+
+    def games_for(self, cell: Cell) -> Games:
+        """The games of ``cell``: ``games.mixed_per_cell`` for a mixed pairing if given."""
+        if cell.rung is None and self.games.mixed_per_cell is not None:
+            return Games(per_cell=self.games.mixed_per_cell)
+        return self.games
 
     def plan(self) -> dict[str, Any]:
         """Everything that decides the games played (compared when a study is resumed)."""
@@ -260,7 +272,14 @@ def _read_games(path: str, table: Any, prefix: str = "games") -> Games:
     # lazy: start-up time (the batch package)
     from sim.batch.spec import MAX_GAMES
 
-    g = _unknown(path, prefix, table, GAMES_KEYS)
+    g = dict(_unknown(path, prefix, table, GAMES_KEYS))
+    mixed = g.pop("mixed_per_cell", None)
+    if mixed is not None:
+        mixed = _int(path, f"{prefix}.mixed_per_cell", mixed, 2, MAX_GAMES)
+        if mixed % 2:
+            raise _err(path, f"{prefix}.mixed_per_cell", "mixed pairings swap colours: even")
+        inner = _read_games(path, g, prefix)
+        return Games(inner.per_cell, inner.target, inner.cap, inner.step, mixed)
     if "per_cell" in g:
         if {"target", "cap", "step"} & set(g):
             raise _err(path, prefix, "give per_cell, or target with cap and step, not both")
@@ -300,8 +319,6 @@ def load_study(file: str | Path, quick: bool = False) -> Study:
     name = raw.get("name")
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):
         raise _err(path, "name", "must be 1 to 60 letters, digits, '-' or '_'")
-    from sim.storage.recordcheck import MAX_OPENING_PLIES, MAX_PLY_CAP
-
     seed = _int(path, "seed", raw.get("seed", 1), 0, 2**31 - 1)
     ply_cap = _int(path, "ply_cap", raw.get("ply_cap", 1000), 1, MAX_PLY_CAP)
     opening = _int(path, "opening_plies", raw.get("opening_plies", 0), 0, MAX_OPENING_PLIES)
@@ -339,8 +356,10 @@ def load_study(file: str | Path, quick: bool = False) -> Study:
     for rules_spec, opts in rules:
         for red, blue, rung in _pairings(bots, pairings):
             cells.append(Cell(len(cells), rules_spec, red, blue, rung, dict(opts)))
-    if pairings != "self" and any(
-        n % 2 for n in (games.per_cell or 0, games.step or 0, games.cap or 0)
+    if (
+        pairings != "self"
+        and games.mixed_per_cell is None
+        and any(n % 2 for n in (games.per_cell or 0, games.step or 0, games.cap or 0))
     ):
         raise _err(path, "games", "mixed pairings swap colours: the games must be even")
     title = raw.get("title", name)
