@@ -21,6 +21,7 @@ from engine.board import square_name
 from engine.errors import DsqError
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
+from sim.bots.protocol import warm_up
 from sim.engines.process import EngineFault
 from sim.play.human import HUMAN, Stop, human_game_row
 from sim.play.referee import bot_seed
@@ -239,8 +240,12 @@ class PlayGame:
         records it (:attr:`forfeit` holds the note)."""
         if not self.bot_to_move:
             raise DsqError("it is not the bot's turn")
-        t0 = time.perf_counter()
+        warm_up(self.bot.spec, self.ruleset)  # loading is never thinking time
+        start = getattr(self.bot, "start", None)  # an external engine: started untimed
         try:
+            if start is not None:
+                start()
+            t0 = time.perf_counter()
             code = int(self.bot.choose(self.pos.st))
         except EngineFault as fault:
             self.forfeit = fault.note

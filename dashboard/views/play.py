@@ -28,6 +28,7 @@ from dashboard.playgame import PlayGame, PlaySetup
 from dashboard.settings import Limits, load_settings
 from engine.board import square_name
 from engine.errors import DsqError
+from sim.bots.protocol import warm_up as warm_up_bot
 from sim.bots.registry import KINDS
 from sim.bots.spec import short_spec
 from sim.play.human import save_human_game
@@ -46,12 +47,8 @@ def warm_up() -> threading.Thread:
 
     def run() -> None:
         for name, kind in KINDS.items():
-            if kind.spec_module:  # an external engine: nothing of ours to load
-                continue
-            game = PlayGame(PlaySetup("standard", "red", name, None, 0))
-            for square in (14, 21):  # a3a4
-                game.click(square)
-            game.bot_move()
+            if not kind.spec_module:  # an external engine: nothing of ours to load
+                warm_up_bot(name, "standard")
 
     thread = threading.Thread(target=run, name="dsq-play-warm-up", daemon=True)
     thread.start()

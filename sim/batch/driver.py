@@ -11,7 +11,15 @@ driver's machine write each chunk's file themselves under a hidden temporary nam
 (:mod:`sim.storage.spool`), which the driver commits; otherwise, and on Dask, workers
 return their games, which the driver writes.
 
-Between results it polls the batch's cancel request and, after each chunk, the stop check.
+Between results it polls the batch's cancel request. A stop check (an SPRT) runs on the
+games in game-index order, after every game or colour-swapped pair
+(:class:`~sim.batch.tally.SequentialCheck`): the batch decides at the exact game count where
+the test first says stop, whatever the order chunks finish in. While it runs, chunks are
+small (:data:`CHECK_CHUNK` games, :data:`CHECK_SECONDS`) and come back to the driver, so
+at most the chunks in flight then are played past the decision; those already collected are
+recorded too (``games_done``), the record's ``decided_at`` says where the test decided and
+its ``stop_check`` holds the test on the games ``0..decided_at-1``.
+
 A cancel request or the time limit sets ``cancelled``; ``KeyboardInterrupt`` (also a
 SIGTERM the CLI turns into one) records what was played, sets ``interrupted`` and
 propagates; any error records what was played, sets ``failed`` and raises
@@ -34,7 +42,7 @@ from sim.batch.failures import BatchFailed, MissingIndices, describe, interrupte
 from sim.batch.progress import Progress
 from sim.batch.recorder import GameRecorder
 from sim.batch.spec import BatchSpec, RunOptions
-from sim.batch.tally import StopCheck, Tally
+from sim.batch.tally import SequentialCheck, StopCheck, Tally
 from sim.bots.registry import fast_kinds
 from sim.bots.spec import parse_bot
 from sim.storage.locks import BatchLock
@@ -55,6 +63,8 @@ from sim.tablebase.store import tables_root
 MAX_LOST_WORKERS = 20
 SPOOL_CHUNK = 1000  # fewest games per chunk (and file) a worker writes itself
 POLL_SECONDS = 0.5  # longest wait for a chunk before polling the cancel request again
+CHECK_CHUNK = 64  # most games per chunk while a stop check is undecided (even: whole pairs)
+CHECK_SECONDS = 0.25  # and the longest a chunk plays then (slow bots)
 
 
 def _fast_bots(*specs: str) -> bool:
@@ -66,9 +76,10 @@ def _fast_bots(*specs: str) -> bool:
 class BatchDriver:
     """Plays every game of one batch not yet recorded, on ``backend``.
 
-    ``stop_check(counts)`` is called after each round of finished chunks with
-    :meth:`Tally.counts <sim.batch.tally.Tally.counts>`; when it returns true the batch
-    stops early with status ``done`` and ``stopped_early = true``. A cancel request
+    ``stop_check(counts)`` is called after each game (each pair with colour swapping) with
+    the :meth:`Tally.counts <sim.batch.tally.Tally.counts>` of games ``0..n-1``; when it
+    returns true the batch stops early with status ``done``, ``stopped_early = true`` and
+    ``decided_at = n``. A cancel request
     (:func:`sim.storage.records.request_cancel`) stops it with status ``cancelled``.
     """
 
@@ -87,6 +98,7 @@ class BatchDriver:
         self.options = options or RunOptions()
         self.progress = progress
         self.stop_check = stop_check
+        self.sequential = SequentialCheck(stop_check, False) if stop_check else None
         self.record = read_batch_record(data_dir, batch_id)
         self.spec = BatchSpec.from_dict(self.record["spec"])
         self.tally = Tally(self.spec.swap)
@@ -96,6 +108,7 @@ class BatchDriver:
         self.retry: deque[tuple[int, ...]] = deque()
         self.inflight: dict[Future, tuple[ChunkJob, int]] = {}
         self.chunk_size = 1
+        self.chunk_seconds = 1.0
         self.lost_workers = 0
         self.recorder: GameRecorder | None = None
 
@@ -143,15 +156,28 @@ class BatchDriver:
         remove_stale_temp_files(batch_path(d, bid).parent)
         done_games = {gi: w for gi, w in recorded_games(d, bid).items() if 0 <= gi < spec.games}
         recorded = Tally(spec.swap)
+        if self.stop_check is not None:
+            self.sequential = SequentialCheck(self.stop_check, spec.swap)
         for gi, w in done_games.items():
             self.tally.add(gi, w)
             recorded.add(gi, w)
+        if self.sequential is not None:
+            self.sequential.add(done_games.items())
+        checking = self.sequential is not None and self.sequential.decided_at is None
+        self.chunk_seconds = min(self.options.chunk_seconds, self.options.flush_seconds)
+        if checking:
+            self.chunk_seconds = min(self.chunk_seconds, CHECK_SECONDS)
         self.missing = MissingIndices(spec.games, set(done_games))
         # Games between fast bots are cheap: encoding them is a sizeable part of the work, so
         # local workers write their chunks' files themselves (the driver would be the
         # bottleneck), in chunks of at least SPOOL_CHUNK games. Costlier games come back to
-        # the driver, which gathers them into files of up to flush_games games.
-        spooling = self.options.play_fn == DEFAULT_PLAY_FN and _fast_bots(spec.red, spec.blue)
+        # the driver, which gathers them into files of up to flush_games games. So do all
+        # games while a stop check runs: its chunks are small, a file each would be too many.
+        spooling = (
+            not checking
+            and self.options.play_fn == DEFAULT_PLAY_FN
+            and _fast_bots(spec.red, spec.blue)
+        )
         self.backend.spool_to(str(games_dir(d, bid)) if spooling else "")
         balanced = math.ceil(self.missing.remaining / (self.backend.slots * 4) or 1)
         if spooling:
@@ -162,6 +188,7 @@ class BatchDriver:
                 self.options.chunk_games,
                 self.options.flush_games,  # a chunk a worker writes is one file
                 balanced,
+                CHECK_CHUNK if checking else balanced,
             ),
         )
         if self.options.max_seconds is not None:
@@ -177,6 +204,7 @@ class BatchDriver:
             error=None,
         )
         rec.pop("stopped_early", None)
+        rec.pop("decided_at", None)
         write_batch_record(d, rec)
         if self.progress:
             self.progress.start(
@@ -193,9 +221,9 @@ class BatchDriver:
         )
         return self.recorder
 
-    def _record_progress(self, games_done: int, counts: dict[str, Any]) -> None:
-        """Write the recorded games' counts to the batch record (after each file)."""
-        self.record.update(games_done=games_done, counts=counts)
+    def _record_progress(self, fields: dict[str, Any]) -> None:
+        """Write the recorder's counts to the batch record (``OnRecorded`` of the recorder)."""
+        self.record.update(fields)
         write_batch_record(self.data_dir, self.record)
 
     def _finish(self, status: str) -> dict[str, Any]:
@@ -206,6 +234,8 @@ class BatchDriver:
         if status == "done" and recorded < self.spec.games and not rec.get("stopped_early"):
             status = "failed"
             rec["error"] = f"only {recorded} of {self.spec.games} games recorded"
+        if self.sequential is not None and self.sequential.decided_at is not None:
+            rec["decided_at"] = self.sequential.decided_at
         last = getattr(self.stop_check, "last", None)
         if last is not None and hasattr(last, "to_dict"):
             rec["stop_check"] = last.to_dict()
@@ -265,6 +295,8 @@ class BatchDriver:
         the stop check says stop; return the status (``done`` or ``cancelled``)."""
         recorder = self._recorder
         while True:
+            if self._decided():
+                return "done"
             self._submit_jobs()
             if not self.inflight:
                 return "done"
@@ -273,6 +305,8 @@ class BatchDriver:
             )
             for fut in finished:
                 self._collect(fut)
+            if self._decided():
+                return "done"
             if finished and self.progress:
                 self.progress.update(recorder.held, self.tally.colours())
             if recorder.flush_due():
@@ -286,9 +320,13 @@ class BatchDriver:
                     f"dsq simulate --resume {self.batch_id} plays the rest"
                 )
                 return "cancelled"
-            if finished and self.stop_check is not None and self.stop_check(self.tally.counts()):
-                self.record["stopped_early"] = True
-                return "done"
+
+    def _decided(self) -> bool:
+        """Whether the stop check has decided (the batch then stops early)."""
+        if self.sequential is None or self.sequential.decided_at is None:
+            return False
+        self.record["stopped_early"] = True
+        return True
 
     def _submit_jobs(self) -> None:
         """Fill the backend's free slots with the next chunks."""
@@ -317,7 +355,7 @@ class BatchDriver:
             opening_plies=spec.opening_plies,
             ply_cap=spec.ply_cap,
             indices=idx,
-            max_seconds=min(self.options.chunk_seconds, self.options.flush_seconds),
+            max_seconds=self.chunk_seconds,
             play_fn=self.options.play_fn,
             adjudicate=spec.adjudicate,
             tables=str(tables_root(self.data_dir)),
@@ -351,6 +389,8 @@ class BatchDriver:
         games = recorder.commit(res.file) if res.file is not None else recorder.add(res.table)
         for gi, w in games:
             self.tally.add(gi, w)
+        if self.sequential is not None:
+            self.sequential.add(games)
         rest = res.job.indices[len(res.played) :]
         if rest:
             self.retry.appendleft(rest)

@@ -9,10 +9,18 @@ written on the same thread (pyarrow releases the GIL while it encodes and compre
 the driver keeps feeding the workers during a write. The recorder drops every game it
 already holds (recorded, being written or buffered): a chunk recomputed by Dask or
 replayed after a lost worker is never recorded twice.
+
+The batch record never lags behind the files: before a file is handed to the writer, the
+record is written naming it among the files being committed, with the totals once it is
+in place (:mod:`sim.storage.committing`); readers count it as soon as it exists. Once the
+writes are done (:meth:`GameRecorder.flush` with ``wait``) the record is written with
+the plain totals; if an interrupt (Ctrl-C) cut the bookkeeping short, those totals are
+recounted from the files in place.
 """
 
 from __future__ import annotations
 
+import copy
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -25,23 +33,32 @@ import pyarrow.parquet as pq
 
 from engine.codes import WINNERS
 from sim.batch.tally import Tally
+from sim.storage.committing import COMMITTING
+from sim.storage.records import recorded_games
 from sim.storage.spool import SpooledFile, commit_spooled, discard_spooled
-from sim.storage.writing import write_games_chunk
+from sim.storage.writing import chunk_file_name, write_games_chunk
 
-OnRecorded = Callable[[int, dict[str, Any]], None]
-"""Called after each file is in place with the number of games recorded and their counts
-(:meth:`sim.batch.tally.Tally.record_counts`)."""
+OnRecorded = Callable[[dict[str, Any]], None]
+"""Called with the fields of the batch record to write: ``games_done`` and ``counts``
+(:meth:`sim.batch.tally.Tally.record_counts`) of the games in files in place, and
+``committing``, the files about to be put in place (:mod:`sim.storage.committing`)."""
 
 MAX_PENDING_WRITES = 2  # a flush waits for the writer when more files than this are queued
+
+
+Writing = tuple[Future, list[int], list[tuple[int, str]], dict[str, Any]]
+"""A write handed to the writer: its future, game indices, (index, winner) pairs, and its
+``committing`` entry."""
 
 
 class GameRecorder:
     """Buffers a batch's games and writes them as parquet files on one writer thread.
 
     ``recorded`` and ``tally`` (the counts of :class:`~sim.batch.tally.Tally`) describe the
-    games already on disk; ``on_recorded`` is called after every file written. A file is
-    written when :meth:`flush_due` says so (the caller asks) or on :meth:`flush`.
-    :meth:`close` stops the writer thread.
+    games already on disk; ``on_recorded`` is called before every file is handed to the
+    writer and once the writes are done (see the module docstring). A file is written when
+    :meth:`flush_due` says so (the caller asks) or on :meth:`flush`. :meth:`close` stops
+    the writer thread.
     """
 
     def __init__(
@@ -64,8 +81,10 @@ class GameRecorder:
         self._buffer: list[pa.Table] = []
         self._buffered: set[int] = set()
         self._buffered_results: list[tuple[int, str]] = []
-        self._writing: deque[tuple[Future, list[int], list[tuple[int, str]]]] = deque()
+        self._writing: deque[Writing] = deque()
         self._in_writing: set[int] = set()
+        self._projected = copy.deepcopy(tally)  # the counts once every write handed over is done
+        self._unsure = False  # an interrupt or a failed write may have left counts wrong
         self._last_flush = time.monotonic()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dsq-writer")
 
@@ -101,9 +120,7 @@ class GameRecorder:
             discard_spooled(spooled)
             return self.add(table)
         results = [(i, WINNERS[w]) for i, w in zip(idx, spooled.winner.tolist(), strict=True)]
-        fut = self._writer.submit(commit_spooled, spooled)
-        self._writing.append((fut, idx, results))
-        in_writing.update(idx)
+        self._hand_over(spooled.name, idx, results, lambda: commit_spooled(spooled))
         self.settle(block=len(self._writing) > MAX_PENDING_WRITES)
         return results
 
@@ -114,32 +131,85 @@ class GameRecorder:
         )
 
     def flush(self, wait: bool = True) -> None:
-        """Hand the buffered games to the writer; with ``wait``, until all are on disk."""
+        """Hand the buffered games to the writer; with ``wait``, until all are on disk and
+        the record says so without a ``committing`` list."""
         self._last_flush = time.monotonic()
         if self._buffer:
             # Each chunk holds ascending game indices, and chunks are disjoint runs of
             # them: ordering the chunks by their first index orders the rows without a sort.
             self._buffer.sort(key=lambda t: t.column("game_index")[0].as_py())
             table = pa.concat_tables(self._buffer)
-            fut = self._writer.submit(write_games_chunk, self.data_dir, self.batch_id, table)
-            self._writing.append((fut, sorted(self._buffered), self._buffered_results))
-            self._in_writing.update(self._buffered)
+            name = chunk_file_name(int(table.column("game_index")[0].as_py()), table.num_rows)
+            data_dir, batch_id = self.data_dir, self.batch_id
+            self._hand_over(
+                name,
+                sorted(self._buffered),
+                self._buffered_results,
+                lambda: write_games_chunk(data_dir, batch_id, table, name),
+            )
             self._buffer = []
             self._buffered = set()
             self._buffered_results = []
         self.settle(block=wait or len(self._writing) > MAX_PENDING_WRITES)
+        if wait:
+            self._close_out()
+
+    def _hand_over(
+        self, name: str, idx: list[int], results: list[tuple[int, str]], job: Callable[[], Any]
+    ) -> None:
+        """Announce a file in the record (see the module docstring), then have the writer
+        put it in place."""
+        projected = copy.deepcopy(self._projected)
+        for gi, w in results:
+            projected.add(gi, w)
+        entry = {
+            "file": name,
+            "games_done": projected.counts()["games"],
+            "counts": projected.record_counts(),
+        }
+        self._unsure = True  # until the bookkeeping below is complete
+        self.on_recorded(self._fields([*(w[3] for w in self._writing), entry]))
+        self._writing.append((self._writer.submit(job), idx, results, entry))
+        self._in_writing.update(idx)
+        self._projected = projected
+        self._unsure = False
+
+    def _fields(self, committing: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "games_done": len(self.recorded),
+            "counts": self.tally.record_counts(),
+            COMMITTING: committing,
+        }
 
     def settle(self, block: bool) -> None:
         """Count the games of every finished write as recorded (oldest first); with
         ``block``, wait for all writes. A failed write raises here."""
         while self._writing and (block or self._writing[0][0].done()):
-            fut, idx, results = self._writing.popleft()
+            fut, idx, results, _ = self._writing[0]
+            exc = fut.exception()  # waits for the write; an interrupt here changes nothing
+            self._unsure = True
+            self._writing.popleft()
             self._in_writing.difference_update(idx)
-            fut.result()
+            if exc is not None:
+                raise exc  # the counts announced for later files hold this one's games
             self.recorded.update(idx)
             for gi, w in results:
                 self.tally.add(gi, w)
-            self.on_recorded(len(self.recorded), self.tally.record_counts())
+            self._unsure = False
+
+    def _close_out(self) -> None:
+        """Once every write handed over has run, write the record's plain totals (recounted
+        from the files in place if an interrupt or a failed write left them unsure)."""
+        self._writer.submit(lambda: None).result()  # the writer runs its jobs in order
+        if self._unsure:
+            games = recorded_games(self.data_dir, self.batch_id)
+            tally = Tally(self.tally.swap)
+            for gi in sorted(games):
+                tally.add(gi, games[gi])
+            self.recorded, self.tally = set(games), tally
+            self._projected = copy.deepcopy(tally)
+            self._unsure = False
+        self.on_recorded(self._fields([]))
 
     def close(self) -> None:
         """Stop the writer thread once the writes handed to it are done."""

@@ -1,15 +1,23 @@
-"""Running counts of a batch's games, and the early-stopping check that reads them."""
+"""Running counts of a batch's games, and the early-stopping check that reads them.
+
+A stop check (an SPRT) is a sequential test: :class:`SequentialCheck` runs it on the games
+in game-index order, after every game (every colour-swapped pair with ``swap``) of the
+run of indices 0, 1, 2, ... known so far. The games are the same for each index whoever
+plays them, so the game count at which it decides is the same on any number of workers
+and equals the one found offline from the recorded games.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.codes import WINNERS
 
 StopCheck = Callable[[dict[str, Any]], bool]
-"""``stop_check(counts) -> bool``: called between chunks with :meth:`Tally.counts`; true
-stops the batch early (see :func:`sim.stats.sprt.make_stop_check`)."""
+"""``stop_check(counts) -> bool``: called by :class:`SequentialCheck` with the
+:meth:`Tally.counts` of games ``0..n-1`` after each game (each pair with swap); true stops
+the batch early (see :func:`sim.stats.sprt.make_stop_check`)."""
 
 
 class Tally:
@@ -65,6 +73,52 @@ class Tally:
         if self.swap:
             out["pentanomial"] = list(self.penta)
         return out
+
+
+class SequentialCheck:
+    """Feeds a batch's results to ``check`` in game-index order and finds where it decides.
+
+    Results may come in any order (:meth:`add`); each is held until every lower index is
+    known, then counted, and ``check`` is tested after every game, or with ``swap`` after
+    every pair (games ``2k`` and ``2k+1``). :attr:`decided_at` is the number of games
+    ``0..n-1`` the check first said stop on (None while it has not), :attr:`counts` the
+    counts it was last tested on (those of the decision once decided); after the decision
+    no result is counted. A check with a ``first_decision(steps)`` method (the SPRT's) is
+    handed all the states a call completes at once.
+    """
+
+    def __init__(self, check: StopCheck, swap: bool) -> None:
+        self.check = check
+        self.swap = swap
+        self.tally = Tally(swap)
+        self.decided_at: int | None = None
+        self.counts: dict[str, Any] | None = None
+        self._next = 0  # the lowest index not counted yet
+        self._held: dict[int, str] = {}
+
+    def add(self, results: Iterable[tuple[int, str]]) -> None:
+        """Take games' ``(index, winner)``; test the check on every state they complete."""
+        if self.decided_at is not None:
+            return
+        held, step = self._held, 2 if self.swap else 1
+        held.update((gi, w) for gi, w in results if gi >= self._next)
+        steps: list[dict[str, Any]] = []
+        while self._next in held:
+            self.tally.add(self._next, held.pop(self._next))
+            self._next += 1
+            if self._next % step == 0:
+                steps.append(self.tally.counts())
+        if not steps:
+            return
+        first = getattr(self.check, "first_decision", None)
+        if first is not None:
+            i = first(steps)
+        else:
+            i = next((k for k, c in enumerate(steps) if self.check(c)), None)
+        self.counts = steps[-1] if i is None else steps[i]
+        if i is not None:
+            self.decided_at = self.counts["games"]
+            held.clear()
 
 
 def bot_results(counts: dict[str, Any], swap: bool) -> dict[str, Any] | None:

@@ -62,6 +62,9 @@ class AlphaBetaBot:
         self.node_budget = int(p["nodes"])
         self.contempt = int(p["contempt"])
         self.ws = S.new_workspace(tt_entries(p["tt_mb"]), values_array(p["values"], rules))
+        # Touch every page of the table now (np.zeros maps them lazily): faulting them in
+        # during the first searches would cost those moves milliseconds of their budget.
+        self.ws["tt"].fill(0)
         self.work = core.new_state(S.MAX_PLY + 8)
         self.info: dict[str, Any] = {}
         self.stopping = threading.Event()  # set by stop(); cleared by the caller of choose
@@ -112,8 +115,8 @@ class AlphaBetaBot:
         ctl[S.C_SALT] = salt
         ctl[S.C_NOISE] = self.noise
         ctl[S.C_LIMIT] = self.node_budget
-        if self.time_ms > 0:
-            ctl[S.C_DEADLINE] = int(S.now_us()) + self.time_ms * 1000
+        if self.time_ms > 0:  # from the start of the move: the tables' advice counts too
+            ctl[S.C_DEADLINE] = int(start * 1e6) + self.time_ms * 1000
         if self.stopping.is_set():  # stop() came before the control words were reset
             ctl[S.C_DEADLINE] = 1
         h = int(full_hash(work, ZOBRIST))

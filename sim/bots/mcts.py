@@ -17,7 +17,6 @@ from engine.position import decode_move
 from engine.rules import Ruleset
 from sim.bots import mcts_kernel as K
 from sim.bots.evaluate import V_OFF
-from sim.bots.search import now_us
 from sim.bots.spec import BotSpec
 from sim.bots.values import values_array
 from sim.tablebase.advice import TableAdvisor
@@ -87,7 +86,8 @@ class MctsBot:
             if advice is not None:
                 self.info["tablebase"] = advice.info()
             return mv
-        self.clock[0] = int(now_us()) + self.time_ms * 1000 if self.time_ms > 0 else 0
+        # From the start of the move (now_us reads the same clock): the advice counts too.
+        self.clock[0] = int(start * 1e6) + self.time_ms * 1000 if self.time_ms > 0 else 0
         if self.stopping.is_set():  # stop() came before the deadline was set
             self.clock[0] = 1
         done, nodes = K.mcts(

@@ -8,6 +8,7 @@ from engine.errors import DsqError
 from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
+from sim.bots.protocol import warm_up
 from sim.commands._common import SEED_ARG, add_position_args, position_from_args, print_json
 from sim.commands.engines import activate_engines, add_engines_arg
 from sim.play.referee import bot_seed
@@ -44,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if result is not None:
         raise DsqError(f"the game is over ({result.winner}, {result.reason}): no move to choose")
     side = 0 if pos.side == "red" else 1
+    warm_up(spec, pos.rules)  # the time reported is the search's, not loading's
     bot = make_bot(spec, pos.rules, seed_state(bot_seed(args.seed, side)))
     move = decode_move(bot.choose(pos.st))
     if args.json:

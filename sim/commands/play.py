@@ -13,6 +13,7 @@ from engine.errors import MoveError
 from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot, parse_bot
+from sim.bots.protocol import warm_up
 from sim.commands._common import SEED_ARG, int_in
 from sim.commands.engines import activate_engines, add_engines_arg
 from sim.engines.clocks import GameClocks, side_clock
@@ -138,6 +139,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         if text.strip().lower() == HUMAN:
             players.append(None)
         else:
+            warm_up(text, pos.rules)  # loading is never thinking time
             players.append(
                 make_bot(parse_bot(text), pos.rules, seed_state(bot_seed(args.seed, side)))
             )

@@ -25,7 +25,7 @@ from engine.position import Position, decode_move
 from engine.rng import seed_state
 from engine.rules import parse_rules
 from sim.bots.params import Param
-from sim.bots.protocol import make_bot
+from sim.bots.protocol import make_bot, warm_up
 from sim.bots.spec import BOTS, BotSpec, parse_bot
 
 HANDSHAKES = ("uci", "jcei", "uji")
@@ -182,6 +182,7 @@ class EngineServer:
             values[param.name] = param.parse(self.spec.name, value)
             self.spec = BotSpec(self.spec.name, values)
         self.bot = None
+        self.warm = False  # another spec may need other kernels (tablebase=on)
 
     def position(self, args: list[str]) -> None:
         """``position startpos|fen FEN [moves ...]``, played on from the last one if it
@@ -204,17 +205,12 @@ class EngineServer:
             raise
 
     def warm_up(self) -> None:
-        """Load the compiled kernels (the first ``isready``), so the first ``go`` is quick:
-        a throwaway bot of the same spec chooses a move from the initial position."""
+        """Load the compiled kernels the bot plays with (before ``readyok``, and before a
+        ``go`` if no ``isready`` came first), so no search pays for loading them: see
+        :func:`sim.bots.protocol.warm_up`."""
         if self.warm:
             return
-
-        bot = make_bot(self.spec, self.rules, seed_state(self.seed))
-        bot.choose(Position(self.rules).st)
-        time_attr = LIMIT_ATTRS.get(self.spec.name, {}).get("time")
-        if time_attr:  # a timed search runs code an untimed one does not
-            setattr(bot, time_attr, 1)
-            bot.choose(Position(self.rules).st)
+        warm_up(self.spec, self.rules)
         self.pos.legal_moves()
         self.warm = True
 
@@ -229,6 +225,7 @@ class EngineServer:
             self.say("bestmove 0000")
             return
         limits = _go_args(args)
+        self.warm_up()
         bot = self._bot()
         attrs = LIMIT_ATTRS.get(self.spec.name, {})
         saved = {a: getattr(bot, a) for a in attrs.values()}

@@ -36,7 +36,7 @@ from engine.position import decode_move
 from engine.rng import rng_below
 from engine.rules import Ruleset, parse_rules
 from sim.bots import fast
-from sim.bots.protocol import make_bot
+from sim.bots.protocol import make_bot, warm_up
 from sim.bots.registry import fast_kinds
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
 from sim.bots.values import values_array
@@ -199,6 +199,8 @@ def _play_stepwise(
     garbage, a crash, silence) loses by ``forfeit``.
     """
 
+    for spec in specs:  # loading is never thinking time: before any clock starts
+        warm_up(spec, ruleset)
     bots = [make_bot(specs[0], ruleset, rngs[1:2]), make_bot(specs[1], ruleset, rngs[2:3])]
     clocks = GameClocks.for_specs(specs)
     timed = clocks.active or any(getattr(b, "external", False) for b in bots)

@@ -154,9 +154,13 @@ def _verdict_word(v: dict[str, Any]) -> str:
 
 
 def sprt_cell(record: dict[str, Any]) -> str:
-    """The SPRT column of ``dsq batches``: ``H1 (LLR 2.96)``, ``undecided (LLR 0.51)``."""
+    """The SPRT column of ``dsq batches``: ``H1 at 208 (LLR 2.95)`` (decided at game 208),
+    ``undecided (LLR 0.51)``."""
     v = sprt_verdict(record)
-    return "" if v is None else f"{_verdict_word(v)} (LLR {num(v['llr'], 2)})"
+    if v is None:
+        return ""
+    at = f" at {count(record['decided_at'])}" if record.get("decided_at") else ""
+    return f"{_verdict_word(v)}{at} (LLR {num(v['llr'], 2)})"
 
 
 def sprt_line(record: dict[str, Any]) -> str | None:
@@ -169,6 +173,8 @@ def sprt_line(record: dict[str, Any]) -> str | None:
         f", bounds [{num(v['lower'], 2)}, {num(v['upper'], 2)}]" if v["lower"] is not None else ""
     )
     early = "; stopped early" if record.get("stopped_early") else ""
+    if record.get("decided_at"):
+        early = f"; decided at game {count(record['decided_at'])}, stopped early"
     return f"SPRT {v['spec']}: {meaning}, LLR {num(v['llr'], 2)}{bounds}{early}"
 
 

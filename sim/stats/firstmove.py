@@ -304,8 +304,8 @@ def first_move_by(
         "GROUP BY 1, 2 ORDER BY 1, 2", "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
     )
     groups: dict[str, list[tuple[str, str, int, int, int]]] = {}
-    for key, *cell in query_rows(con, selection or Selection(), sql):
-        groups.setdefault(str(key), []).append(tuple(cell))  # type: ignore[arg-type]
+    for key, red, blue, wins, draws, losses in query_rows(con, selection or Selection(), sql):
+        groups.setdefault(str(key), []).append((red, blue, wins, draws, losses))
     return {k: first_move_from_cells(v, confidence) for k, v in groups.items()}
 
 

@@ -21,6 +21,7 @@ import duckdb
 import pyarrow as pa
 
 from engine.errors import DsqError
+from sim.storage.committing import resolve_committing
 from sim.storage.paths import batches_dir, resolve_data_dir
 from sim.storage.recordcheck import check_record
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS
@@ -145,6 +146,7 @@ def load_batch_records(data_dir: Path) -> tuple[list[dict[str, Any]], list[tuple
             continue
         try:
             rec = check_record(json.loads(p.read_text(encoding="utf-8")), p.stem)
+            rec = resolve_committing(rec, data_dir)
         except (OSError, ValueError, RecursionError) as exc:
             skipped.append((str(p), f"unreadable batch record: {_reason(exc)}"))
             continue

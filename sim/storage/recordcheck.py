@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sim.play.seeds import MAX_SEED
+from sim.storage.committing import committing_ok
 from sim.storage.paths import BATCH_ID_RE
 
 MAX_GAMES = 2**31 - 1  # game_index is an int32
@@ -70,7 +71,9 @@ RECORD_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "error": (_opt(_str), "text or null"),
     "sprt": (_opt(_str), "an --sprt spec or null"),
     "stopped_early": (lambda v: isinstance(v, bool), "true or false"),
+    "decided_at": (_COUNT, "a whole number of games"),
     "stop_check": (_opt(lambda v: isinstance(v, dict)), "an object or null"),
+    "committing": (committing_ok, "a list of files being committed"),
 }
 REQUIRED = ("batch_id", "spec", "status", "games_done", "counts")
 

@@ -9,7 +9,8 @@ A record is a JSON object::
 
 ``status`` is one of :data:`STATUSES`: ``cancelled`` after a cancel request or the time
 limit, ``interrupted`` after Ctrl-C or SIGTERM. Every read checks the record against its schema
-(:mod:`sim.storage.recordcheck`). A record that says ``running`` or ``queued`` while no
+(:mod:`sim.storage.recordcheck`) and counts the files it announced as being committed that
+are in place (:mod:`sim.storage.committing`). A record that says ``running`` or ``queued`` while no
 process holds its batch's lock (:mod:`sim.storage.locks`) is reported as ``interrupted``
 by :func:`effective_status`.
 """
@@ -27,6 +28,7 @@ import pyarrow.parquet as pq
 
 from engine.errors import DsqError
 from sim.storage.atomic import atomic_write_json, create_json_exclusive
+from sim.storage.committing import resolve_committing
 from sim.storage.locks import batch_locked
 from sim.storage.paths import GAMES_DIR, batch_path, batches_dir, cancel_path, games_dir
 from sim.storage.reading import load_batch_records
@@ -94,7 +96,7 @@ def read_batch_record(data_dir: Path, batch_id: str) -> dict[str, Any]:
     JSON, or not following the record schema)."""
     rec = _load(data_dir, batch_id)
     try:
-        return check_record(rec, batch_id)
+        return resolve_committing(check_record(rec, batch_id), data_dir)
     except RecordError as exc:
         p = batch_path(Path(data_dir), batch_id)
         raise DsqError(f"batch record {p} is unreadable: {exc}") from None
@@ -106,7 +108,7 @@ def read_spec_for_resume(data_dir: Path, batch_id: str) -> dict[str, Any]:
     files by the driver). ``DsqError`` when not even the spec can be trusted."""
     rec = _load(data_dir, batch_id)
     try:
-        return check_record(rec, batch_id)
+        return resolve_committing(check_record(rec, batch_id), data_dir)
     except RecordError as exc:
         problem = str(exc)
     spec = rec.get("spec") if isinstance(rec, dict) else None

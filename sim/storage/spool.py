@@ -31,7 +31,7 @@ import pyarrow as pa
 from engine.codes import WINNERS
 from sim.storage.atomic import TMP_MARK, fsync_dir
 from sim.storage.verify import read_back, record_verdict
-from sim.storage.writing import write_games_file
+from sim.storage.writing import chunk_file_name, write_games_file
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def spool_games(folder: Path | str, table: pa.Table) -> SpooledFile:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     index = table.column("game_index").to_numpy()
-    name = f"part-{int(index[0]):09d}-{table.num_rows}-{secrets.token_hex(4)}.parquet"
+    name = chunk_file_name(int(index[0]), table.num_rows)
     temp = folder / f".{name}{TMP_MARK}{os.getpid()}-{secrets.token_hex(4)}"
     try:
         write_games_file(temp, table)

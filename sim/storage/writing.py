@@ -79,12 +79,20 @@ def write_games_table(path: Path, table: pa.Table) -> None:
         raise
 
 
+def chunk_file_name(first: int, rows: int) -> str:
+    """A new, unique name for a games file whose first game index and row count are given."""
+    return f"part-{first:09d}-{rows}-{secrets.token_hex(4)}.parquet"
+
+
 def write_games_chunk(
-    data_dir: Path, batch_id: str, rows: pa.Table | list[Mapping[str, Any]]
+    data_dir: Path,
+    batch_id: str,
+    rows: pa.Table | list[Mapping[str, Any]],
+    name: str | None = None,
 ) -> Path:
     """Write one chunk of a batch's games (rows or a GAME_SCHEMA table) as a new parquet
-    file; return its path. Rows are sorted by ``game_index``; the file name records the
-    first index and the row count. The file is read back in full (page checksums checked)
+    file named ``name`` (default: a new :func:`chunk_file_name`); return its path. Rows are
+    sorted by ``game_index``. The file is read back in full (page checksums checked)
     and its verdict cached (:mod:`sim.storage.verify`); ``OSError`` if it does not read back.
     """
     table = rows if isinstance(rows, pa.Table) else rows_to_table(rows)
@@ -96,7 +104,7 @@ def write_games_chunk(
     folder = games_dir(Path(data_dir), batch_id)
     folder.mkdir(parents=True, exist_ok=True)
     first = int(table.column("game_index")[0].as_py())
-    dest = folder / f"part-{first:09d}-{table.num_rows}-{secrets.token_hex(4)}.parquet"
+    dest = folder / (name or chunk_file_name(first, table.num_rows))
     write_games_table(dest, table)
     verdict = read_back(dest)
     record_verdict(dest, verdict)

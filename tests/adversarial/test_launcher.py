@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,19 +21,18 @@ from sim.batch.spec import RunOptions
 from sim.storage.reading import open_dataset
 from sim.storage.records import read_batch_record
 from tests.support import ROOT
-from tests.support.procs import alive, env, wait_for
+from tests.support.procs import AWAIT_RELEASE, WAIT, alive, env, release_together, wait_for
 
-LAUNCH = """
-import sys, time
+LAUNCH = f"""
+import sys
 from pathlib import Path
-from dashboard.jobs import LaunchRequest, launch
+from dashboard.jobs import LaunchRequest, launch, validate
 from dashboard.settings import Limits
 from engine.errors import DsqError
-go = float(sys.argv[2])
 request = LaunchRequest(rules=("standard",), red="random", blue="random", games=2_000_000)
 limits = Limits(max_games=2_000_000, max_running=4, max_workers=1)
-while time.time() < go:
-    pass
+validate(request, limits)  # every import done before the release
+{AWAIT_RELEASE}
 try:
     print(launch(Path(sys.argv[1]), request, limits)[0])
 except DsqError as exc:
@@ -58,15 +56,18 @@ def stop(pids: list[int]) -> None:
 
 
 def test_eight_launches_released_together_start_at_most_four(tmp_path: Path) -> None:
-    go = f"{time.time() + 3.0:.3f}"
     procs = [
-        subprocess.Popen([sys.executable, "-c", LAUNCH, str(tmp_path), go], cwd=ROOT,
-                         env=env(), stdout=subprocess.PIPE, text=True)
+        subprocess.Popen([sys.executable, "-c", LAUNCH, str(tmp_path)], cwd=ROOT, env=env(),
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         for _ in range(8)
     ]  # fmt: skip
     try:
-        outs = [p.communicate(timeout=120)[0].strip() for p in procs]
+        release_together(procs)
+        outs = [p.communicate(timeout=WAIT)[0].strip() for p in procs]
     finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
         pids = launched_pids(tmp_path)
         stop(pids)
     started = [o for o in outs if not o.startswith("refused")]

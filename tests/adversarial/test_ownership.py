@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from sim.batch import BatchSpec, prepare_data_dir
@@ -16,7 +15,15 @@ from sim.storage.locks import BatchLock
 from sim.storage.reading import open_dataset
 from sim.storage.records import read_batch_record, write_batch_record
 from tests.support import ROOT
-from tests.support.procs import dsq, env, one_line_error, popen_dsq
+from tests.support.procs import (
+    AWAIT_RELEASE,
+    WAIT,
+    dsq,
+    env,
+    one_line_error,
+    popen_dsq,
+    release_together,
+)
 
 SPEC = BatchSpec(rules="standard", red="random", blue="random", games=20_000, seed=5)
 
@@ -58,18 +65,16 @@ def test_a_resume_while_another_process_owns_the_batch_is_refused(tmp_path: Path
     assert not list((data / "games" / "held").glob("*.parquet"))
 
 
-CREATE = """
-import sys, time
+CREATE = f"""
+import sys
 from pathlib import Path
 from engine.errors import DsqError
 from sim.batch import BatchSpec
 from sim.batch.run import create_batch
-go = float(sys.argv[2])
-while time.time() < go:
-    pass
+{AWAIT_RELEASE}
 try:
     create_batch(Path(sys.argv[1]), BatchSpec("standard", "random", "random", 10, 1),
-                 label=sys.argv[3], batch_id="same")
+                 label=sys.argv[2], batch_id="same")
     print("created")
 except DsqError:
     print("refused")
@@ -78,18 +83,19 @@ except DsqError:
 
 def test_processes_creating_one_batch_id_at_once_create_it_once(tmp_path: Path) -> None:
     data = prepare_data_dir(tmp_path)
-    go = f"{time.time() + 2.0:.3f}"  # every process is spinning by then
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", CREATE, str(data), go, f"p{k}"],
+            [sys.executable, "-c", CREATE, str(data), f"p{k}"],
             cwd=ROOT,
             env=env(),
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
         )  # fmt: skip
         for k in range(6)
     ]
-    outs = [p.communicate(timeout=120)[0].strip() for p in procs]
+    release_together(procs)
+    outs = [p.communicate(timeout=WAIT)[0].strip() for p in procs]
     assert sorted(outs) == ["created"] + ["refused"] * 5
     winner = f"p{outs.index('created')}"
     assert read_batch_record(data, "same")["label"] == winner

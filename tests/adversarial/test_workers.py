@@ -10,7 +10,6 @@ import re
 import signal
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import pytest
 
 from sim.storage.reading import open_dataset
 from tests.support import ROOT
-from tests.support.procs import alive, children, env, popen_dsq, wait_for
+from tests.support.procs import WAIT, alive, children, env, popen_dsq, wait_for
 
 
 def parquet_files(data: Path) -> list[Path]:
@@ -37,7 +36,7 @@ def test_sigkill_of_a_pool_driver_leaves_no_worker_running(tmp_path: Path) -> No
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.communicate()
-    wait_for(lambda: not any(alive(k) for k in kids), "the workers to die", timeout=10)
+    wait_for(lambda: not any(alive(k) for k in kids), "the workers to die")
 
 
 # -- Dask: a cluster started with the README's own commands ------------------------------
@@ -48,6 +47,15 @@ def readme_cluster_commands() -> list[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8").replace("\\\n", " ")
     lines = [ln.strip().rstrip("&").strip() for ln in text.splitlines()]
     return [ln for ln in lines if re.match(r"^(PYTHONPATH=\S+ )?dask (scheduler|worker)\b", ln)]
+
+
+def accepts(port: int) -> bool:
+    """Whether something listens on 127.0.0.1:``port``."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
 
 
 def free_port() -> int:
@@ -110,13 +118,14 @@ def readme_cluster() -> Iterator[tuple[str, list[subprocess.Popen]]]:
                 stderr=subprocess.DEVNULL,
             )  # fmt: skip
         )
-        time.sleep(0.5)
+        if " scheduler " in f" {cmd} ":  # the workers connect to it: wait until it listens
+            wait_for(lambda: accepts(sched), "the scheduler to listen")
     address = f"tcp://127.0.0.1:{sched}"
     try:
         from distributed import Client
 
-        with Client(address, timeout="60s") as client:
-            client.wait_for_workers(2, timeout=120)
+        with Client(address, timeout=f"{WAIT:.0f}s") as client:
+            client.wait_for_workers(2, timeout=WAIT)
         yield address, procs
     finally:
         for p in reversed(procs):
@@ -174,4 +183,4 @@ def test_a_killed_driver_leaves_no_task_on_the_cluster(readme_cluster, tmp_path:
         finally:
             proc.send_signal(signal.SIGKILL)
             proc.communicate()
-        wait_for(lambda: tasks() == 0, "the scheduler to drop the chunks", timeout=30)
+        wait_for(lambda: tasks() == 0, "the scheduler to drop the chunks")

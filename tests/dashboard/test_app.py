@@ -21,7 +21,7 @@ from sim.storage.records import request_cancel
 from sim.storage.writing import write_games_chunk
 from tests.support.apptest import metrics, run_app
 from tests.support.dataset import BATCH_IDS, TOTAL_GAMES
-from tests.support.procs import in_process
+from tests.support.procs import WAIT, in_process
 
 
 def expected_overview(g) -> dict[str, tuple[str, str]]:  # noqa: ANN001
@@ -255,7 +255,7 @@ def test_simulate_launches_a_detached_batch_and_overview_grows(monkeypatch, data
     at.button(key="sim_launch").click().run()
     assert not at.error, [e.value for e in at.error]
     assert any("Launched 1 batch" in s.value for s in at.success)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         at.run()
         texts = [m.value for m in at.markdown]
@@ -276,7 +276,7 @@ def test_simulate_launches_a_detached_batch_and_overview_grows(monkeypatch, data
     assert set(BATCH_IDS) <= {b["batch_id"] for b in open_dataset(data_copy).batches}
 
 
-def _wait_for(at: AppTest, predicate, seconds: float = 120.0) -> None:  # noqa: ANN001
+def _wait_for(at: AppTest, predicate, seconds: float = WAIT) -> None:  # noqa: ANN001
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         at.run()

@@ -25,6 +25,7 @@ from sim.storage.reading import open_dataset
 from sim.storage.records import STATUSES
 from sim.storage.schema import REASONS, WINNERS
 from tests.support import APP, ROOT
+from tests.support.procs import WAIT
 from tests.support.texts import latin_words, visible_texts
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
@@ -155,7 +156,7 @@ def _every_page_texts(at: AppTest) -> list[str]:
 
 def _run(monkeypatch: pytest.MonkeyPatch, data, lang: str) -> AppTest:  # noqa: ANN001
     monkeypatch.setenv("DSQ_DATA", str(data))
-    at = AppTest.from_file(str(APP), default_timeout=60)
+    at = AppTest.from_file(str(APP), default_timeout=WAIT)
     at.query_params["lang"] = lang
     at.run()
     assert not at.exception

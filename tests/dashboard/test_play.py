@@ -21,6 +21,7 @@ from sim.storage.reading import open_dataset
 from tests.support import APP
 from tests.support.apptest import metrics, run_app
 from tests.support.dataset import TOTAL_GAMES
+from tests.support.procs import WAIT
 
 DEN = square_index("d9")
 
@@ -228,7 +229,7 @@ def test_a_game_from_a_fen_is_saved_and_replayed_from_it(monkeypatch, tmp_path):
 
 
 def test_the_fox_setting_changes_only_what_is_shown(monkeypatch, tmp_path):
-    at = AppTest.from_file(str(APP), default_timeout=60)
+    at = AppTest.from_file(str(APP), default_timeout=WAIT)
     monkeypatch.setenv("DSQ_DATA", str(tmp_path / "data"))
     at.query_params["fox"] = "1"
     at.query_params["lang"] = "zh"

@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.support import APP
+from tests.support.procs import WAIT
 
 
 def run_app(monkeypatch: pytest.MonkeyPatch, data: Path, page: str | None = None,
@@ -16,7 +17,7 @@ def run_app(monkeypatch: pytest.MonkeyPatch, data: Path, page: str | None = None
     monkeypatch.setenv("DSQ_DATA", str(data))
     for k, v in env.items():
         monkeypatch.setenv(k, v)
-    at = AppTest.from_file(str(APP), default_timeout=60)
+    at = AppTest.from_file(str(APP), default_timeout=WAIT)
     at.run()
     if page:
         at.switch_page(f"views/{page}.py")

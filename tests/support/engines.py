@@ -30,7 +30,7 @@ def dsq_engine(name: str, bot: str, rules: str = "standard", claims: str | None 
         argv += ["--seed", marker]
     return (
         f"[engines.{name}]\ncommand = {_toml_list(argv)}\ncwd = {_toml_str(str(ROOT))}\n"
-        f'rules = "{claims or rules}"\nstart_timeout = 60\n'
+        f'rules = "{claims or rules}"\nstart_timeout = 600\n'
     )
 
 

@@ -17,7 +17,11 @@ from pathlib import Path
 
 from tests.support import ROOT
 
-WAIT = 120.0  # generous deadline for polling (never an assertion on speed)
+WAIT = 600.0  # generous deadline for an event (only reached on failure; never a speed check)
+
+AWAIT_RELEASE = 'print("ready", flush=True); sys.stdin.readline()'
+"""Python lines for a script started by :func:`release_together`: say it is ready (its
+imports done), then wait for the release (needs ``import sys``)."""
 
 
 def env() -> dict[str, str]:
@@ -119,6 +123,18 @@ def alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state not in ("Z", "X")
+
+
+def release_together(procs: list[subprocess.Popen[str]]) -> None:
+    """Once every process (started with stdin and stdout pipes, running
+    :data:`AWAIT_RELEASE`) says it is ready, release them all at once: none is held back
+    by a slow start (a loaded machine), none spins while it waits."""
+    got = [p.stdout.readline().strip() for p in procs]  # type: ignore[union-attr]
+    assert got == ["ready"] * len(procs), got
+    for p in procs:
+        p.stdin.write("go\n")  # type: ignore[union-attr]
+    for p in procs:
+        p.stdin.flush()  # type: ignore[union-attr]
 
 
 def wait_for(pred: Callable[[], bool], what: str, timeout: float = WAIT) -> None:

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.support.procs import WAIT
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -29,7 +31,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 90.0) -> None:
+def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = WAIT) -> None:
     """Wait until Streamlit answers its health check (or the process died)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

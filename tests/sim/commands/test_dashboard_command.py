@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.procs import alive, children, wait_for
+from tests.support.procs import WAIT, alive, children, wait_for
 from tests.support.server import ROOT, free_port, wait_healthy
 
 
@@ -32,12 +32,12 @@ def test_dashboard_serves_without_flags_on_a_fresh_home(tmp_path: Path, fixture_
     )  # fmt: skip
     try:
         url = f"http://127.0.0.1:{port}"
-        wait_healthy(url, proc, timeout=60)
-        with urllib.request.urlopen(url, timeout=10) as page:
+        wait_healthy(url, proc)
+        with urllib.request.urlopen(url, timeout=WAIT) as page:
             assert page.status == 200
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
-        out, _ = proc.communicate(timeout=30)
+        out, _ = proc.communicate(timeout=WAIT)
     assert b"Email" not in out
 
 
@@ -56,14 +56,14 @@ def test_a_signal_to_dsq_dashboard_stops_the_server(
     )  # fmt: skip
     try:
         url = f"http://127.0.0.1:{port}"
-        wait_healthy(url, proc, timeout=60)
+        wait_healthy(url, proc)
         [server] = children(proc.pid)
         os.kill(proc.pid, signum)  # dsq's pid only, as `kill -TERM PID` does
         if signum == signal.SIGKILL:  # no chance to forward: the kernel tells the server
-            assert proc.wait(timeout=60) == -signal.SIGKILL
+            assert proc.wait(timeout=WAIT) == -signal.SIGKILL
             wait_for(lambda: not alive(server), "the server to stop")
         else:
-            assert proc.wait(timeout=60) == 0
+            assert proc.wait(timeout=WAIT) == 0
             assert not alive(server)  # waited for: the server stopped before dsq did
         with pytest.raises(OSError):
             urllib.request.urlopen(url + "/_stcore/health", timeout=5)

@@ -66,8 +66,9 @@ def test_the_sprt_verdict_is_in_the_plain_output(tmp_path: Path) -> None:
     rec = json.loads((tmp_path / "batches" / "s.json").read_text())
     llr = f"{rec['stop_check']['llr']:.2f}"
     assert f"SPRT elo0=0,elo1=50,alpha=0.05,beta=0.05: H1 accepted, LLR {llr}" in res.stdout
-    assert "stopped early" in res.stdout
-    assert f"H1 (LLR {llr})" in dsq("batches", "--data", str(tmp_path)).stdout
+    at = rec["decided_at"]
+    assert f"decided at game {at}, stopped early" in res.stdout
+    assert f"H1 at {at} (LLR {llr})" in dsq("batches", "--data", str(tmp_path)).stdout
 
 
 def test_default_bots_are_named(tmp_path: Path) -> None:

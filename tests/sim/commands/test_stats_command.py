@@ -29,7 +29,7 @@ def dsq(*args: str) -> subprocess.CompletedProcess[str]:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
     )
 
 

@@ -16,6 +16,7 @@ from sim.engines.registry import activate, entries_json, find_engine
 from sim.play.referee import play_game
 from sim.storage.reading import open_dataset
 from tests.support.engines import dsq_engine, processes_with, write_registry
+from tests.support.procs import WAIT
 
 POOL, DASK = "424242", "424243"  # the seeds of the batches' engines: find their processes
 TRAP_FEN = "l5t/2dL3/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T6 r 0 1"  # red lion in blue's trap d8
@@ -62,7 +63,7 @@ def _batch_rows(data: Path, batch: str) -> list[tuple]:
 
 
 def _wait_gone(marker: str) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + WAIT
     while processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert processes_with(marker) == []

@@ -13,6 +13,7 @@ from engine.errors import DsqError
 from sim.engines.process import EngineProcess
 from sim.engines.server import EngineServer, clock_ms
 from tests.support import ROOT
+from tests.support.procs import WAIT
 
 
 def talk(server: EngineServer, *lines: str) -> list[str]:
@@ -139,7 +140,7 @@ def test_a_real_dsq_engine_answers_isready_mid_search_and_stops() -> None:
     argv = [sys.executable, "-m", "sim.cli", "engine", "--bot", "alphabeta", "--rules", "datou"]
     proc = EngineProcess(argv, cwd=str(ROOT), label="dsq")
 
-    def until(prefix: str, wait: float = 120.0) -> list[str]:
+    def until(prefix: str, wait: float = WAIT) -> list[str]:
         seen, deadline = [], time.monotonic() + wait
         while True:
             seen.append(proc.readline(deadline))
@@ -165,6 +166,6 @@ def test_a_real_dsq_engine_answers_isready_mid_search_and_stops() -> None:
         until("info depth 3 ")
         proc.send("quit")
         assert until("bestmove ")[-1].split()[1] in pos.legal_moves()
-        assert proc.proc.wait(timeout=60) == 0
+        assert proc.proc.wait(timeout=WAIT) == 0
     finally:
         proc.close()

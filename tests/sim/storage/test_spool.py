@@ -70,7 +70,7 @@ def test_games_already_held_are_not_recorded_twice(tmp_path: Path) -> None:
     first = play_chunk(job(folder, range(6))).file
     again = play_chunk(job(folder, range(3, 9))).file  # a chunk recomputed in part
     recorded: list[int] = []
-    rec = GameRecorder(tmp_path, "s", [], Tally(True), lambda n, c: recorded.append(n))
+    rec = GameRecorder(tmp_path, "s", [], Tally(True), lambda f: recorded.append(f["games_done"]))
     try:
         assert [i for i, _ in rec.commit(first)] == list(range(6))
         assert [i for i, _ in rec.commit(again)] == [6, 7, 8]

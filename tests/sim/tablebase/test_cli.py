@@ -191,7 +191,7 @@ def test_real_subprocess(tb_data: Path) -> None:
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=120,
+        timeout=600,
     )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["blue_to_move"]["blue"] == 2055
