@@ -31,7 +31,7 @@ def heat_map(rep: dict[str, Any], metric: str) -> go.Figure:
     """``metric`` of every cell: rule sets down, pairings across."""
     rules = list(dict.fromkeys(c["rules"] for c in rep["cells"]))
     pairings = list(dict.fromkeys(c["pairing"] for c in rep["cells"]))
-    z = [[None] * len(pairings) for _ in rules]
+    z: list[list[float | None]] = [[None] * len(pairings) for _ in rules]
     for c in rep["cells"]:
         z[rules.index(c["rules"])][pairings.index(c["pairing"])] = value(c, metric)
     text = [[nf().num(v, 3) if v is not None else "" for v in row] for row in z]

@@ -86,7 +86,7 @@ def build_report(
         mixed = [
             b for c in cells if c["rules"] == rules and c["rung"] is None for b in c["batches"]
         ]
-        entry = (
+        entry: dict[str, Any] = (
             skill_depth(ds.con, study, rules, mixed)
             if study.pairings != "self"
             else {"rules": rules, "value": None, "note": "self-play only: no skill depth"}
@@ -110,10 +110,10 @@ def build_report(
         from sim.study.effects import grid_effects
 
         by_pairing: dict[str, list[dict[str, Any]]] = {}
-        grid_rules = {c.rules for c in study.cells if c.options or c.rules == study.base}
-        for c in cells:
-            if c["rules"] in grid_rules:
-                by_pairing.setdefault(c["pairing"], []).append(c)
+        grid_rules = {x.rules for x in study.cells if x.options or x.rules == study.base}
+        for row in cells:
+            if row["rules"] in grid_rules:
+                by_pairing.setdefault(row["pairing"], []).append(row)
         out["effects"] = grid_effects(ds.con, by_pairing, study.interactions)
     return out
 

@@ -203,6 +203,7 @@ def _grid_sets(path: str, base: str, grid: dict[str, list[Any]], design: str) ->
         for o, vs in grid.items()
     }
     names = list(levels)
+    sets: list[dict[str, Any]]
     if design == "one_at_a_time":
         sets = [{}] + [{o: v} for o in names for v in levels[o][1:]]
     else:

@@ -39,7 +39,10 @@ def test_studies_page_shows_cells_effects_and_links(monkeypatch, study_data):
     at = run_app(monkeypatch, study_data, "studies")
     [table] = [d for d in at.dataframe if len(d.value) == 2]
     assert list(table.value["Rules"]) == ["standard", "standard+no_capture_plies=50"]
-    assert list(table.value["Batches"]) == ["games?batches=page-c000-r00", "games?batches=page-c001-r00"]
+    assert list(table.value["Batches"]) == [
+        "games?batches=page-c000-r00",
+        "games?batches=page-c001-r00",
+    ]
     assert any("no_capture_plies=50" in m.value and "raises the draw rate" in m.value
                for m in at.markdown)  # fmt: skip
 

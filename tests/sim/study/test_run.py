@@ -47,7 +47,10 @@ def test_each_cell_is_a_labelled_batch(played: tuple[Path, Path]) -> None:
     f, data = played
     recs = {r["batch_id"]: r for r in list_batches(data)}
     assert sorted(recs) == ["draws-c000-r00", "draws-c001-r00", "draws-c002-r00"]
-    assert recs["draws-c001-r00"]["label"] == "study draws cell 1: standard+no_capture_plies=50, random"
+    assert (
+        recs["draws-c001-r00"]["label"]
+        == "study draws cell 1: standard+no_capture_plies=50, random"
+    )
     assert all(r["status"] == "done" and r["games_done"] == 120 for r in recs.values())
 
 
@@ -70,10 +73,18 @@ def test_report_equals_dsq_stats(played: tuple[Path, Path]) -> None:
 def test_effect_by_construction(played: tuple[Path, Path]) -> None:
     f, data = played
     rep = build_report(load_study(f), data)
-    [e] = [e for e in rep["effects"] if e["term"] == "no_capture_plies=50" and e["metric"] == "draw_rate"]
+    [e] = [
+        e
+        for e in rep["effects"]
+        if e["term"] == "no_capture_plies=50" and e["metric"] == "draw_rate"
+    ]
     assert e["significant"] and e["effect"] > 0.2 and e["low"] > 0
     assert e["sentence"].startswith("`no_capture_plies=50` raises the draw rate by")
-    [s] = [e for e in rep["effects"] if e["term"] == "no_capture_plies=50" and e["metric"] == "mean_plies"]
+    [s] = [
+        e
+        for e in rep["effects"]
+        if e["term"] == "no_capture_plies=50" and e["metric"] == "mean_plies"
+    ]
     assert s["effect"] < 0 and s["high"] < 0
 
 
@@ -89,7 +100,9 @@ def test_changed_file_refused_and_rerun_keeps(played: tuple[Path, Path], tmp_pat
 
 def test_target_stops_cells(tmp_path: Path) -> None:
     f = tmp_path / "t.toml"
-    f.write_text(STUDY.replace("per_cell = 120", "target = 0.2\ncap = 200\nstep = 40"), encoding="utf-8")
+    f.write_text(
+        STUDY.replace("per_cell = 120", "target = 0.2\ncap = 200\nstep = 40"), encoding="utf-8"
+    )
     run_study(load_study(f), tmp_path / "d", stream=io.StringIO())
     rep = build_report(load_study(f), tmp_path / "d")
     for c in rep["cells"]:

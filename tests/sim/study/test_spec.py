@@ -41,14 +41,21 @@ def test_full_grid_cells(tmp_path: Path) -> None:
 
 
 def test_designs(tmp_path: Path) -> None:
-    one = load_study(write(tmp_path, BASE.replace('base = "standard"', 'base = "standard"\ndesign = "one_at_a_time"')))
+    one = load_study(
+        write(
+            tmp_path,
+            BASE.replace('base = "standard"', 'base = "standard"\ndesign = "one_at_a_time"'),
+        )
+    )
     assert len({c.rules for c in one.cells}) == 3
-    half = load_study(write(tmp_path, BASE.replace('base = "standard"', 'base = "standard"\ndesign = "half"')))
+    half = load_study(
+        write(tmp_path, BASE.replace('base = "standard"', 'base = "standard"\ndesign = "half"'))
+    )
     assert {c.rules for c in half.cells} == {"standard", "standard+rule_17_5+no_capture_plies=50"}
 
 
 def test_mixed_pairings_and_quick(tmp_path: Path) -> None:
-    text = BASE.replace("[ladder]", "[ladder]\npairings = \"both\"") + "[quick]\nper_cell = 4\n"
+    text = BASE.replace("[ladder]", '[ladder]\npairings = "both"') + "[quick]\nper_cell = 4\n"
     s = load_study(write(tmp_path, text), quick=True)
     assert s.name == "t-quick" and s.games.per_cell == 4
     assert {c.pairing for c in s.cells} == {"random", "greedy", "random vs greedy"}
@@ -61,7 +68,10 @@ def test_mixed_pairings_and_quick(tmp_path: Path) -> None:
         (('"greedy"]', '"grredy"]'), "ladder.bots[1]"),
         (("rule_17_5 = [true]", "rule_17_6 = [true]"), "rules.grid.rule_17_6"),
         (("no_capture_plies = [50]", "no_capture_plies = [-5]"), "rules.grid.no_capture_plies[0]"),
-        (("[rules.grid]\nrule_17_5 = [true]\nno_capture_plies = [50]", "[rules.grid]"), "rules.grid"),
+        (
+            ("[rules.grid]\nrule_17_5 = [true]\nno_capture_plies = [50]", "[rules.grid]"),
+            "rules.grid",
+        ),
         (('name = "t"', 'name = "t"\ncolour = 1'), "colour"),
     ],
 )
