@@ -58,7 +58,7 @@ def run_batches(
     specs: Sequence[BatchSpec] = (),
     data_dir: str | os.PathLike[str] | None = None,
     *,
-    resume: str | None = None,
+    resume: str | Sequence[str] | None = None,
     label: str | None = None,
     batch_id: str | None = None,
     sprt: str | None = None,
@@ -79,8 +79,9 @@ def run_batches(
     the group id, with several ``ID-1``, ``ID-2``, ... ``label`` and the canonical
     ``sprt`` spec are stored in each record; ``ids`` (one per spec) names the batches
     instead of ``ID-1``, ``ID-2``, ... and ``labels`` (one per spec) label each batch in
-    place of ``label`` (a study's cells). ``resume`` names an existing batch instead:
-    exactly its missing games are played, with the options it was created with.
+    place of ``label`` (a study's cells). ``resume`` names an existing batch instead
+    (or several, played in turn on the same workers): exactly its missing games are
+    played, with the options it was created with.
 
     Each batch stops early when its check says so: ``stop_check`` if given (used for every
     batch), else the SPRT its record's ``sprt`` asks for (see :func:`build_stop_check`).
@@ -111,9 +112,10 @@ def run_batches(
             or sprt is not None
         ):
             raise DsqError("resume replays a recorded batch: give no specs, label, id or sprt")
-        check_batch_id(resume)
-        read_spec_for_resume(resolve_data_dir(data_dir), resume)  # before any worker starts
-        group, ids = None, [resume]
+        group, ids = None, [resume] if isinstance(resume, str) else list(resume)
+        for bid in ids:
+            check_batch_id(bid)
+            read_spec_for_resume(resolve_data_dir(data_dir), bid)  # before any worker starts
     else:
         if not specs:
             raise DsqError("no batch to run: give at least one spec, or a batch to resume")
@@ -136,8 +138,9 @@ def run_batches(
         d = prepare_data_dir(data_dir)
         if group is None:
             # Own the batch before reading anything it holds: a second driver stops here.
-            locks[ids[0]] = BatchLock(d, ids[0]).acquire()
-            check_resumable(d, ids[0])
+            for bid in ids:
+                locks[bid] = BatchLock(d, bid).acquire()
+                check_resumable(d, bid)
         else:
             for i, (bid, spec) in enumerate(zip(ids, specs, strict=True)):
                 # Locked before its record exists: no reader ever sees it unowned.

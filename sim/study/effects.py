@@ -39,7 +39,7 @@ OUTCOMES = {
 GAMES_SQL = """
 SELECT batch_id, CASE winner WHEN 'red' THEN 1.0 WHEN 'draw' THEN 0.5 ELSE 0.0 END AS points,
        (winner = 'draw')::INT AS draw, (reason = 'den')::INT AS den, plies::DOUBLE AS plies
-FROM games WHERE batch_id IN (SELECT unnest(?))
+FROM games WHERE batch_id IN (SELECT unnest(?)) ORDER BY batch_id, game_index
 """
 
 

@@ -256,7 +256,7 @@ def run_study(
     batches = 0
     done_cells: set[int] = set()
     for k in range(max(study.games_for(c).rounds() for c in study.cells)):
-        new_specs, new_ids, labels = [], [], []
+        new_specs, new_ids, labels, resumes = [], [], [], []
         for cell in study.cells:
             if cell.index in done_cells:
                 continue
@@ -269,10 +269,7 @@ def run_study(
                 progress.games_before += int(rec.get("games_done", 0))
                 continue
             if rec is not None:  # interrupted, killed or cancelled: its missing games
-                run_batches(
-                    data_dir=d, resume=bid, workers=workers, scheduler=scheduler, progress=progress
-                )
-                batches += 1
+                resumes.append(bid)
                 continue
             new_specs.append(
                 make_spec(
@@ -289,7 +286,13 @@ def run_study(
             new_ids.append(bid)
             labels.append(study.label(cell))
         progress.cells_done = len(done_cells)
-        # One call per round: the workers are started once for all its batches.
+        # One call per round (and one for the batches to resume): the workers are started
+        # once for all of them.
+        if resumes:
+            run_batches(
+                data_dir=d, resume=resumes, workers=workers, scheduler=scheduler, progress=progress
+            )
+            batches += len(resumes)
         if new_specs:
             run_batches(
                 new_specs,
