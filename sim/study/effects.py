@@ -71,15 +71,17 @@ def _p(p: float) -> float | None:
 
 def _fit(df: pd.DataFrame, outcome: str, kind: str, cols: list[str]) -> list[dict[str, Any]]:
     # lazy: start-up time (statsmodels, only when a grid's effects are asked for)
-    import statsmodels.api as sm
+    # (the model modules alone: statsmodels.api imports every model and costs seconds)
     from scipy.stats import mannwhitneyu
+    from statsmodels.discrete.discrete_model import Logit
+    from statsmodels.regression.linear_model import OLS
 
-    x = sm.add_constant(df[cols].to_numpy(), has_constant="add")
+    x = np.column_stack([np.ones(len(df)), df[cols].to_numpy()])
     out = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if kind == "points":
-            res = sm.OLS(df[outcome].to_numpy(), x).fit(cov_type="HC1")
+            res = OLS(df[outcome].to_numpy(), x).fit(cov_type="HC1")
             ci = res.conf_int()
             return [
                 {"effect": float(res.params[i]), "low": float(ci[i][0]),
@@ -87,7 +89,7 @@ def _fit(df: pd.DataFrame, outcome: str, kind: str, cols: list[str]) -> list[dic
                 for i in range(1, len(cols) + 1)
             ]  # fmt: skip
         if kind == "plies":
-            res = sm.OLS(df[outcome].to_numpy(), x).fit(cov_type="HC1")
+            res = OLS(df[outcome].to_numpy(), x).fit(cov_type="HC1")
             ci = res.conf_int()
             for i, c in enumerate(cols, start=1):
                 base = df.loc[df[cols].sum(axis=1) == 0, outcome]
@@ -117,7 +119,7 @@ def _fit(df: pd.DataFrame, outcome: str, kind: str, cols: list[str]) -> list[dic
                 }
                 for _ in cols
             ]
-        res = sm.Logit(y, x).fit(disp=0, cov_type="HC0", maxiter=100)
+        res = Logit(y, x).fit(disp=0, cov_type="HC0", maxiter=100)
         if kind == "elo":
             ci = res.conf_int()
             for i, _c in enumerate(cols, start=1):
