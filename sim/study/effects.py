@@ -70,8 +70,8 @@ def _p(p: float) -> float | None:
 
 
 def _fit(df: pd.DataFrame, outcome: str, kind: str, cols: list[str]) -> list[dict[str, Any]]:
-    # lazy: start-up time (statsmodels, only when a grid's effects are asked for)
     # (the model modules alone: statsmodels.api imports every model and costs seconds)
+    # lazy: start-up time (statsmodels, only when a grid's effects are asked for)
     from scipy.stats import mannwhitneyu
     from statsmodels.discrete.discrete_model import Logit
     from statsmodels.regression.linear_model import OLS
