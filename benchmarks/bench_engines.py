@@ -1,4 +1,4 @@
-"""The protocol's cost: ``dsq engine`` as an external engine, seen from dsq's client.
+"""The protocol's cost: ``dsq serve`` as an external engine, seen from dsq's client.
 
 - round trip: ``position startpos moves ...`` + ``go depth 1`` answered by ``bestmove``,
   over the positions of a 60-ply game (the move list grows as in a real game); median and
@@ -27,16 +27,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import Position  # noqa: E402
 from engine.rng import rng_below, seed_state  # noqa: E402
-from sim.engines import pool  # noqa: E402
-from sim.engines.client import EngineClient  # noqa: E402
-from sim.engines.positions import PositionText  # noqa: E402
-from sim.engines.registry import EngineEntry, load_registry, use_entries  # noqa: E402
+from sim.external import pool  # noqa: E402
+from sim.external.client import EngineClient  # noqa: E402
+from sim.external.positions import PositionText  # noqa: E402
+from sim.external.registry import EngineEntry, EngineRegistry, load_registry  # noqa: E402
 from sim.play.referee import play_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DSQ = EngineEntry(
     "dsq-ab1",
-    ("{python}", "-m", "sim.cli", "engine", "--bot", "alphabeta:depth=1"),
+    ("{python}", "-m", "sim.cli", "serve", "--bot", "alphabeta:depth=1"),
     cwd=str(ROOT),
     rules="standard",
     start_timeout=60.0,
@@ -80,14 +80,15 @@ def round_trips(entry: EngineEntry, rounds: int = 10) -> dict[str, Any]:
 
 def match(games: int) -> dict[str, Any]:
     """Moves/s of ``engine:dsq-ab1,depth=1`` against itself, and in-process for comparison."""
-    use_entries({DSQ.name: DSQ})
+    engines = EngineRegistry({DSQ.name: DSQ})
     engine = "engine:dsq-ab1,depth=1"
-    play_game("standard", engine, engine, 0, opening_plies=4)  # starts the two engines
+    play_game("standard", engine, engine, 0, opening_plies=4, engines=engines)  # starts them
     out: dict[str, Any] = {"games": games}
     for label, spec in (("engine", engine), ("in_process", "alphabeta:depth=1")):
         plies, t0 = 0, time.perf_counter()
         for seed in range(1, games + 1):
-            plies += play_game("standard", spec, spec, seed, opening_plies=4)["plies"]
+            game = play_game("standard", spec, spec, seed, opening_plies=4, engines=engines)
+            plies += game["plies"]
         seconds = time.perf_counter() - t0
         out[label] = {"plies": plies, "seconds": seconds, "moves_per_s": plies / seconds}
     pool.close_all()

@@ -31,11 +31,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sim.play.referee import play_game  # noqa: E402
-from sim.tablebase import values as V  # noqa: E402
+from sim.tablebase import outcomes as V  # noqa: E402
 from sim.tablebase.analysis import fen_of  # noqa: E402
 from sim.tablebase.build import build_tables  # noqa: E402
 from sim.tablebase.material import materials_up_to  # noqa: E402
-from sim.tablebase.store import cache_for, rules_key, tables_root, use_root  # noqa: E402
+from sim.tablebase.store import cache_for, rules_key, tables_root  # noqa: E402
 
 BOTS = ["alphabeta:depth=4", "mcts:playouts=2000"]
 DEFENDER = "alphabeta:depth=4"
@@ -67,8 +67,7 @@ def _play(task: tuple) -> dict[str, Any]:
     rules, root, bot, setting, fen, side, plies, seed = task
     attacker = f"{bot},tablebase={setting}"
     red, blue = (attacker, DEFENDER) if side == "red" else (DEFENDER, attacker)
-    with use_root(root):
-        g = play_game(rules, red, blue, seed, 0, PLY_CAP, fen=fen)
+    g = play_game(rules, red, blue, seed, 0, PLY_CAP, fen=fen, tables=str(root))
     outcome = "won" if g["winner"] == side else "drawn" if g["winner"] == "draw" else "lost"
     return {
         "bot": bot,

@@ -3,13 +3,14 @@ options) and a bot builder (a kind and its parameters, within the dashboard's li
 
 Widget keys start with a page's prefix (``sim``, ``play``), so each page keeps its own
 choices. Labels, options and help texts come from the catalogue: an option of the engine
-is ``option.<name>``, a value ``optval.<value>``, a bot kind ``botkind.<name>``, a bot
+is ``option.<name>``, a value ``optval.<value>`` (the options and their values come from
+:mod:`engine.ruleset_options`), a bot kind ``botkind.<name>``, a bot
 parameter ``botparam.<name>`` with its help ``bothelp.<kind>.<name>``.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -20,7 +21,7 @@ from dashboard.limits import bot_caps
 from dashboard.settings import Limits, load_settings
 from engine import PRESETS
 from engine.errors import DsqError
-from engine.rules import JUMP_BLOCK_VALUES, JUMP_VALUES, MAX_NO_CAPTURE_PLIES
+from engine.ruleset_options import OPTIONS
 from sim.bots.spec import BOTS
 
 
@@ -39,24 +40,25 @@ def rules_builder(prefix: str) -> str:
     base = PRESETS[preset]
     values: dict[str, Any] = {}
     cols = st.columns(2)
-    for i, f in enumerate(fields(base)):
-        current = getattr(base, f.name)
-        key = f"{prefix}_opt_{preset}_{f.name}"
+    for i, option in enumerate(OPTIONS):
+        current = getattr(base, option.name)
+        key = f"{prefix}_opt_{preset}_{option.name}"
         box = cols[i % 2]
-        label = _label(f"option.{f.name}", f.name)
-        if isinstance(current, bool):
-            values[f.name] = box.toggle(label, value=current, key=key)
-        elif f.name == "jump_block" or f.name.endswith("_jump"):
-            choices = JUMP_BLOCK_VALUES if f.name == "jump_block" else JUMP_VALUES
-            values[f.name] = box.selectbox(
+        label = _label(f"option.{option.name}", option.name)
+        if option.kind is bool:
+            values[option.name] = box.toggle(label, value=current, key=key)
+        elif option.kind is str:
+            values[option.name] = box.selectbox(
                 label,
-                choices,
-                index=choices.index(current),
+                option.choices,
+                index=option.choices.index(current),
                 key=key,
                 format_func=labels("optval."),
             )
         else:
-            values[f.name] = int(box.number_input(label, 0, MAX_NO_CAPTURE_PLIES, current, key=key))
+            values[option.name] = int(
+                box.number_input(label, option.low, option.high, current, key=key)
+            )
     spec = replace(base, **values).spec
     st.markdown(t("rules.spec", spec=spec))
     return spec
@@ -72,10 +74,10 @@ def engine_choice(prefix: str) -> str | None:
     """An engine of the registry (``dsq dashboard --engines``, ``$DSQ_ENGINES`` or the data
     folder's ``engines.toml``), or None (with a message) when there is none."""
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.registry import activate
+    from sim.external.registry import EngineRegistry
 
     try:
-        names = sorted(activate(None, load_settings().data_dir))
+        names = sorted(EngineRegistry.load(None, load_settings().data_dir).entries)
     except DsqError as exc:
         st.warning(t("engines.bad", error=exc))
         return None

@@ -19,7 +19,7 @@ from dashboard.lang import t
 from engine.board import NFILES, NRANKS
 from engine.errors import DsqError
 from engine.position import Position
-from sim.tablebase import values as V
+from sim.tablebase import outcomes as V
 from sim.tablebase.analysis import fen_of
 from sim.tablebase.material import MAX_PIECES, Material
 from sim.tablebase.probe import probe

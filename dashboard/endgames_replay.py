@@ -9,8 +9,8 @@ from typing import Any
 import streamlit as st
 
 from dashboard.endgames import frame_value, table_winner, text
-from dashboard.replay import Replay
 from dashboard.settings import load_settings
+from sim.play.replay import Replay
 from sim.tablebase.store import tables_root
 
 

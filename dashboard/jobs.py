@@ -2,8 +2,9 @@
 ``dsq simulate``, find every batch on disk, cancel one.
 
 A launch writes ``DIR/.dashboard/jobs/<group>.json`` (what was asked, the pid, the log
-file) and starts ``dsq simulate ... --batch-id <group> --data DIR`` in its own session
-(:func:`sim.batch.spawn_detached`), so it outlives the Streamlit session and the server.
+file) and hands the specs to a ``dsq simulate`` in its own session as data
+(:func:`sim.batch.launch_detached`, which writes them to ``<group>.launch``), so it
+outlives the Streamlit session and the server.
 The simulator writes its progress to its batch records (``DIR/batches/*.json``); pages
 read those on every run, so a reload or a second browser tab sees the same jobs. The
 ``.dashboard`` folder is hidden, so dataset readers never look inside it, and everything
@@ -13,7 +14,7 @@ Launches are bounded: "count what runs, then start" happens under a lock
 (``DIR/.dashboard/launch.lock``), so launches released together never exceed
 ``max_running``; a request whose estimated work (:func:`estimate_seconds`) exceeds the
 budget of ``max_hours`` is refused, and every launched batch is stopped after that long
-(``dsq simulate --max-seconds``: status cancelled, resumable).
+(``RunOptions.max_seconds``: status cancelled, resumable).
 """
 
 from __future__ import annotations
@@ -31,9 +32,18 @@ from dashboard.budget import duration_text, estimate_seconds
 from dashboard.limits import LimitError, check_bot_limits
 from dashboard.settings import Limits
 from engine.errors import DsqError
-from sim.batch import BatchSpec, make_spec, new_batch_id, prepare_data_dir, spawn_detached
+from sim.batch import (
+    BatchSpec,
+    RunOptions,
+    launch_detached,
+    make_spec,
+    new_batch_id,
+    prepare_data_dir,
+)
 from sim.batch.run import check_label
 from sim.storage.atomic import atomic_write_json
+from sim.storage.batchrecord import BatchRecord
+from sim.storage.batchspec import SPEC_DEFAULTS
 from sim.storage.paths import BATCH_ID_RE
 from sim.storage.records import (
     effective_status,
@@ -46,6 +56,7 @@ from sim.storage.writing import pid_alive
 
 JOBS_DIR = Path(".dashboard") / "jobs"
 ACTIVE = ("starting", "queued", "running")
+LAUNCH_SUFFIX = ".launch"  # the specs handed to the simulator (sim.batch.launch_detached)
 
 
 @dataclass(frozen=True)
@@ -62,6 +73,11 @@ class LaunchRequest:
     ply_cap: int = 1000
     workers: int = 1
     label: str | None = None
+
+    def spec_options(self) -> dict[str, Any]:
+        """The request's values of the spec's options (``make_spec``'s keyword arguments);
+        those the form does not ask for take the spec's defaults."""
+        return {k: getattr(self, k) for k in SPEC_DEFAULTS if hasattr(self, k)}
 
 
 @dataclass
@@ -100,7 +116,9 @@ def jobs_dir(data_dir: Path) -> Path:
 
 
 def validate(request: LaunchRequest, limits: Limits) -> list[BatchSpec]:
-    """The batch specs of a launch request, or DsqError with a readable message."""
+    """The batch specs of a launch request, or DsqError with a readable message: the
+    spec's own checks (:func:`sim.batch.make_spec`) and this dashboard's limits (games per
+    batch, workers, bot parameters, work budget)."""
     if not request.rules:
         raise LimitError("no_rules", "choose at least one rules spec")
     if request.label is not None:
@@ -122,33 +140,10 @@ def validate(request: LaunchRequest, limits: Limits) -> list[BatchSpec]:
             f"workers must be between 1 and {limits.max_workers}",
             limit=limits.max_workers,
         )
-    if request.swap and request.games % 2:
-        raise LimitError(
-            "swap_odd",
-            f"--swap plays games in pairs: --games must be even, got {request.games}",
-            games=request.games,
-        )
-    if request.opening_plies >= request.ply_cap:
-        raise LimitError(
-            "opening_cap",
-            f"--opening-plies ({request.opening_plies}) must be below --ply-cap "
-            f"({request.ply_cap})",
-            opening=request.opening_plies,
-            cap=request.ply_cap,
-        )
     red = check_bot_limits(request.red, limits)
     blue = check_bot_limits(request.blue, limits)
     specs = [
-        make_spec(
-            r,
-            red,
-            blue,
-            request.games,
-            seed=request.seed,
-            swap=request.swap,
-            opening_plies=request.opening_plies,
-            ply_cap=request.ply_cap,
-        )
+        make_spec(r, red, blue, request.games, seed=request.seed, **request.spec_options())
         for r in request.rules
     ]
     canon = [s.rules for s in specs]
@@ -217,41 +212,32 @@ def _start(
     the record, with the pid, is in place before the next launch counts)."""
     group = new_batch_id()
     ids = [group] if len(specs) == 1 else [f"{group}-{k + 1}" for k in range(len(specs))]
-    seed = specs[0].seed
-    argv = [
-        "--rules", ",".join(s.rules for s in specs),
-        "--red", specs[0].red,
-        "--blue", specs[0].blue,
-        "--games", str(request.games),
-        "--seed", str(seed),
-        "--opening-plies", str(request.opening_plies),
-        "--ply-cap", str(request.ply_cap),
-        "--workers", str(request.workers),
-        "--data", str(data_dir),
-        "--batch-id", group,
-        "--max-seconds", str(limits.max_seconds),
-        "--quiet",
-    ]  # fmt: skip
-    if request.swap:
-        argv.append("--swap")
-    if request.label:
-        argv.append(f"--label={request.label}")  # one word: a label may start with "-"
     folder = jobs_dir(data_dir)
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / f"{group}.log"
     record: dict[str, Any] = {
         "group": group,
         "batch_ids": ids,
-        "request": asdict(request) | {"seed": seed},
+        "request": asdict(request) | {"seed": specs[0].seed},
         "specs": [s.to_dict() for s in specs],
-        "argv": argv,
+        "launch_file": f"{group}{LAUNCH_SUFFIX}",
+        "max_seconds": limits.max_seconds,
         "launched_at": now_iso(),
         "log": log.name,
         "pid": None,
     }
     atomic_write_json(folder / f"{group}.json", record)
     try:
-        record["pid"] = spawn_detached(argv, log_path=log)
+        record["pid"] = launch_detached(
+            specs,
+            data_dir,
+            batch_id=group,
+            launch_file=folder / record["launch_file"],
+            label=request.label,
+            workers=request.workers,
+            options=RunOptions(max_seconds=limits.max_seconds),
+            log_path=log,
+        )
     except OSError as exc:
         record["error"] = f"could not start dsq simulate: {exc}"
         atomic_write_json(folder / f"{group}.json", record)
@@ -291,23 +277,23 @@ def log_tail(data_dir: Path, group: str, lines: int = 5) -> str:
     return "\n".join(text.strip().splitlines()[-lines:])
 
 
-def _from_record(rec: dict[str, Any], launched: set[str], data_dir: Path) -> JobView:
-    spec = rec.get("spec") or {}
+def _from_record(rec: BatchRecord, launched: set[str], data_dir: Path) -> JobView:
+    spec = rec.spec
     return JobView(
-        batch_id=str(rec.get("batch_id")),
-        status=effective_status(rec, data_dir),
-        rules=str(spec.get("rules", "?")),
-        red=str(spec.get("red", "?")),
-        blue=str(spec.get("blue", "?")),
-        games_done=_count(rec.get("games_done")),
-        games_planned=_count(rec.get("games_planned") or spec.get("games")),
-        counts=dict(rec.get("counts") or {}),
-        created_at=str(rec.get("created_at") or ""),
-        finished_at=rec.get("finished_at"),
-        error=rec.get("error"),
-        from_dashboard=str(rec.get("batch_id")) in launched,
-        group=rec.get("group"),
-        label=rec.get("label"),
+        batch_id=rec.batch_id,
+        status=effective_status(rec.to_dict(), data_dir),
+        rules=spec.rules,
+        red=spec.red,
+        blue=spec.blue,
+        games_done=rec.games_done,
+        games_planned=rec.games_planned or spec.games,
+        counts=dict(rec.counts),
+        created_at=rec.created_at or "",
+        finished_at=rec.finished_at,
+        error=rec.error,
+        from_dashboard=rec.batch_id in launched,
+        group=rec.group,
+        label=rec.label,
     )
 
 
@@ -319,7 +305,8 @@ def list_jobs(data_dir: Path) -> list[JobView]:
     data_dir = Path(data_dir)
     launches = _launch_records(data_dir)
     launched = {bid for rec in launches for bid in rec["batch_ids"] if isinstance(bid, str)}
-    views = [_from_record(rec, launched, data_dir) for rec in list_batches(data_dir)]
+    records = [BatchRecord.from_dict(rec) for rec in list_batches(data_dir)]
+    views = [_from_record(rec, launched, data_dir) for rec in records]
     for bid, reason in unlisted_batches(data_dir):
         views.append(
             JobView(batch_id=bid, status="unreadable", rules="?", red="?", blue="?",

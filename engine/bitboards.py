@@ -71,5 +71,7 @@ every such target as a bitboard; ``STEPS[sq]``: the squares one step away;
 ``JUMP_FROM[sq]``: the squares a river jump lands on ``sq`` from."""
 
 WATER_BB = _bits(np.flatnonzero(WATER))
+DENS_BB = _bits(DENS)
+"""Both dens (no piece stands on one in a position still being played)."""
 TRAP_BB = np.array([_bits(np.flatnonzero(TRAP_OWNER == s)) for s in range(2)], dtype=np.int64)
 """``TRAP_BB[side]``: the traps beside ``side``'s den."""

@@ -29,7 +29,7 @@ from engine.bitops import lowest_bit, popcount
 from engine.board import DENS, JUMP_LAND, JUMP_PATH, LEFT, NEIGHBOURS, TRAP_OWNER, WATER
 from engine.codes import BLOCK_ANY, ELEPHANT, JUMP_BOTH, JUMP_HORIZONTAL, LION, RAT, TIGER
 from engine.jit import kernel
-from engine.rules import (
+from engine.ruleset_options import (
     R_ELEPHANT_RAT,
     R_JUMP_BLOCK,
     R_LION_JUMP,
@@ -40,31 +40,53 @@ from engine.rules import (
 )
 from engine.state import P_SQ, S_SIDE, animal_of, side_of
 
+CAPTURE_CLAUSES = (
+    "water boundary",
+    "attacker in a trap",
+    "defender in a trap",
+    "rat and elephant",
+    "strength",
+)
+"""The titles of Captures 1-5 (``CAPTURE_CLAUSES[c - 1]``), as ``docs/rules.md`` heads them."""
+
+
+@kernel(inline="always")
+def capture_verdict(rules, acode, asq, dcode, dsq):
+    """Whether ``acode`` on ``asq`` may capture enemy ``dcode`` on ``dsq``, and by which
+    clause: ``c`` (allowed) or ``-c`` (refused), ``c`` the number of the clause of Captures
+    1-5 that decides; an option that let the capture through an earlier clause (1 with
+    rat_cross_capture, 2 with trapped_can_capture) names that clause instead of 4 or 5."""
+    a = animal_of(acode)
+    d = animal_of(dcode)
+    by = 0  # the earlier clause whose option let the capture through
+    if WATER[asq] != WATER[dsq]:  # Captures 1: water boundary
+        # Captures 1: ... except a rat capturing a rat, with rat_cross_capture
+        if not (rules[R_RAT_CROSS] != 0 and a == RAT and d == RAT):
+            return -1
+        by = 1
+    aside = side_of(acode)
+    dside = side_of(dcode)
+    if TRAP_OWNER[asq] == dside:  # Captures 2: attacker in a trap
+        if rules[R_TRAPPED_CAPTURE] == 0:  # Captures 2: skipped with trapped_can_capture
+            return -2
+        by = 2
+    if TRAP_OWNER[dsq] == aside:  # Captures 3: defender in a trap
+        return 3
+    if a == RAT and d == ELEPHANT:  # Captures 4: rat and elephant (a rat takes an elephant)
+        return by if by else 4
+    # Captures 4: rat and elephant (an elephant may not, unless elephant_captures_rat)
+    if a == ELEPHANT and d == RAT:
+        return 4 if rules[R_ELEPHANT_RAT] != 0 else -4
+    clause = by if by else 5
+    if rules[R_STRENGTH + a] >= rules[R_STRENGTH + d]:  # Captures 5: strength
+        return clause
+    return -clause
+
 
 @kernel
 def can_capture(rules, acode, asq, dcode, dsq):
     """Whether ``acode`` on ``asq`` may capture enemy ``dcode`` on ``dsq`` (captures only)."""
-    a = animal_of(acode)
-    d = animal_of(dcode)
-    a_water = WATER[asq]
-    d_water = WATER[dsq]
-    if a_water != d_water:  # Captures 1: water boundary
-        # ... except a rat capturing a rat, with rat_cross_capture
-        if not (rules[R_RAT_CROSS] != 0 and a == RAT and d == RAT):
-            return False
-    aside = side_of(acode)
-    dside = side_of(dcode)
-    # Captures 2: attacker in a trap (skipped with trapped_can_capture)
-    if TRAP_OWNER[asq] == dside and rules[R_TRAPPED_CAPTURE] == 0:
-        return False
-    if TRAP_OWNER[dsq] == aside:  # Captures 3: defender in a trap
-        return True
-    if a == RAT and d == ELEPHANT:  # Captures 4: rat and elephant (a rat takes an elephant)
-        return True
-    # Captures 4: rat and elephant (an elephant may not, unless elephant_captures_rat)
-    if a == ELEPHANT and d == RAT:
-        return rules[R_ELEPHANT_RAT] != 0
-    return rules[R_STRENGTH + a] >= rules[R_STRENGTH + d]  # Captures 5: strength
+    return capture_verdict(rules, acode, asq, dcode, dsq) > 0
 
 
 @kernel(inline="always")
@@ -139,15 +161,24 @@ def jump_blockers(st, rules, side):
 
 
 @kernel(inline="always")
-def piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers):
-    """The squares piece ``code`` on ``sq`` may move to, as a bitboard."""
+def reach_bits(mode, side, sq, blockers):
+    """The squares a piece of ``side`` moving by ``mode`` reaches from ``sq`` by a step or a
+    river jump, less the jumps a rat of ``blockers`` blocks, as a bitboard (any piece may
+    stand there). Steps and jumps are symmetric: a piece on one of them could come back."""
     # The squares of Movement 1-3, 6 and 9 (engine.bitboards), then:
-    tg = REACH[mode, side, sq] & ~own  # Movement 4: not onto its own piece
+    tg = REACH[mode, side, sq]
     if mode >= MODE_JUMP_H:
         for d in range(4):
             # Movement 7: a rat on the path blocks the jump
             if (JUMP_PATH_BB[mode, sq, d] & blockers) != 0:
                 tg &= ~(np.int64(1) << TARGET[mode, side, sq, d])
+    return tg
+
+
+@kernel(inline="always")
+def piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers):
+    """The squares piece ``code`` on ``sq`` may move to, as a bitboard."""
+    tg = reach_bits(mode, side, sq, blockers) & ~own  # Movement 4: not onto its own piece
     prey = tg & enemy
     while prey != 0:
         t = lowest_bit(prey)
@@ -158,71 +189,84 @@ def piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers):
     return tg
 
 
-@kernel
-def pseudo_moves(st, rules, out):
-    """Moves of the side to move by movement and capture rules only; returns their count.
+COUNT, BY_DIRECTION, BY_SQUARE = 0, 1, 2  # how walk_pseudo gives the moves
 
-    ``out`` needs room for 33 entries (it is written one entry past the last move)."""
+
+@kernel(inline="always")
+def walk_pseudo(st, rules, out, captures_only, count_others, listing):
+    """The one walk over the side to move's pieces behind :func:`pseudo_moves`,
+    :func:`pseudo_captures`, :func:`captures_and_others` and :func:`count_pseudo_moves`
+    (the flags are constants in each, so each compiles to its own loop).
+
+    Lists into ``out`` (``listing``: BY_DIRECTION, by animal then direction, the order
+    bots depend on; BY_SQUARE, by animal then square, quicker when few are listed) or
+    counts (COUNT) the moves, or only the captures and den entries (``captures_only``);
+    returns ``(listed, others)``, ``others`` the count of the remaining moves when
+    ``count_others``, else 0. With COUNT, ``out`` is not written (any int32 array will do)."""
     side = st[S_SIDE]
     own = side_bits(st, side)
     enemy = side_bits(st, 1 - side)
+    wanted = np.int64(-1)
+    if captures_only:
+        wanted = enemy | (np.int64(1) << DENS[1 - side])
     blockers = jump_blockers(st, rules, side)
     n = 0
+    others = 0
     for animal in range(RAT, ELEPHANT + 1):
         code = side * 8 + animal
         sq = st[P_SQ + code]
         if sq < 0:
             continue
         mode = move_mode(rules, animal)
+        if captures_only and not count_others and (REACH[mode, side, sq] & wanted) == 0:
+            continue
         tg = piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers)
-        for d in range(4):
-            t = TARGET[mode, side, sq, d]
-            out[n] = sq * 64 + t
-            n += (tg >> t) & 1
-    return n
+        if count_others:
+            others += popcount(tg & ~wanted)
+        tg &= wanted
+        if listing == BY_DIRECTION:
+            for d in range(4):
+                t = TARGET[mode, side, sq, d]
+                out[n] = sq * 64 + t
+                n += (tg >> t) & 1
+        elif listing == BY_SQUARE:
+            while tg != 0:
+                t = lowest_bit(tg)
+                out[n] = sq * 64 + t
+                n += 1
+                tg &= tg - 1
+        else:
+            n += popcount(tg)
+    return n, others
+
+
+@kernel
+def pseudo_moves(st, rules, out):
+    """Moves of the side to move by movement and capture rules only; returns their count.
+
+    ``out`` needs room for 33 entries (it is written one entry past the last move)."""
+    return walk_pseudo(st, rules, out, False, False, BY_DIRECTION)[0]
 
 
 @kernel
 def pseudo_captures(st, rules, out):
     """The captures and den entries among :func:`pseudo_moves`, in the same order; returns
     their count (``out`` as there)."""
-    side = st[S_SIDE]
-    own = side_bits(st, side)
-    enemy = side_bits(st, 1 - side)
-    wanted = enemy | (np.int64(1) << DENS[1 - side])
-    blockers = jump_blockers(st, rules, side)
-    n = 0
-    for animal in range(RAT, ELEPHANT + 1):
-        code = side * 8 + animal
-        sq = st[P_SQ + code]
-        if sq < 0:
-            continue
-        mode = move_mode(rules, animal)
-        if (REACH[mode, side, sq] & wanted) == 0:
-            continue
-        tg = piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers) & wanted
-        for d in range(4):
-            t = TARGET[mode, side, sq, d]
-            out[n] = sq * 64 + t
-            n += (tg >> t) & 1
-    return n
+    return walk_pseudo(st, rules, out, True, False, BY_DIRECTION)[0]
+
+
+@kernel
+def captures_and_others(st, rules, out):
+    """The captures and den entries of :func:`pseudo_captures` (into ``out``, by square
+    rather than direction) and how many other moves the side to move has:
+    ``(captures, others)``."""
+    return walk_pseudo(st, rules, out, True, True, BY_SQUARE)
 
 
 @kernel
 def count_pseudo_moves(st, rules):
     """How many moves :func:`pseudo_moves` would list, without listing them."""
-    side = st[S_SIDE]
-    own = side_bits(st, side)
-    enemy = side_bits(st, 1 - side)
-    blockers = jump_blockers(st, rules, side)
-    n = 0
-    for animal in range(RAT, ELEPHANT + 1):
-        code = side * 8 + animal
-        sq = st[P_SQ + code]
-        if sq >= 0:
-            mode = move_mode(rules, animal)
-            n += popcount(piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers))
-    return n
+    return walk_pseudo(st, rules, st, False, False, COUNT)[0]  # nothing listed: st unwritten
 
 
 @kernel
@@ -284,14 +328,9 @@ def chased_bits(st, rules, side):
             continue
         mode = move_mode(rules, animal)
         # Movement 1-3, 6, 9: the squares the enemy piece reaches (engine.bitboards)
-        hits = REACH[mode, enemy, sq] & prey & ~chased
-        if hits == 0:
+        if (REACH[mode, enemy, sq] & prey & ~chased) == 0:
             continue
-        if mode >= MODE_JUMP_H:
-            for d in range(4):
-                # Movement 7: a rat on the path blocks the jump
-                if (JUMP_PATH_BB[mode, sq, d] & blockers) != 0:
-                    hits &= ~(np.int64(1) << TARGET[mode, enemy, sq, d])
+        hits = reach_bits(mode, enemy, sq, blockers) & prey & ~chased  # Movement 7
         while hits != 0:
             t = lowest_bit(hits)
             if can_capture(rules, code, sq, st[t], t):  # Movement 5, 8: a capture by the rules

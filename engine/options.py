@@ -1,112 +1,29 @@
-"""What each preset and option of a rule set means, in words (``dsq rules``, help texts).
+"""What each preset and option of a rule set means, in words (``dsq rules``, help texts,
+the options table of ``docs/rules.md``), from the declaration in
+:mod:`engine.ruleset_options`.
 
 Clause numbers are those of ``docs/rules.md`` (and of the labels in the kernels).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.rules import PRESETS, Ruleset, parse_rules
+from engine.ruleset_options import OPTION_BY_NAME, Option
 
+__all__ = [
+    "OPTIONS",
+    "PRESET_SOURCES",
+    "catalogue",
+    "differences",
+    "explain",
+    "markdown_table",
+    "option_rows",
+    "options_help",
+]
 
-@dataclass(frozen=True)
-class OptionDoc:
-    """An option: the clause it changes, what it is about, and what each value means."""
-
-    name: str
-    clause: str
-    about: str
-    values: dict[str, str]
-
-    def meaning(self, value: object) -> str:
-        """What ``value`` of this option means."""
-        if self.name == "no_capture_plies":
-            if value == 0:
-                return "no draw for lack of captures"
-            return f"drawn after {value} plies in a row without a capture"
-        return self.values[_value_text(value)]
-
-
-OPTIONS: dict[str, OptionDoc] = {
-    d.name: d
-    for d in (
-        OptionDoc(
-            "dog_over_wolf",
-            "Pieces",
-            "which of dog and wolf is stronger",
-            {"false": "the wolf (4) is stronger than the dog (3)",
-             "true": "the dog (4) is stronger than the wolf (3)"},
-        ),
-        OptionDoc(
-            "jump_block",
-            "Movement 7",
-            "which rats in the river block a lion's or tiger's jump",
-            {"any": "any rat on the jump's path blocks it, even the jumper's own",
-             "enemy": "only an enemy rat blocks a jump; the jumper's own rat does not"},
-        ),
-        OptionDoc(
-            "lion_jump",
-            "Movement 9",
-            "the lion's river jumps",
-            {"both": "the lion jumps across the rivers and along them",
-             "horizontal": "the lion jumps only across the rivers (along a rank)",
-             "none": "the lion never jumps"},
-        ),
-        OptionDoc(
-            "tiger_jump",
-            "Movement 9",
-            "the tiger's river jumps",
-            {"both": "the tiger jumps across the rivers and along them",
-             "horizontal": "the tiger jumps only across the rivers (along a rank)",
-             "none": "the tiger never jumps"},
-        ),
-        OptionDoc(
-            "rat_cross_capture",
-            "Captures 1",
-            "whether a rat may capture a rat across the water's edge",
-            {"false": "a rat in water and a rat on land cannot capture each other",
-             "true": "a rat in water and a rat on land may capture each other"},
-        ),
-        OptionDoc(
-            "elephant_captures_rat",
-            "Captures 4",
-            "whether an elephant may capture a rat",
-            {"false": "an elephant may not capture a rat (except in a trap)",
-             "true": "an elephant may capture a rat on land"},
-        ),
-        OptionDoc(
-            "trapped_can_capture",
-            "Captures 2",
-            "whether an animal in an enemy trap may capture",
-            {"false": "an animal in an enemy trap has strength 0 and cannot capture",
-             "true": "an animal in an enemy trap keeps its strength and may capture"},
-        ),
-        OptionDoc(
-            "rule_7_3",
-            "7-3 rule",
-            "the 7-3 anti-chasing rule",
-            {"false": "no 7-3 rule",
-             "true": "an animal may not visit the same square a 4th time within its "
-                     "side's last 7 moves (unless chased, or a move entered a trap)"},
-        ),
-        OptionDoc(
-            "rule_17_5",
-            "17-5 rule",
-            "the 17-5 anti-chasing rule",
-            {"false": "no 17-5 rule",
-             "true": "after 17 moves in a row of one animal within at most 5 squares, it "
-                     "may not return to them (unless a move entered a trap)"},
-        ),
-        OptionDoc(
-            "no_capture_plies",
-            "End 3",
-            "the draw for lack of captures",
-            {},
-        ),
-    )
-}  # fmt: skip
+OPTIONS: dict[str, Option] = OPTION_BY_NAME
 
 PRESET_SOURCES: dict[str, str] = {
     "standard": "the rules of the Portuguese page on the game, with a 200-ply no-capture draw",
@@ -115,27 +32,20 @@ PRESET_SOURCES: dict[str, str] = {
 }
 
 
-def _value_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def option_rows(rules: Ruleset, against: Ruleset | None = None) -> list[dict[str, Any]]:
     """Every option of ``rules``: name, value, clause and meaning, and whether it differs
     from ``against`` (``standard`` by default)."""
     base = against if against is not None else PRESETS["standard"]
     rows = []
-    for f in fields(Ruleset):
-        doc = OPTIONS[f.name]
-        value = getattr(rules, f.name)
+    for option in OPTIONS.values():
+        value = getattr(rules, option.name)
         rows.append(
             {
-                "option": f.name,
-                "value": _value_text(value),
-                "clause": doc.clause,
-                "meaning": doc.meaning(value),
-                "differs": value != getattr(base, f.name),
+                "option": option.name,
+                "value": option.text(value),
+                "clause": option.clause,
+                "meaning": option.meaning(value),
+                "differs": value != getattr(base, option.name),
             }
         )
     return rows
@@ -159,21 +69,26 @@ def differences(a: str | Ruleset, b: str | Ruleset) -> dict[str, Any]:
     their meanings."""
     ra, rb = parse_rules(a), parse_rules(b)
     rows = []
-    for f in fields(Ruleset):
-        va, vb = getattr(ra, f.name), getattr(rb, f.name)
+    for option in OPTIONS.values():
+        va, vb = getattr(ra, option.name), getattr(rb, option.name)
         if va != vb:
-            doc = OPTIONS[f.name]
             rows.append(
                 {
-                    "option": f.name,
-                    "clause": doc.clause,
-                    "a": _value_text(va),
-                    "b": _value_text(vb),
-                    "a_meaning": doc.meaning(va),
-                    "b_meaning": doc.meaning(vb),
+                    "option": option.name,
+                    "clause": option.clause,
+                    "a": option.text(va),
+                    "b": option.text(vb),
+                    "a_meaning": option.meaning(va),
+                    "b_meaning": option.meaning(vb),
                 }
             )
     return {"a": ra.spec, "b": rb.spec, "same": not rows, "differences": rows}
+
+
+def _value_meanings(option: Option) -> dict[str, str]:
+    if option.kind is int:
+        return {"0": option.meaning(0), "N": option.meanings["N"].format(n="N")}
+    return {v: option.meanings[v] for v in option.values}
 
 
 def catalogue() -> dict[str, Any]:
@@ -183,17 +98,49 @@ def catalogue() -> dict[str, Any]:
             {
                 "name": name,
                 "source": PRESET_SOURCES[name],
-                "options": {f.name: _value_text(getattr(r, f.name)) for f in fields(Ruleset)},
+                "options": {o.name: o.text(getattr(r, o.name)) for o in OPTIONS.values()},
             }
             for name, r in PRESETS.items()
         ],
         "options": [
             {
-                "name": d.name,
-                "clause": d.clause,
-                "about": d.about,
-                "values": d.values or {"N": "drawn after N plies without a capture (0: never)"},
+                "name": o.name,
+                "clause": o.clause,
+                "about": o.about,
+                "values": _value_meanings(o),
             }
-            for d in OPTIONS.values()
+            for o in OPTIONS.values()
         ],
     }
+
+
+def options_help() -> str:
+    """The presets and options in one line each, for help texts."""
+    parts = []
+    for o in OPTIONS.values():
+        if o.kind is bool:
+            parts.append(o.name)
+        elif o.kind is int:
+            parts.append(f"{o.name}=N")
+        else:
+            parts.append(f"{o.name}={'|'.join(o.choices)}")
+    return f"presets: {', '.join(PRESETS)}; options: {', '.join(parts)}"
+
+
+def _cell(option: Option, value: object) -> str:
+    if option.kind is bool:
+        return "yes" if value else "no"
+    if option.kind is str:
+        return f"`{value}`"
+    return str(value)
+
+
+def markdown_table() -> str:
+    """The options table of ``docs/rules.md`` ("Presets and options"): each option's value
+    in each preset, its clause and what it is about."""
+    head = ["option", *(f"`{p}`" for p in PRESETS), "clause", "what it changes"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for o in OPTIONS.values():
+        cells = [f"`{o.name}`", *(_cell(o, getattr(r, o.name)) for r in PRESETS.values())]
+        lines.append("| " + " | ".join([*cells, o.clause, o.about]) + " |")
+    return "\n".join(lines)

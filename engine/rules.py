@@ -4,6 +4,9 @@ A spec is a preset name followed by ``+option`` or ``+option=value`` parts, e.g.
 ``yeshou+tiger_jump=horizontal+no_capture_plies=100``. A bare boolean option means true;
 ``=false`` turns one off. The canonical spec names the preset closest to the rule set
 and then the options that differ from it, in the fixed option order.
+
+The options (their kinds, values, presets and kernel slots) are declared once, in
+:mod:`engine.ruleset_options`; this module's checks, parser and array derive from it.
 """
 
 from __future__ import annotations
@@ -14,27 +17,56 @@ from typing import Any
 
 import numpy as np
 
-from engine.codes import DOG, JUMP_BLOCK_VALUES, JUMP_VALUES, WOLF, Animal, Jump, JumpBlock
+from engine.codes import DOG, JUMP_BLOCK_VALUES, JUMP_VALUES, WOLF, Animal
 from engine.errors import RulesError
+from engine.ruleset_options import (
+    MAX_NO_CAPTURE_PLIES,
+    OPTION_BY_NAME,
+    OPTION_NAMES,
+    OPTIONS,
+    PRESET_NAMES,
+    R_DOG_OVER_WOLF,
+    R_ELEPHANT_RAT,
+    R_JUMP_BLOCK,
+    R_LION_JUMP,
+    R_NO_CAPTURE,
+    R_RAT_CROSS,
+    R_RULE_7_3,
+    R_RULE_17_5,
+    R_STRENGTH,
+    R_TIGER_JUMP,
+    R_TRAPPED_CAPTURE,
+    RULES_ARRAY_SIZE,
+    Option,
+)
 
-# Indices of the options in the int32 array the kernels read (see ``Ruleset.as_array``).
-R_DOG_OVER_WOLF = 0
-R_JUMP_BLOCK = 1  # a JumpBlock code: BLOCK_ANY (any rat blocks) or BLOCK_ENEMY
-R_LION_JUMP = 2  # a Jump code: JUMP_NONE, JUMP_HORIZONTAL or JUMP_BOTH
-R_TIGER_JUMP = 3
-R_RAT_CROSS = 4
-R_RULE_7_3 = 5
-R_RULE_17_5 = 6
-R_NO_CAPTURE = 7
-R_STRENGTH = 8  # R_STRENGTH + animal (1..8): strength of that animal
-R_ELEPHANT_RAT = R_STRENGTH + 9  # elephant_captures_rat (Captures 4)
-R_TRAPPED_CAPTURE = R_STRENGTH + 10  # trapped_can_capture (Captures 2)
-RULES_ARRAY_SIZE = R_STRENGTH + 11
+__all__ = [
+    "JUMP_BLOCK_VALUES",
+    "JUMP_VALUES",
+    "MAX_NO_CAPTURE_PLIES",
+    "OPTION_NAMES",
+    "PRESETS",
+    "RULES_ARRAY_SIZE",
+    "R_DOG_OVER_WOLF",
+    "R_ELEPHANT_RAT",
+    "R_JUMP_BLOCK",
+    "R_LION_JUMP",
+    "R_NO_CAPTURE",
+    "R_RAT_CROSS",
+    "R_RULE_7_3",
+    "R_RULE_17_5",
+    "R_STRENGTH",
+    "R_TIGER_JUMP",
+    "R_TRAPPED_CAPTURE",
+    "Ruleset",
+    "parse_rules",
+]
 
 
 @dataclass(frozen=True)
 class Ruleset:
-    """One edition's rules: every option of RULES.md."""
+    """One edition's rules: every option of :data:`engine.ruleset_options.OPTIONS`, in
+    order, each defaulting to its ``standard`` value (a test checks the fields agree)."""
 
     dog_over_wolf: bool = False
     jump_block: str = "any"
@@ -49,17 +81,14 @@ class Ruleset:
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            value = getattr(self, f.name)
-            _check_value(f.name, value)
+            _check_value(OPTION_BY_NAME[f.name], getattr(self, f.name))
 
     @cached_property
     def spec(self) -> str:
         """The canonical spec: the closest preset, then the options that differ, in order."""
         best_name, best_diff = "", None
         for name, preset in PRESETS.items():
-            diff = [
-                f.name for f in fields(self) if getattr(self, f.name) != getattr(preset, f.name)
-            ]
+            diff = [n for n in OPTION_NAMES if getattr(self, n) != getattr(preset, n)]
             if best_diff is None or len(diff) < len(best_diff):
                 best_name, best_diff = name, diff
         parts = [best_name]
@@ -75,75 +104,54 @@ class Ruleset:
         return self.spec
 
     def as_array(self) -> np.ndarray:
-        """The int32 array the compiled kernels read (indices ``R_*`` of this module)."""
+        """The int32 array the compiled kernels read (``R_*`` of
+        :mod:`engine.ruleset_options`: each option's slot, then the animals' strengths)."""
         a = np.zeros(RULES_ARRAY_SIZE, dtype=np.int32)
-        a[R_DOG_OVER_WOLF] = int(self.dog_over_wolf)
-        a[R_JUMP_BLOCK] = JumpBlock[self.jump_block.upper()]
-        a[R_LION_JUMP] = Jump[self.lion_jump.upper()]
-        a[R_TIGER_JUMP] = Jump[self.tiger_jump.upper()]
-        a[R_RAT_CROSS] = int(self.rat_cross_capture)
-        a[R_ELEPHANT_RAT] = int(self.elephant_captures_rat)
-        a[R_TRAPPED_CAPTURE] = int(self.trapped_can_capture)
-        a[R_RULE_7_3] = int(self.rule_7_3)
-        a[R_RULE_17_5] = int(self.rule_17_5)
-        a[R_NO_CAPTURE] = self.no_capture_plies
+        for i, option in enumerate(OPTIONS):
+            a[i] = option.code(getattr(self, option.name))
         for animal in Animal:
             a[R_STRENGTH + animal] = animal  # the default strength is the animal's code
-        if self.dog_over_wolf:
+        if self.dog_over_wolf:  # Pieces: dog_over_wolf
             # the dog and the wolf exchange strengths: dog 4, wolf 3
             a[R_STRENGTH + DOG], a[R_STRENGTH + WOLF] = a[R_STRENGTH + WOLF], a[R_STRENGTH + DOG]
         return a
 
 
-OPTION_NAMES = tuple(f.name for f in fields(Ruleset))
-_BOOL_OPTIONS = {
-    "dog_over_wolf",
-    "rat_cross_capture",
-    "elephant_captures_rat",
-    "trapped_can_capture",
-    "rule_7_3",
-    "rule_17_5",
-}
-_CHOICE_OPTIONS = {
-    "jump_block": JUMP_BLOCK_VALUES,
-    "lion_jump": JUMP_VALUES,
-    "tiger_jump": JUMP_VALUES,
-}
-MAX_NO_CAPTURE_PLIES = 1_000_000
-
-
-def _check_value(name: str, value: object) -> None:
-    if name in _BOOL_OPTIONS:
+def _check_value(option: Option, value: object) -> None:
+    name = option.name
+    if option.kind is bool:
         if not isinstance(value, bool):
             raise RulesError(f"option {name} takes true or false, not {value!r}")
-    elif name in _CHOICE_OPTIONS:
-        if value not in _CHOICE_OPTIONS[name]:
-            allowed = ", ".join(_CHOICE_OPTIONS[name])
+    elif option.kind is str:
+        if value not in option.choices:
+            allowed = ", ".join(option.choices)
             raise RulesError(f"option {name} takes one of {allowed}, not {value!r}")
-    elif name == "no_capture_plies":
+    else:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"option no_capture_plies takes a whole number, not {value!r}")
-        if not 0 <= value <= MAX_NO_CAPTURE_PLIES:
+            raise RulesError(f"option {name} takes a whole number, not {value!r}")
+        if not option.low <= value <= option.high:
             raise RulesError(
-                f"option no_capture_plies takes 0 (no draw rule) to {MAX_NO_CAPTURE_PLIES},"
+                f"option {name} takes {option.low} ({option.low_means}) to {option.high},"
                 f" not {value}"
             )
 
 
-PRESETS: dict[str, Ruleset] = {
-    "standard": Ruleset(),
-    "yeshou": Ruleset(jump_block="enemy", rat_cross_capture=True, rule_7_3=True, rule_17_5=True),
-    "datou": Ruleset(tiger_jump="horizontal", rule_17_5=True),
-}
+def _preset(preset: str) -> Ruleset:
+    values: dict[str, Any] = {o.name: o.presets[preset] for o in OPTIONS}
+    return Ruleset(**values)
+
+
+PRESETS: dict[str, Ruleset] = {preset: _preset(preset) for preset in PRESET_NAMES}
 
 
 def _parse_option(part: str) -> tuple[str, object]:
     name, sep, text = part.partition("=")
     name = name.strip()
     text = text.strip()
-    if name not in OPTION_NAMES:
+    option = OPTION_BY_NAME.get(name)
+    if option is None:
         raise RulesError(f"unknown rules option {name!r}; options are: {', '.join(OPTION_NAMES)}")
-    if name in _BOOL_OPTIONS:
+    if option.kind is bool:
         if not sep:
             return name, True
         low = text.lower()
@@ -154,14 +162,11 @@ def _parse_option(part: str) -> tuple[str, object]:
         raise RulesError(f"option {name} takes true or false, not {text!r}")
     if not sep or not text:
         raise RulesError(f"option {name} needs a value: {name}=VALUE")
-    if name == "no_capture_plies":
+    if option.kind is int:
         try:
-            value: object = int(text)
+            return name, int(text)
         except ValueError:
-            raise RulesError(
-                f"option no_capture_plies takes a whole number, not {text!r}"
-            ) from None
-        return name, value
+            raise RulesError(f"option {name} takes a whole number, not {text!r}") from None
     return name, text
 
 
@@ -187,3 +192,9 @@ def parse_rules(spec: str | Ruleset | None) -> Ruleset:
         name, value = _parse_option(part)
         changes[name] = value
     return replace(PRESETS[preset_name], **changes)
+
+
+def canonical_rules(spec: str) -> str:
+    """The canonical form of a rules spec: the one recorded and compared (``RulesError`` for
+    an unknown preset or option)."""
+    return parse_rules(spec).spec

@@ -20,21 +20,29 @@ from engine.errors import DsqError
 COMMAND_MODULES = [
     "sim.commands.rules",
     "sim.commands.perft",
-    "sim.commands.moves",
+    "sim.commands.legal",
     "sim.commands.replay",
     "sim.commands.bench",
     "sim.commands.bots",
-    "sim.commands.move",
+    "sim.commands.bestmove",
     "sim.commands.play",
     "sim.commands.simulate",
     "sim.commands.batches",
     "sim.commands.stats",
     "sim.commands.dashboard",
     "sim.commands.tablebase",
-    "sim.commands.engine",
+    "sim.commands.serve",
     "sim.commands.engines",
     "sim.commands.study",
 ]
+
+# Former names of commands, kept working for scripts: command -> its aliases. The command
+# modules pass these to ``add_parser(aliases=...)``; here they choose the module to import.
+ALIASES: dict[str, list[str]] = {
+    "legal": ["moves"],
+    "bestmove": ["move"],
+    "serve": ["engine"],
+}
 
 
 class DsqArgumentParser(argparse.ArgumentParser):
@@ -65,8 +73,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``dsq`` console script."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    names = {name.rsplit(".", 1)[1] for name in COMMAND_MODULES}
-    parser = build_parser(argv[0] if argv and argv[0] in names else None)
+    names = {name.rsplit(".", 1)[1]: name.rsplit(".", 1)[1] for name in COMMAND_MODULES}
+    names.update({old: new for new, olds in ALIASES.items() for old in olds})
+    parser = build_parser(names.get(argv[0]) if argv else None)
+    if argv and argv[0] in names and names[argv[0]] != argv[0]:
+        _answer_as(parser, argv[0])
     args = parser.parse_args(argv)
     try:
         code = args.func(args)
@@ -84,6 +95,14 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # a full disk, a file size limit, a folder that vanished, ...
         return _error(args.command, describe_os_error(exc))
     return int(code or 0)
+
+
+def _answer_as(parser: argparse.ArgumentParser, alias: str) -> None:
+    """Make the command typed by its former name ``alias`` show that name in its usage and
+    error lines, as it did before it was renamed."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and alias in action.choices:
+            action.choices[alias].prog = f"{parser.prog} {alias}"
 
 
 def _error(command: str, message: str) -> int:

@@ -24,3 +24,12 @@ def data_copy(fixture_data: Path, tmp_path: Path) -> Path:
     dest = tmp_path / "data"
     shutil.copytree(fixture_data, dest)
     return dest
+
+
+# Storage: the key that seals the verdict caches lives in a temporary folder during tests
+# (never in the user's ~/.cache); subprocesses inherit it.
+@pytest.fixture(scope="session", autouse=True)
+def _seal_key_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
+    import os
+
+    os.environ["DSQ_KEY_DIR"] = str(tmp_path_factory.mktemp("dsq-key"))

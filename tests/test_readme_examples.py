@@ -36,8 +36,8 @@ SCALED: dict[str, str | None] = {
     '--seed 7 --swap --opening-plies 4 --workers 2 --label "greedy vs random"': "dsq simulate "
     "--rules standard,yeshou,datou --red greedy --blue random --games 20 --seed 7 --swap "
     '--opening-plies 4 --workers 2 --label "greedy vs random"',
-    # An external engine (notune/jungine) the tests do not have: tests/sim/engines/ play and
-    # check dsq engine and a misbehaving engine through the same commands.
+    # An external engine (notune/jungine) the tests do not have: tests/sim/external/ play and
+    # check dsq serve and a misbehaving engine through the same commands.
     "dsq engines check jungine --rules standard": None,
     "dsq simulate --rules standard+trapped_can_capture --red alphabeta:depth=60,time_ms=50 "
     "--blue engine:jungine,movetime=50 --games 100 --swap --opening-plies 4 --workers 2": None,
@@ -50,7 +50,7 @@ SCALED: dict[str, str | None] = {
 }
 STDIN = {
     "dsq play --red human --blue mcts:playouts=2000 --rules yeshou": "moves\nquit\n",
-    "dsq engine --bot alphabeta:depth=6 --rules datou": "uci\nisready\nposition startpos "
+    "dsq serve --bot alphabeta:depth=6 --rules datou": "uci\nisready\nposition startpos "
     "moves a3a4\ngo depth 2\nquit\n",
 }
 MOVE = re.compile(r"[a-g][1-9][a-g][1-9]")
@@ -137,15 +137,15 @@ def check_output(argv: list[str], out: str, comment: str) -> None:
         numbers = re.findall(r"\b\d{3,}\b", comment)
         if numbers:
             assert lines[-1] == numbers[-1]
-    elif name in ("moves", "replay"):
+    elif name in ("legal", "moves", "replay"):
         objs = [json.loads(x) for x in lines]
-        key = "legal" if name == "moves" else "plies"
+        key = "plies" if name == "replay" else "legal"
         assert all(key in o for o in objs)
         if "--jsonl" in argv:
             assert len(objs) == 4 and not any("error" in o for o in objs)
         if "--game" in argv:
             assert objs[0]["agrees"] is True and objs[0]["recorded"]["plies"] == objs[0]["plies"]
-    elif name == "move":
+    elif name in ("bestmove", "move"):
         assert MOVE.fullmatch(lines[-1])
         if "--json" in argv:
             assert json.loads(lines[0])["move"] == lines[-1]
@@ -168,10 +168,32 @@ def check_output(argv: list[str], out: str, comment: str) -> None:
         assert "alphabeta" in out and "mcts" in out
     elif name == "rules":
         assert "yeshou" in out
-    elif name == "engine":
+    elif name in ("serve", "engine"):
         assert "uciok" in lines and lines[-1].startswith("bestmove ")
         assert MOVE.fullmatch(lines[-1].split()[1])
     elif name == "study":
         assert ("games played in" in out) if argv[1] == "run" else out.startswith("study ")
     elif name == "bench":
         assert lines[0].startswith("perft 3:") and "random games" in out
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ('dsq moves --moves "a3a4 a7a6"', 'dsq legal --moves "a3a4 a7a6"'),
+        ("dsq move --bot greedy --seed 3", "dsq bestmove --bot greedy --seed 3"),
+        ("dsq engine --bot alphabeta:depth=1", "dsq serve --bot alphabeta:depth=1"),
+    ],
+)
+def test_a_former_command_name_still_works(old: str, new: str) -> None:
+    """``dsq moves``, ``dsq move`` and ``dsq engine`` (the former names of ``legal``,
+    ``bestmove`` and ``serve``) print what the new names print."""
+    stdin = "uci\nisready\nposition startpos moves a3a4\ngo depth 1\nquit\n"
+    outs = []
+    for command in (old, new):
+        argv = shlex.split(command)[1:]
+        code, out, err = in_process(argv, stdin if "--bot alphabeta" in command else "")
+        assert code == 0, (command, err)
+        check_output(argv, out, "")
+        outs.append([x for x in out.splitlines() if not x.startswith("info ")])  # timings
+    assert outs[0] == outs[1]

@@ -30,8 +30,7 @@ from dashboard.lang import (
     t,
 )
 from dashboard.loaders import dataset, game_record, games_listing
-from dashboard.replay import Replay, replay_game
-from engine.codes import PLAYER_STOPS
+from sim.play.replay import Replay, replay_cap, replay_game, verdict
 from sim.stats.games import replay_input
 from sim.storage.schema import REASONS, WINNERS
 
@@ -149,8 +148,7 @@ def _status(rep: Replay, ply: int, rules: str) -> str:
 
 def show_replay(game: dict[str, Any]) -> None:
     """The replay of one recorded game: info, controls, board and move list."""
-    # A stopped game (a resignation, a forfeit, a loss on time) ended before any cap.
-    cap = None if game["reason"] in PLAYER_STOPS else int(game["ply_cap"])
+    cap = replay_cap(game["reason"], game["ply_cap"])
     start_fen = game["start_fen"] if _present(game.get("start_fen")) else None
     rep = cached_replay(game["rules"], tuple(game["moves"]), cap, start_fen)
     recorded = result(game["winner"], game["reason"])
@@ -173,12 +171,12 @@ def show_replay(game: dict[str, Any]) -> None:
     facts = game_facts(game)
     if facts:
         st.caption(" · ".join(facts))
-    stopped = game["reason"] in PLAYER_STOPS and rep.winner is None and rep.error is None
-    if rep.winner == game["winner"] and rep.reason == game["reason"]:
+    check = verdict(game["winner"], game["reason"], rep)
+    if check == "agree":
         st.success(t("games.results_agree", recorded=recorded, replayed=replayed))
-    elif game["reason"] == "tablebase" and rep.winner is None and not rep.error:
+    elif check == "tables":
         tables_agree(game, rep, recorded)  # ended by the endgame tables, not by a rule
-    elif stopped:  # a forfeit or a loss on time: the position was left unfinished
+    elif check == "stopped":  # a resignation, a forfeit or a loss on time
         note = game["forfeit_note"] if _present(game.get("forfeit_note")) else reason(
             game["reason"])  # fmt: skip
         st.info(t("games.stopped", recorded=recorded, note=note))

@@ -1,6 +1,7 @@
 """Play: a game against any bot under any rules, in the browser.
 
-The game lives in the session (:class:`dashboard.playgame.PlayGame`); the board and its
+The game lives in the session (:class:`dashboard.playgame.ClickGame`, the clicks on a
+:class:`sim.play.session.PlayGame`); the board and its
 controls are one fragment, so a click reruns only them. A click on a square selects one of
 your animals and shows its legal destinations; a second click plays it. When it is the
 bot's turn the fragment asks the bot for its move (with a spinner) and draws the board
@@ -24,14 +25,13 @@ from dashboard.builders import bot_builder, rules_builder
 from dashboard.lang import error_text, fox, labels, lang, nf, piece, result, side, t
 from dashboard.limits import check_bot_limits
 from dashboard.playboard import board_cells, draw_board
-from dashboard.playgame import PlayGame, PlaySetup
+from dashboard.playgame import ClickGame, PlaySetup
 from dashboard.settings import Limits, load_settings
 from engine.board import square_name
 from engine.errors import DsqError
 from sim.bots.protocol import warm_up as warm_up_bot
 from sim.bots.registry import KINDS
 from sim.bots.spec import short_spec
-from sim.play.human import save_human_game
 
 GAME_KEY = "play_game"
 REQUEST_KEY = "play_request"
@@ -89,7 +89,7 @@ def setup_form(limits: Limits) -> PlaySetup | None:
             )
     try:
         check_bot_limits(bot, limits)
-        request = PlaySetup(
+        request = PlaySetup.against(
             rules,
             human,
             bot,
@@ -110,17 +110,17 @@ def new_game(request: PlaySetup | None) -> None:
     old = _game()
     if old is not None:
         old.close()
-    st.session_state[GAME_KEY] = PlayGame(request)
+    st.session_state[GAME_KEY] = ClickGame(request)
     st.session_state.pop(SAVED_KEY, None)
 
 
-def _game() -> PlayGame | None:
+def _game() -> ClickGame | None:
     game = st.session_state.get(GAME_KEY)
-    return game if isinstance(game, PlayGame) else None
+    return game if isinstance(game, ClickGame) else None
 
 
 def on_square(square: int) -> None:
-    """A click on a square (see :meth:`PlayGame.click`)."""
+    """A click on a square (see :meth:`ClickGame.click`)."""
     game = _game()
     if game is not None:
         game.click(square)
@@ -147,7 +147,7 @@ def on_save() -> None:
     if game is None or game.can_record() is not None:
         return
     try:
-        batch_id = save_human_game(load_settings().data_dir, game.record())
+        batch_id = game.save(load_settings().data_dir)
     except (DsqError, OSError) as exc:
         st.session_state[SAVED_KEY] = ("error", error_text(exc))
     else:
@@ -167,7 +167,7 @@ def _rerun() -> None:
     st.rerun(scope="fragment" if ctx is not None and ctx.fragment_ids_this_run else "app")
 
 
-def notice_text(game: PlayGame) -> str | None:
+def notice_text(game: ClickGame) -> str | None:
     """The explanation of the last click, in the user's language."""
     note = game.notice
     if note is None:
@@ -178,7 +178,7 @@ def notice_text(game: PlayGame) -> str | None:
     return t(note.key, **fields)
 
 
-def status_text(game: PlayGame) -> str:
+def status_text(game: ClickGame) -> str:
     """Whose turn it is, or how the game ended."""
     res = game.result
     if res is not None:
@@ -199,7 +199,7 @@ def status_text(game: PlayGame) -> str:
     return t("play.your_turn", side=side(game.human))
 
 
-def moves_table(game: PlayGame) -> pd.DataFrame:
+def moves_table(game: ClickGame) -> pd.DataFrame:
     """The moves so far, newest first."""
     n = nf()
     rows = [
@@ -216,7 +216,7 @@ def moves_table(game: PlayGame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[t(f"play.col_{c}") for c in cols])
 
 
-def controls(game: PlayGame, request: PlaySetup | None) -> None:
+def controls(game: ClickGame, request: PlaySetup | None) -> None:
     """Undo, resign, new game, flip; and the option to show the tablebase value."""
     c = st.columns(3)
     c[0].button(
@@ -255,7 +255,7 @@ def controls(game: PlayGame, request: PlaySetup | None) -> None:
             st.caption(t("play.hint_win", side=side(value["winner"]), plies=value.get("plies")))
 
 
-def save_panel(game: PlayGame) -> None:
+def save_panel(game: ClickGame) -> None:
     """Save a finished game as a recorded game, or say why it cannot be."""
     saved = st.session_state.get(SAVED_KEY)
     if saved and saved[0] == "ok":
@@ -295,7 +295,7 @@ def _game_area(request: PlaySetup | None) -> None:
     left, right = st.columns([1, 1])
     with right:
         st.markdown(f"**{status_text(game)}**")
-        bot = short_spec(game.setup.bot)
+        bot = short_spec(game.setup.bot or "")
         st.caption(t("play.matchup", you=side(game.human), bot=bot, rules=game.setup.rules))
         thinking = st.empty()
         note = notice_text(game)
@@ -356,5 +356,5 @@ if error is not None:
 if _game() is None and request is not None:
     new_game(request)
 elif _game() is None:
-    new_game(PlaySetup("standard", "red", DEFAULT_BOT, None, secrets.randbits(31)))
+    new_game(PlaySetup.against("standard", "red", DEFAULT_BOT, None, secrets.randbits(31)))
 game_area(request)

@@ -16,6 +16,7 @@ from engine.errors import DsqError
 from sim.bots.spec import short_spec
 from sim.play.seeds import MAX_SEED
 from sim.stats.query import Selection
+from sim.storage.batchspec import MAX_OPENING_PLIES, MAX_PLY_CAP
 
 STATUS_ICONS = {
     "starting": ":material/hourglass_top:",
@@ -85,8 +86,10 @@ def launch_form(data_dir: Path, limits: Limits) -> None:
             key="sim_workers",
         )
         c = st.columns(3)
-        opening = c[0].number_input(t("simulate.opening"), 0, 200, 0, key="sim_opening")
-        ply_cap = c[1].number_input(t("simulate.ply_cap"), 1, 65535, 1000, key="sim_plycap")
+        opening = c[0].number_input(
+            t("simulate.opening"), 0, MAX_OPENING_PLIES, 0, key="sim_opening"
+        )
+        ply_cap = c[1].number_input(t("simulate.ply_cap"), 1, MAX_PLY_CAP, 1000, key="sim_plycap")
         label = c[2].text_input(t("simulate.label"), key="sim_label")
         swap = st.checkbox(t("simulate.swap"), key="sim_swap")
         if st.button(t("simulate.launch"), type="primary", key="sim_launch"):

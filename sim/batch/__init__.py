@@ -14,9 +14,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sim.batch.detached import spawn_detached
+    from sim.batch.detached import launch_detached, spawn_detached
     from sim.batch.driver import BatchDriver, BatchFailed
-    from sim.batch.progress import Progress
+    from sim.batch.progress import BatchProgress
     from sim.batch.run import (
         check_resumable,
         create_batch,
@@ -33,10 +33,11 @@ _EXPORTS = {
     "BatchDriver": "driver",
     "BatchFailed": "driver",
     "BatchSpec": "spec",
-    "Progress": "progress",
+    "BatchProgress": "progress",
     "RunOptions": "spec",
     "StopCheck": "tally",
     "check_resumable": "run",
+    "launch_detached": "detached",
     "create_batch": "run",
     "make_spec": "spec",
     "new_batch_id": "run",
@@ -51,11 +52,12 @@ __all__ = [
     "BatchDriver",
     "BatchFailed",
     "BatchSpec",
-    "Progress",
+    "BatchProgress",
     "RunOptions",
     "StopCheck",
     "check_resumable",
     "create_batch",
+    "launch_detached",
     "make_spec",
     "new_batch_id",
     "prepare_data_dir",

@@ -125,9 +125,9 @@ class DaskBackend(Backend):
         except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ...
             msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise DsqError(f"cannot connect to Dask scheduler {address}: {msg}") from None
-        try:  # close the workers' engine processes when they end (see sim.engines.pool)
+        try:  # close the workers' engine processes when they end (see sim.external.pool)
             # lazy: optional dependency (the dask extra)
-            from sim.engines.dask_plugin import CloseEngines
+            from sim.external.dask_plugin import CloseEngines
 
             self.client.register_plugin(CloseEngines())
         except Exception:  # noqa: BLE001 - atexit and end of input close them anyway

@@ -12,22 +12,25 @@ games as a table and never touch the file system.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 
 import engine
 from sim.play.seeds import plan_game, plan_games
+from sim.storage.batchspec import BatchSpec
 from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
 from sim.storage.spool import SpooledFile, spool_games
 from sim.storage.writing import rows_to_table
+
+if TYPE_CHECKING:
+    from sim.external.registry import EngineRegistry
 
 DEFAULT_PLAY_FN = "sim.play.referee:play_game"
 
@@ -36,26 +39,19 @@ DEFAULT_PLAY_FN = "sim.play.referee:play_game"
 class ChunkJob:
     """A chunk of one batch's games: the batch's spec and the game indices to play.
 
-    ``bot_a`` is the ``--red`` bot (red on even indices with ``swap``, always without);
+    ``spec.red`` is bot *a* (red on even indices with ``swap``, always without);
     ``play_fn`` names the game function as ``"module:function"``; ``tables`` is the batch's
     folder of endgame tables (read by ``adjudicate="tablebase"`` and by bots that probe);
     ``spool`` the folder where the worker writes its games file itself ("": return a table).
     ``engines`` carries the registry entries of the external engines the bots name (JSON
-    texts, see :func:`sim.engines.registry.entries_json`), so any worker can start them.
+    texts, see :func:`sim.external.registry.entries_json`), so any worker can start them.
     """
 
     batch_id: str
-    rules: str
-    bot_a: str
-    bot_b: str
-    batch_seed: int
-    swap: bool
-    opening_plies: int
-    ply_cap: int
+    spec: BatchSpec
     indices: tuple[int, ...]
     max_seconds: float = 5.0
     play_fn: str = DEFAULT_PLAY_FN
-    adjudicate: str = "none"
     tables: str = ""
     spool: str = ""
     engines: tuple[str, ...] = ()
@@ -83,27 +79,34 @@ def engine_version() -> str:
     return engine.__version__
 
 
-def play_one(job: ChunkJob, game_index: int) -> dict[str, Any]:
-    """Play game ``game_index`` of the job's batch and return its full GAME_SCHEMA row."""
-    plan = plan_game(job.batch_seed, game_index, job.bot_a, job.bot_b, job.swap)
+def play_one(
+    job: ChunkJob, game_index: int, engines: EngineRegistry | None = None
+) -> dict[str, Any]:
+    """Play game ``game_index`` of the job's batch and return its full GAME_SCHEMA row; its
+    bots start their engines from ``engines`` (default: the job's entries)."""
+    spec = job.spec
+    plan = plan_game(spec.seed, game_index, spec.red, spec.blue, spec.swap)
     fn = _resolve(job.play_fn)
     t0 = time.perf_counter()
     extra: dict[str, Any] = {}
-    if job.adjudicate != "none":  # only then, so game functions without it keep working
-        extra = {"adjudicate": job.adjudicate, "tables": job.tables or None}
-    with _tables(job):
-        row = dict(
-            fn(
-                job.rules,
-                plan.red,
-                plan.blue,
-                plan.seed,
-                opening_plies=job.opening_plies,
-                ply_cap=job.ply_cap,
-                opening_seed=plan.opening_seed,
-                **extra,
-            )
+    if spec.adjudicate != "none":  # only then, so game functions without it keep working
+        extra = {"adjudicate": spec.adjudicate, "tables": job.tables or None}
+    if job.play_fn == DEFAULT_PLAY_FN:  # its bots read the batch's tables and engines
+        extra["tables"] = job.tables or None
+        if job.engines:
+            extra["engines"] = engines or _registry(job)
+    row = dict(
+        fn(
+            spec.rules,
+            plan.red,
+            plan.blue,
+            plan.seed,
+            opening_plies=spec.opening_plies,
+            ply_cap=spec.ply_cap,
+            opening_seed=plan.opening_seed,
+            **extra,
         )
+    )
     if row.get("duration_ms") is None:
         row["duration_ms"] = (time.perf_counter() - t0) * 1000.0
     row.update(
@@ -117,14 +120,12 @@ def play_one(job: ChunkJob, game_index: int) -> dict[str, Any]:
     return row
 
 
-def _tables(job: ChunkJob) -> contextlib.AbstractContextManager[None]:
-    """While a game plays, bots that probe endgame tables read the batch's folder."""
-    if not job.tables:
-        return contextlib.nullcontext()
-    # lazy: start-up time (the endgame tables: only when a bot probes them)
-    from sim.tablebase.store import use_root
+def _registry(job: ChunkJob) -> EngineRegistry:
+    """The engine registry of the entries the job carries."""
+    # lazy: start-up time (engine registry and client: only when an engine is used)
+    from sim.external.registry import EngineRegistry
 
-    return use_root(job.tables)
+    return EngineRegistry.from_json(job.engines)
 
 
 def play_chunk(job: ChunkJob) -> ChunkResult:
@@ -137,24 +138,21 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     """
 
     deadline = time.monotonic() + job.max_seconds
-    if job.engines:  # engine processes stay up in this worker, reused by its next chunks
-        # lazy: start-up time (engine registry and client: only when an engine is used)
-        from sim.engines.registry import use_entries_json
-
-        use_entries_json(job.engines)
+    # engine processes stay up in this worker (sim.external.pool), reused by its next chunks
+    engines = _registry(job) if job.engines else None
     result = None
     if job.play_fn == DEFAULT_PLAY_FN:
         # lazy: start-up time (numba kernels)
         from sim.play.columnar import fast_pair, load_kernels
 
-        if fast_pair(job.bot_a, job.bot_b):
+        if fast_pair(job.spec.red, job.spec.blue):
             load_kernels()  # a new worker's first chunk does not spend its time loading them
             deadline = time.monotonic() + job.max_seconds
             result = _play_chunk_fast(job, deadline)
     if result is None:
         rows: list[dict[str, Any]] = []
         for gi in job.indices:
-            rows.append(play_one(job, gi))
+            rows.append(play_one(job, gi, engines))
             if time.monotonic() >= deadline:
                 break
         played = tuple(r["game_index"] for r in rows)
@@ -171,19 +169,20 @@ def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
     # lazy: start-up time (numba kernels)
     from sim.play.columnar import play_fast_columns
 
-    plan = plan_games(job.batch_seed, job.indices, job.swap)
-    red = np.where(plan.a_is_red, 0, 1)  # indices into (bot_a, bot_b)
+    spec = job.spec
+    plan = plan_games(spec.seed, job.indices, spec.swap)
+    red = np.where(plan.a_is_red, 0, 1)  # indices into (spec.red, spec.blue): bots a and b
     columns, n = play_fast_columns(
-        job.rules,
-        (job.bot_a, job.bot_b),
+        spec.rules,
+        (spec.red, spec.blue),
         red,
         1 - red,
         plan.seed,
         plan.opening_seed,
-        job.opening_plies,
-        job.ply_cap,
+        spec.opening_plies,
+        spec.ply_cap,
         deadline=time.perf_counter() + (deadline - time.monotonic()),
-        adjudicate=job.adjudicate,
+        adjudicate=spec.adjudicate,
         tables=job.tables or None,
     )
     columns.update(

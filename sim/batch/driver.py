@@ -39,7 +39,7 @@ from typing import Any
 from sim.batch.backends import Backend
 from sim.batch.chunks import DEFAULT_PLAY_FN, ChunkJob, ChunkResult
 from sim.batch.failures import BatchFailed, MissingIndices, describe, interrupted, is_resource
-from sim.batch.progress import Progress
+from sim.batch.progress import BatchProgress
 from sim.batch.recorder import GameRecorder
 from sim.batch.spec import BatchSpec, RunOptions
 from sim.batch.tally import SequentialCheck, StopCheck, Tally
@@ -89,7 +89,7 @@ class BatchDriver:
         batch_id: str,
         backend: Backend,
         options: RunOptions | None = None,
-        progress: Progress | None = None,
+        progress: BatchProgress | None = None,
         stop_check: StopCheck | None = None,
     ) -> None:
         self.data_dir = data_dir
@@ -344,20 +344,12 @@ class BatchDriver:
             idx = self.missing.take(self.chunk_size)
         else:
             return None
-        spec = self.spec
         return ChunkJob(
             batch_id=self.batch_id,
-            rules=spec.rules,
-            bot_a=spec.red,
-            bot_b=spec.blue,
-            batch_seed=spec.seed,
-            swap=spec.swap,
-            opening_plies=spec.opening_plies,
-            ply_cap=spec.ply_cap,
+            spec=self.spec,
             indices=idx,
             max_seconds=self.chunk_seconds,
             play_fn=self.options.play_fn,
-            adjudicate=spec.adjudicate,
             tables=str(tables_root(self.data_dir)),
             engines=self.options.engines,
         )

@@ -16,7 +16,7 @@ def _fmt_eta(seconds: float | None) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
 
 
-class Progress:
+class BatchProgress:
     """Reports games done, games/s, ETA and the running red/blue/draw counts.
 
     ``mode``: ``"auto"`` (bar if ``stream`` is a terminal, else plain lines), ``"bar"``,

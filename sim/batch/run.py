@@ -3,13 +3,14 @@
 
 Python API::
 
-    from sim.batch import make_spec, run_batches, spawn_detached
+    from sim.batch import launch_detached, make_spec, run_batches, spawn_detached
 
     spec = make_spec("standard", "random", "greedy", games=1000, seed=1, swap=True)
     [record] = run_batches([spec], "data", workers=2)  # blocks; returns the final records
     specs = [make_spec(r, "greedy", "random", 400, seed=7) for r in ("standard", "yeshou")]
     records = run_batches(specs, "data", batch_id="cmp", sprt="elo0=0,elo1=50")  # cmp-1, cmp-2
     [record] = run_batches(data_dir="data", resume=record["batch_id"])  # the missing games
+    pid = launch_detached([spec], "data", batch_id="d2", launch_file="d2.launch")  # as data
     pid = spawn_detached(["--rules", "datou", "--games", "100", "--batch-id", "d1"])
 
 :func:`run_batches` owns everything around the driver: the backend (created and closed),
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -38,9 +40,10 @@ from engine.errors import DsqError
 from sim.batch.backends import Backend, make_backend
 from sim.batch.chunks import engine_version
 from sim.batch.driver import BatchDriver, BatchFailed
-from sim.batch.progress import Progress
+from sim.batch.progress import BatchProgress
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
 from sim.batch.tally import StopCheck, Tally
+from sim.storage.batchrecord import BatchRecord
 from sim.storage.locks import LOCK_NAME, BatchBusy, BatchLock
 from sim.storage.paths import batch_path, check_batch_id, games_dir, resolve_data_dir
 from sim.storage.records import (
@@ -51,6 +54,7 @@ from sim.storage.records import (
     read_spec_for_resume,
     write_batch_record,
 )
+from sim.storage.repeats import set_aside
 from sim.storage.schema import SCHEMA_VERSION
 
 
@@ -65,7 +69,7 @@ def run_batches(
     workers: int = 1,
     scheduler: str | None = None,
     options: RunOptions | None = None,
-    progress: Progress | None = None,
+    progress: BatchProgress | None = None,
     stop_check: StopCheck | None = None,
     ids: Sequence[str] | None = None,
     labels: Sequence[str] | None = None,
@@ -170,7 +174,7 @@ def _play_all(
     ids: list[str],
     backend: Backend,
     options: RunOptions | None,
-    progress: Progress | None,
+    progress: BatchProgress | None,
     stop_check: StopCheck | None,
     locks: dict[str, BatchLock],
 ) -> list[dict[str, Any]]:
@@ -213,7 +217,7 @@ def run_batch(
     label: str | None = None,
     batch_id: str | None = None,
     sprt: str | None = None,
-    progress: Progress | None = None,
+    progress: BatchProgress | None = None,
     stop_check: StopCheck | None = None,
     options: RunOptions | None = None,
 ) -> dict[str, Any]:
@@ -230,7 +234,7 @@ def resume_batch(
     *,
     workers: int = 1,
     scheduler: str | None = None,
-    progress: Progress | None = None,
+    progress: BatchProgress | None = None,
     stop_check: StopCheck | None = None,
     options: RunOptions | None = None,
 ) -> dict[str, Any]:
@@ -312,25 +316,19 @@ def create_batch(
     """
     batch_id = check_batch_id(batch_id or new_batch_id())
     check_new_batch(data_dir, batch_id)
-    record: dict[str, Any] = {
-        "batch_id": batch_id,
-        "group": group or batch_id,
-        "label": check_label(label) if label is not None else None,
-        "spec": spec.to_dict(),
-        "status": "queued",
-        "games_planned": spec.games,
-        "games_done": 0,
-        "counts": Tally(spec.swap).record_counts(),
-        "created_at": now_iso(),
-        "started_at": None,
-        "finished_at": None,
-        "host": hostname(),
-        "pid": os.getpid(),
-        "engine_version": engine_version(),
-        "schema_version": SCHEMA_VERSION,
-        "error": None,
-        "sprt": sprt,
-    }
+    record = BatchRecord(
+        batch_id=batch_id,
+        spec=spec,
+        group=group or batch_id,
+        label=check_label(label) if label is not None else None,
+        counts=Tally(spec.swap).record_counts(),
+        created_at=now_iso(),
+        host=hostname(),
+        pid=os.getpid(),
+        engine_version=engine_version(),
+        schema_version=SCHEMA_VERSION,
+        sprt=sprt,
+    ).to_dict()
     if not create_batch_record(data_dir, record):
         raise DsqError(f"batch {batch_id!r} already exists in {data_dir}")
     return record
@@ -348,13 +346,15 @@ def check_resumable(data_dir: Path, batch_id: str) -> dict[str, Any]:
     with BatchLock(data_dir, batch_id):
         rec = read_spec_for_resume(data_dir, batch_id)
         try:
-            make_spec(**rec["spec"])
+            make_spec(**BatchSpec.from_dict(rec["spec"]).to_dict())
         except DsqError as exc:
             raise DsqError(
                 f"batch {batch_id} cannot be resumed: its spec is unusable: {exc}"
             ) from None
         if "repaired" in rec:
             write_batch_record(data_dir, rec)
+        for note in set_aside(data_dir, batch_id):  # files that repeat games, links, ...
+            print(f"dsq simulate: {note}", file=sys.stderr)
     return rec
 
 

@@ -7,46 +7,25 @@ same record), the number of games, the batch seed and the options that change th
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
-from engine import parse_rules
-from engine.errors import DsqError
+from engine.rules import canonical_rules
 from sim.batch.chunks import DEFAULT_PLAY_FN
-from sim.play.seeds import MAX_SEED, new_batch_seed
-from sim.storage.recordcheck import MAX_GAMES, MAX_OPENING_PLIES, MAX_PLY_CAP
+from sim.play.seeds import new_batch_seed
+from sim.storage.batchspec import (
+    ADJUDICATE,
+    MAX_GAMES,
+    SPEC_DEFAULTS,
+    SPEC_INFO,
+    BatchSpec,
+    SpecError,
+    check_pair,
+    check_value,
+    value_error,
+)
 
-__all__ = ["ADJUDICATE", "MAX_GAMES", "BatchSpec", "RunOptions", "make_spec"]
-
-ADJUDICATE = ("none", "tablebase")  # sim.tablebase.adjudicate.MODES, without loading it
-
-
-@dataclass(frozen=True)
-class BatchSpec:
-    """What a batch plays: canonical rules and bot specs, games, seed and options.
-
-    ``red`` is bot *a* (red in every game, or in even-indexed games with ``swap``);
-    ``blue`` is bot *b*.
-    """
-
-    rules: str
-    red: str
-    blue: str
-    games: int
-    seed: int
-    swap: bool = False
-    opening_plies: int = 0
-    ply_cap: int = 1000
-    adjudicate: str = "none"  # or "tablebase": end games by the endgame tables
-
-    def to_dict(self) -> dict[str, Any]:
-        """The spec as stored in the batch record."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> BatchSpec:
-        """The spec of a batch record (unknown keys are ignored)."""
-        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+__all__ = ["ADJUDICATE", "MAX_GAMES", "BatchSpec", "RunOptions", "SpecError", "make_spec"]
 
 
 @dataclass
@@ -70,18 +49,14 @@ class RunOptions:
     max_seconds: float | None = None
 
 
-def canonical_rules(spec: str) -> str:
-    """The canonical form of a rules spec (``DsqError`` if unknown)."""
-
-    return parse_rules(spec.strip()).spec
-
-
-def canonical_bot(spec: str) -> str:
-    """The canonical form of a bot spec (``DsqError`` if invalid)."""
+def _canonical(kind: str, text: str) -> str:
+    """``text`` in canonical form as a ``kind`` (``rules`` or ``bot``) spec."""
+    if kind == "rules":
+        return canonical_rules(text)
     # lazy: start-up time (the bot catalogue: only when a bot is named)
-    from sim.bots import parse_bot
+    from sim.bots.spec import canonical_bot
 
-    return parse_bot(spec.strip()).canonical
+    return canonical_bot(text)
 
 
 def make_spec(
@@ -90,44 +65,41 @@ def make_spec(
     blue: str,
     games: int,
     seed: int | None = None,
-    swap: bool = False,
-    opening_plies: int = 0,
-    ply_cap: int = 1000,
-    adjudicate: str = "none",
+    **options: Any,
 ) -> BatchSpec:
-    """A validated :class:`BatchSpec` with canonical specs; ``DsqError`` on any bad value.
+    """A validated :class:`BatchSpec` with canonical specs; :class:`SpecError` (a
+    ``DsqError``) naming the flag on any bad value.
 
-    ``seed=None`` draws a fresh batch seed (recorded with the batch). ``adjudicate`` is
-    ``none`` or ``tablebase``.
+    ``seed=None`` draws a fresh batch seed (recorded with the batch). ``options`` are the
+    other fields of :class:`BatchSpec` (``swap``, ``opening_plies``, ``ply_cap``,
+    ``adjudicate``, ...), each checked as declared there; a missing one takes its default.
     """
-    if not isinstance(games, int) or isinstance(games, bool) or games <= 0:
-        raise DsqError(f"--games must be a positive integer, got {games}")
-    if games > MAX_GAMES:
-        raise DsqError(f"--games must be at most {MAX_GAMES}, got {games}")
-    if swap and games % 2:
-        raise DsqError(f"--swap plays games in pairs: --games must be even, got {games}")
+    unknown = sorted(set(options) - set(SPEC_INFO))
+    if unknown:
+        raise TypeError(f"make_spec() got unknown spec fields: {', '.join(unknown)}")
     if seed is None:
         seed = new_batch_seed()
-    if not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise DsqError(f"--seed must be between 0 and {MAX_SEED}, got {seed}")
-    if not 0 <= opening_plies <= MAX_OPENING_PLIES:
-        raise DsqError(
-            f"--opening-plies must be between 0 and {MAX_OPENING_PLIES}, got {opening_plies}"
-        )
-    if not 1 <= ply_cap <= MAX_PLY_CAP:
-        raise DsqError(f"--ply-cap must be between 1 and {MAX_PLY_CAP}, got {ply_cap}")
-    if opening_plies >= ply_cap:
-        raise DsqError(f"--opening-plies ({opening_plies}) must be below --ply-cap ({ply_cap})")
-    if adjudicate not in ADJUDICATE:
-        raise DsqError(f"--adjudicate takes one of {', '.join(ADJUDICATE)}, not {adjudicate!r}")
-    return BatchSpec(
-        rules=canonical_rules(rules),
-        red=canonical_bot(red),
-        blue=canonical_bot(blue),
-        games=games,
-        seed=seed,
-        swap=swap,
-        opening_plies=opening_plies,
-        ply_cap=ply_cap,
-        adjudicate=adjudicate,
-    )
+    values = {
+        **SPEC_DEFAULTS,
+        **options,
+        "rules": rules,
+        "red": red,
+        "blue": blue,
+        "games": games,
+        "seed": seed,
+    }
+    for name, info in SPEC_INFO.items():
+        value = values[name]
+        if info.canon:
+            if not isinstance(value, str):
+                raise value_error(info, value)
+            values[name] = _canonical(info.canon, value)
+        elif not check_value(info, value):
+            raise value_error(info, value)
+    check_pair(values)
+    return BatchSpec(**values)
+
+
+def spec_options(spec: BatchSpec) -> dict[str, Any]:
+    """The fields of ``spec`` beyond rules, bots, games and seed (``make_spec``'s options)."""
+    return {f.name: getattr(spec, f.name) for f in fields(spec) if f.name in SPEC_DEFAULTS}

@@ -4,7 +4,7 @@
 The first iteration (depth 1) always completes, so a budget too small for anything still
 gives a legal, sensible move. Another thread may end a search early with :meth:`stop`
 (the compiled search runs without the GIL, so that thread can run meanwhile), and
-``on_iteration`` hears of each completed iteration (``dsq engine`` prints them as ``info``).
+``on_iteration`` hears of each completed iteration (``dsq serve`` prints them as ``info``).
 The transposition table lives as long as the bot (one game); history and killers are
 cleared before every move. With ``noise > 0`` each move's search draws one salt from the
 bot's generator, and every evaluated position gets a noise term fixed by the salt and its
@@ -26,9 +26,10 @@ from engine.position import decode_move
 from engine.rng import rng_next
 from engine.rules import Ruleset
 from sim.bots import search as S
+from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evaluate import ZOBRIST, full_hash
+from sim.bots.piece_values import values_array
 from sim.bots.spec import BotSpec
-from sim.bots.values import values_array
 from sim.tablebase.advice import TableAdvisor
 
 _MASK63 = (1 << 63) - 1
@@ -51,7 +52,9 @@ def mate_in(score: int) -> int | None:
 class AlphaBetaBot:
     """Iterative-deepening alpha-beta player (see the module docstring)."""
 
-    def __init__(self, spec: BotSpec, rules: Ruleset, rng: np.ndarray) -> None:
+    def __init__(
+        self, spec: BotSpec, rules: Ruleset, rng: np.ndarray, context: BotContext = DEFAULT_CONTEXT
+    ) -> None:
         self.spec = spec
         self.rules_array = rules.as_array()
         self.rng = rng
@@ -69,7 +72,7 @@ class AlphaBetaBot:
         self.info: dict[str, Any] = {}
         self.stopping = threading.Event()  # set by stop(); cleared by the caller of choose
         self.on_iteration: Callable[[dict[str, Any]], None] | None = None
-        self.tables = TableAdvisor(rules) if p["tablebase"] == "on" else None
+        self.tables = TableAdvisor(rules, context.tables_root()) if p["tablebase"] == "on" else None
 
     def _load(self, st: np.ndarray) -> np.ndarray:
         used = core.HEADER + core.HIST_SIZE * int(st[core.S_NPLY])

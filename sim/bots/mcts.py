@@ -16,9 +16,10 @@ from engine.errors import MoveError
 from engine.position import decode_move
 from engine.rules import Ruleset
 from sim.bots import mcts_kernel as K
+from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evaluate import V_OFF
+from sim.bots.piece_values import values_array
 from sim.bots.spec import BotSpec
-from sim.bots.values import values_array
 from sim.tablebase.advice import TableAdvisor
 
 MAX_NODES = 1 << 22
@@ -27,7 +28,9 @@ MAX_NODES = 1 << 22
 class MctsBot:
     """Monte Carlo tree search player (see :mod:`sim.bots.mcts_kernel`)."""
 
-    def __init__(self, spec: BotSpec, rules: Ruleset, rng: np.ndarray) -> None:
+    def __init__(
+        self, spec: BotSpec, rules: Ruleset, rng: np.ndarray, context: BotContext = DEFAULT_CONTEXT
+    ) -> None:
         self.spec = spec
         self.rules_array = rules.as_array()
         self.rng = rng
@@ -44,7 +47,7 @@ class MctsBot:
         self.tree_i = np.zeros((nodes, 5), dtype=np.int32)
         self.tree_f = np.zeros((nodes, 2), dtype=np.float64)
         self.info: dict[str, Any] = {}
-        self.tables = TableAdvisor(rules) if p["tablebase"] == "on" else None
+        self.tables = TableAdvisor(rules, context.tables_root()) if p["tablebase"] == "on" else None
         self.clock = np.zeros(1, dtype=np.int64)  # the kernel's deadline (see K.mcts)
         self.stopping = threading.Event()  # set by stop(); cleared by the caller of choose
 

@@ -1,19 +1,23 @@
 """The bot protocol: a bot built from a spec, a rule set and a generator chooses moves.
 
-``make_bot(spec, rules, rng)`` returns an object with ``choose(st) -> int`` (a legal move
+``make_bot(spec, rules, rng, context)`` returns an object with ``choose(st) -> int`` (a legal move
 ``from * 64 + to`` of the side to move in the kernel state ``st``, which it leaves as it
 found it), ``info`` (what the last search saw: depth, score, nodes, pv, time) and
-``spec``. Every bot draws randomness only from ``rng`` (a ``engine.rng.seed_state`` array).
-The class that plays each kind is named in :mod:`sim.bots.registry`.
+``spec``. Every bot draws randomness only from ``rng`` (a ``engine.rng.seed_state`` array)
+and reads tables and engines only through its ``context`` (:mod:`sim.bots.context`).
+The class that plays each kind is named in :mod:`sim.bots.registry`, constructed as
+``Class(spec, ruleset, rng, context)``.
 
-``warm_up(spec, rules)`` loads the compiled code a bot of that kind plays with before any
-clock starts, so loading (or compiling, with a cold numba cache) is never thinking time.
+``warm_up(spec, rules, context)`` loads the compiled code a bot of that kind plays with
+before any clock starts, so loading (or compiling, with a cold numba cache) is never
+thinking time.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -22,6 +26,7 @@ from engine.errors import DsqError
 from engine.position import Position
 from engine.rng import seed_state
 from engine.rules import Ruleset, parse_rules
+from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.registry import KINDS, player_class
 from sim.bots.spec import BotSpec, parse_bot
 
@@ -48,17 +53,28 @@ class Bot(Protocol):
         ...
 
 
-def make_bot(spec: str | BotSpec, rules: Ruleset | str | None, rng: np.ndarray) -> Bot:
-    """A bot for ``spec`` under ``rules`` drawing from ``rng``."""
+def make_bot(
+    spec: str | BotSpec,
+    rules: Ruleset | str | None,
+    rng: np.ndarray,
+    context: BotContext = DEFAULT_CONTEXT,
+) -> Bot:
+    """A bot for ``spec`` under ``rules`` drawing from ``rng``, reading the tables and
+    engines of ``context`` (default: the default data folder's and registry)."""
     bot_spec = parse_bot(spec)
-    return player_class(bot_spec.name)(bot_spec, parse_rules(rules), rng)
+    return player_class(bot_spec.name)(bot_spec, parse_rules(rules), rng, context)
 
 
-def warm_up(spec: str | BotSpec, rules: Ruleset | str | None = None) -> float:
+def warm_up(
+    spec: str | BotSpec,
+    rules: Ruleset | str | None = None,
+    context: BotContext = DEFAULT_CONTEXT,
+) -> float:
     """Load every compiled kernel a bot of ``spec`` plays with (move generation, search,
     evaluation, MCTS, clock reads and, with ``tablebase=on``, the table probes): throwaway
     bots of the same kind make tiny searches. Once per kind and process; nothing for an
-    external engine (its own process loads before ``readyok``). Returns the seconds taken."""
+    external engine (its own process loads before ``readyok``). The tables read are
+    ``context``'s. Returns the seconds taken."""
     bot_spec = parse_bot(spec)
     kind = KINDS[bot_spec.name]
     if kind.spec_module is not None:
@@ -78,20 +94,20 @@ def warm_up(spec: str | BotSpec, rules: Ruleset | str | None = None) -> float:
             except DsqError:  # a rule set whose board does not take it
                 pass
         for pos in positions:
-            player_class(small.name)(small, ruleset, seed_state(0)).choose(pos.st)
+            player_class(small.name)(small, ruleset, seed_state(0), context).choose(pos.st)
         if key[1] == "on":
-            _load_tables(ruleset)
+            _load_tables(ruleset, context.tables_root())
         _warmed.add(key)
     return time.perf_counter() - t0
 
 
-def _load_tables(rules: Ruleset) -> None:
+def _load_tables(rules: Ruleset, root: Path) -> None:
     """Read the endgame tables on disk for ``rules`` into the process's cache, as many as
     it keeps, so that a game reaching one does not read its file during a move."""
     # lazy: only a bot with tablebase=on reads tables; others never load that package
     from sim.tablebase.store import TableError, cache_for, rules_key
 
-    cache, key = cache_for(None), rules_key(rules)
+    cache, key = cache_for(root), rules_key(rules)
     room = cache.max_bytes
     for material in cache.materials(key):
         room -= material.size

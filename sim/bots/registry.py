@@ -1,9 +1,11 @@
 """Every kind of bot, registered once: its name, meaning, parameters, the class that plays
-it and, for bots the referee can run inside its compiled game loop, their kernel kind.
+it, what a move costs (the dashboard's launch estimate), which of its limits a protocol
+``go`` sets (``dsq serve``) and, for bots the referee can run inside its compiled game
+loop, their kernel kind.
 
-Adding a bot kind is one :class:`BotKind` entry in :data:`KINDS` (and its player class,
-named here as ``"module:Class"`` and imported only when a bot of that kind is built, so
-parsing specs never loads numba).
+Adding a bot kind is one :class:`BotKind` entry in :data:`KINDS` (or :func:`register`)
+and its player class, named here as ``"module:Class"`` and imported only when a bot of
+that kind is built, so parsing specs never loads numba.
 
 A kind may also carry a ``fill`` rule: parameters whose value depends on which others the
 spec gave. The searching bots use one (:func:`budget_lifts_cap`): a time or node budget
@@ -20,7 +22,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from engine.errors import DsqError
 from sim.bots.params import VALUES, Param
+from sim.external.timecontrol import parse_tc
 
 TABLEBASE = Param(
     "tablebase",
@@ -34,7 +38,7 @@ TABLEBASE = Param(
 
 
 class TimeControlParam(Param):
-    """The ``tc`` of an engine bot (read by ``sim.engines.botspec``; shown by ``dsq bots``)."""
+    """The ``tc`` of an engine bot (read by ``sim.external.botspec``; shown by ``dsq bots``)."""
 
     def allowed(self) -> str:
         """The forms a time control takes."""
@@ -50,6 +54,29 @@ Fill = Callable[[dict[str, Any], frozenset[str]], None]
 filled in) in place, knowing the names of the parameters the spec text ``given``."""
 
 
+Cost = Callable[[dict[str, Any]], float]
+"""``cost(params)``: rough seconds one move of a bot with these parameters takes on one
+core (measured with ``benchmarks/bench_bots.py`` and ``dsq bench``)."""
+
+UNKNOWN_MOVE_S = 0.1  # the cost of a move of a kind that declares none
+
+
+@dataclass(frozen=True)
+class GoLimits:
+    """The attributes of a built bot that the limits of a protocol ``go`` set (``dsq
+    engine``): ``depth`` (plies), ``nodes`` and ``time`` (ms for this move); None where the
+    kind has no such limit (the ``go`` limit is then ignored)."""
+
+    depth: str | None = None
+    nodes: str | None = None
+    time: str | None = None
+
+    def attrs(self) -> dict[str, str]:
+        """``{limit: attribute}`` of the limits the kind has."""
+        named = {"depth": self.depth, "nodes": self.nodes, "time": self.time}
+        return {k: v for k, v in named.items() if v is not None}
+
+
 @dataclass(frozen=True)
 class BotKind:
     """One kind of bot.
@@ -60,7 +87,10 @@ class BotKind:
     parameters that depend on which others a spec gives (see :data:`Fill`), else None.
     ``spec_module`` names a module whose ``parse_body(text, body)``, ``canonical(params)``
     and ``short(params)`` read and write the specs of a kind that does not fit
-    ``key=value`` parameters alone (``engine``).
+    ``key=value`` parameters alone (``engine``). ``cost`` estimates the seconds of a move
+    (see :data:`Cost`; None: :data:`UNKNOWN_MOVE_S`); ``limits`` names what a protocol
+    ``go`` sets (:class:`GoLimits`); ``external`` marks a kind whose moves come from
+    another program (``dsq serve`` serves only dsq's own bots).
     """
 
     name: str
@@ -70,6 +100,13 @@ class BotKind:
     fast_kind: int | None = None
     spec_module: str | None = None
     fill: Fill | None = None
+    cost: Cost | None = None
+    limits: GoLimits = GoLimits()
+    external: bool = False
+
+    def move_seconds(self, params: dict[str, Any]) -> float:
+        """Rough seconds one move of a bot of this kind with ``params`` takes on one core."""
+        return self.cost(params) if self.cost is not None else UNKNOWN_MOVE_S
 
 
 def budget_lifts_cap(cap: Param, budgets: tuple[str, ...]) -> Fill:
@@ -81,6 +118,45 @@ def budget_lifts_cap(cap: Param, budgets: tuple[str, ...]) -> Fill:
             values[cap.name] = int(cap.high)
 
     return fill
+
+
+def constant_cost(seconds: float) -> Cost:
+    """A :data:`Cost` that does not depend on the parameters."""
+    return lambda params: seconds
+
+
+def _within_time(seconds: float, params: dict[str, Any]) -> float:
+    """``seconds``, or the spec's ``time_ms`` budget when that is smaller."""
+    budget = params.get("time_ms") or 0
+    return min(seconds, budget / 1000.0) if budget else seconds
+
+
+ALPHABETA_NODE_S = 1 / 7.0e6  # nodes/s; a depth-d search visits about 6**d nodes
+MCTS_PLY_S = 1 / 9.6e6  # rollout plies/s (480,000 playouts/s of 20 plies)
+ENGINE_UNTIMED_MOVE_S = 1.0  # an external engine limited by depth or nodes only: a guess
+
+
+def alphabeta_cost(params: dict[str, Any]) -> float:
+    """A search of ``6**depth`` nodes (at most ``nodes``), within its time budget."""
+    nodes = min(6.0 ** params["depth"], params["nodes"] or float("inf"))
+    return _within_time(nodes * ALPHABETA_NODE_S, params)
+
+
+def mcts_cost(params: dict[str, Any]) -> float:
+    """``playouts`` rollouts of ``rollout_plies`` plies (and the two of the tree), within
+    its time budget."""
+    cost = params["playouts"] * (params["rollout_plies"] + 2) * MCTS_PLY_S
+    return _within_time(cost, params)
+
+
+def engine_cost(params: dict[str, Any]) -> float:
+    """An external engine's time per move, or its clock shared over 40 moves."""
+    if params["movetime"]:
+        return params["movetime"] / 1000.0
+    if params["tc"]:
+        tc = parse_tc(params["tc"])
+        return (tc.base_ms / (tc.moves or 40) + tc.inc_ms) / 1000.0
+    return ENGINE_UNTIMED_MOVE_S
 
 
 DEPTH = Param(
@@ -112,6 +188,7 @@ KINDS: dict[str, BotKind] = {
             (),
             "sim.bots.simple:KernelBot",
             FAST_RANDOM,
+            cost=constant_cost(1e-7),
         ),
         BotKind(
             "greedy",
@@ -121,6 +198,7 @@ KINDS: dict[str, BotKind] = {
             (),
             "sim.bots.simple:KernelBot",
             FAST_GREEDY,
+            cost=constant_cost(1.2e-6),
         ),
         BotKind(
             "alphabeta",
@@ -168,6 +246,8 @@ KINDS: dict[str, BotKind] = {
             ),
             "sim.bots.alphabeta:AlphaBetaBot",
             fill=budget_lifts_cap(DEPTH, ("time_ms", "nodes")),
+            cost=alphabeta_cost,
+            limits=GoLimits(depth="depth", nodes="node_budget", time="time_ms"),
         ),
         BotKind(
             "mcts",
@@ -200,6 +280,8 @@ KINDS: dict[str, BotKind] = {
             ),
             "sim.bots.mcts:MctsBot",
             fill=budget_lifts_cap(PLAYOUTS, ("time_ms",)),
+            cost=mcts_cost,
+            limits=GoLimits(time="time_ms"),
         ),
         BotKind(
             "engine",
@@ -232,8 +314,10 @@ KINDS: dict[str, BotKind] = {
                     3_600_000,
                 ),
             ),
-            "sim.engines.bot:EngineBot",
-            spec_module="sim.engines.botspec",
+            "sim.external.bot:EngineBot",
+            spec_module="sim.external.botspec",
+            cost=engine_cost,
+            external=True,
         ),
     )
 }
@@ -242,6 +326,22 @@ KINDS: dict[str, BotKind] = {
 def fast_kinds() -> dict[str, int]:
     """``{bot name: kernel kind}`` of the bots the compiled game loop plays itself."""
     return {k.name: k.fast_kind for k in KINDS.values() if k.fast_kind is not None}
+
+
+def register(kind: BotKind) -> None:
+    """Add a kind of bot (DsqError if its name is taken or is not a plain lowercase word):
+    specs, ``dsq bots``, the referee, ``dsq serve`` and the dashboard then know it."""
+    if kind.name in KINDS:
+        raise DsqError(f"a bot kind {kind.name!r} is already registered")
+    if not kind.name.isidentifier() or kind.name != kind.name.lower():
+        raise DsqError(f"bot kind names are lowercase words, not {kind.name!r}")
+    KINDS[kind.name] = kind
+
+
+def unregister(name: str) -> None:
+    """Remove the kind ``name`` added by :func:`register` (nothing if it is not there)."""
+    if KINDS.pop(name, None) is not None:
+        player_class.cache_clear()
 
 
 @cache

@@ -11,16 +11,19 @@ from engine import core
 from engine.errors import MoveError
 from engine.rules import Ruleset
 from sim.bots import fast
+from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.params import DEFAULT_VALUES
+from sim.bots.piece_values import values_array
 from sim.bots.registry import KINDS
 from sim.bots.spec import BotSpec
-from sim.bots.values import values_array
 
 
 class KernelBot:
     """A bot whose whole move choice is a compiled kernel (``random``, ``greedy``)."""
 
-    def __init__(self, spec: BotSpec, rules: Ruleset, rng: np.ndarray) -> None:
+    def __init__(
+        self, spec: BotSpec, rules: Ruleset, rng: np.ndarray, context: BotContext = DEFAULT_CONTEXT
+    ) -> None:
         self.spec = spec
         self.kind = KINDS[spec.name].fast_kind
         self.rules_array = rules.as_array()

@@ -11,9 +11,10 @@ the same spec too.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from engine.errors import DsqError
@@ -31,11 +32,24 @@ __all__ = [
     "short_spec",
 ]
 
-# Each kind's meaning and parameters, by name (a view of :data:`sim.bots.registry.KINDS`).
-BOTS: dict[str, tuple[str, tuple[Param, ...]]] = {
-    k.name: (k.help, k.params) for k in KINDS.values()
-}
-BOT_NAMES = tuple(BOTS)
+
+class _Bots(Mapping[str, tuple[str, tuple[Param, ...]]]):
+    """Each kind's meaning and parameters, by name: a live view of
+    :data:`sim.bots.registry.KINDS` (a kind registered later is in it too)."""
+
+    def __getitem__(self, name: str) -> tuple[str, tuple[Param, ...]]:
+        kind = KINDS[name]
+        return kind.help, kind.params
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(KINDS))
+
+    def __len__(self) -> int:
+        return len(KINDS)
+
+
+BOTS = _Bots()
+BOT_NAMES = tuple(BOTS)  # the kinds this version ships
 
 
 @dataclass(frozen=True)
@@ -44,6 +58,10 @@ class BotSpec:
 
     name: str
     params: dict[str, Any] = field(default_factory=dict)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a parsed spec's params are read-only (a mapping proxy, which does not pickle)
+        return (BotSpec, (self.name, dict(self.params)))
 
     @property
     def canonical(self) -> str:
@@ -95,14 +113,36 @@ def _spec_module(name: str) -> ModuleType | None:
 
 
 def parse_bot(spec: str | BotSpec) -> BotSpec:
-    """Parse ``name`` or ``name:key=value,...``; raises BotSpecError listing what is allowed."""
+    """Parse ``name`` or ``name:key=value,...``; raises BotSpecError listing what is allowed.
+
+    Parsed once per process and text: the result is shared, its ``params`` read-only.
+    """
     if isinstance(spec, BotSpec):
         return spec
     text = str(spec).strip()
+    kind = KINDS.get(text.partition(":")[0].strip().lower())
+    hit = _PARSED.get(text)
+    if hit is not None and kind is not None and hit[0] is kind:  # the same kind still
+        return hit[1]
+    parsed = _parse(text)
+    if len(_PARSED) >= MAX_PARSED:
+        _PARSED.clear()
+    shared = BotSpec(parsed.name, MappingProxyType(dict(parsed.params)))  # type: ignore[arg-type]
+    _PARSED[text] = (kind, shared)
+    return shared
+
+
+# Specs parsed in this process, by text, with the kind they were parsed against (a kind
+# registered again, or removed, is parsed anew).
+_PARSED: dict[str, tuple[Any, BotSpec]] = {}
+MAX_PARSED = 1024
+
+
+def _parse(text: str) -> BotSpec:
     name, sep, body = text.partition(":")
     name = name.strip().lower()
     if name not in BOTS:
-        raise BotSpecError(f"unknown bot {name or text!r}; bots are: {', '.join(BOT_NAMES)}")
+        raise BotSpecError(f"unknown bot {name or text!r}; bots are: {', '.join(BOTS)}")
     custom = _spec_module(name)
     if custom is not None:
         return BotSpec(name, custom.parse_body(text, body if sep else ""))
@@ -131,6 +171,12 @@ def parse_bot(spec: str | BotSpec) -> BotSpec:
     if fill is not None:
         fill(values, frozenset(seen))
     return BotSpec(name, values)
+
+
+def canonical_bot(spec: str) -> str:
+    """The canonical form of a bot spec: the one recorded and compared, every parameter
+    given (``BotSpecError`` for an unknown bot or parameter)."""
+    return parse_bot(spec.strip()).canonical
 
 
 @lru_cache(maxsize=4096)

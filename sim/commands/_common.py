@@ -41,19 +41,6 @@ def position_from_args(rules: str | None, fen: str | None, moves: str | list[str
     return pos
 
 
-def result_json(pos: Position) -> dict[str, str] | None:
-    """The result of a position as the JSON the CLI prints."""
-    result = pos.result
-    return None if result is None else result.as_dict()
-
-
-def position_json(pos: Position) -> dict[str, str | None]:
-    """The position as the CLI prints it: ``"fen"``, a FEN dsq reads back, or null when the
-    position has none (an animal on a den: the game was won there), and ``"board"``, the
-    board in FEN notation (the FEN's first field), always given."""
-    return {"fen": pos.fen_or_none(), "board": pos.board_text()}
-
-
 def print_json(obj: Any) -> None:
     """One JSON object on one line of standard output."""
     sys.stdout.write(json.dumps(obj, separators=(", ", ": ")) + "\n")

@@ -10,6 +10,7 @@ from typing import Any
 
 from sim.commands._common import add_data_arg, existing_data_dir
 from sim.report.batch_text import batch_score, batches_table
+from sim.storage.batchrecord import BatchRecord
 from sim.storage.paths import resolve_data_dir
 from sim.storage.reading import open_dataset
 from sim.storage.records import effective_status, list_batches, unlisted_batches
@@ -39,8 +40,9 @@ def batch_rows(data_dir: Any = None) -> list[dict[str, Any]]:
     ``game_counts`` (the bots' counts from its games) when the record does not hold them."""
     d = resolve_data_dir(data_dir)
     out = []
-    for rec in list_batches(d):
-        out.append(dict(rec, effective_status=effective_status(rec, d)))
+    for rec in map(BatchRecord.from_dict, list_batches(d)):
+        row = rec.to_dict()
+        out.append(dict(row, effective_status=effective_status(row, d)))
     _add_game_counts(d, out)
     return out
 

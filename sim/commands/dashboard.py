@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     _check_port(args.host, args.port)
     if getattr(args, "engines", None):
         # lazy: start-up time (engine registry and client: only when an engine is used)
-        from sim.engines.registry import load_registry
+        from sim.external.registry import load_registry
 
         load_registry(args.engines)  # a bad registry is one clear error here, not in the app
     cmd, env = command(args, data_dir)

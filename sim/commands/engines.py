@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
 from sim.commands._common import non_negative_int, positive_int
+
+if TYPE_CHECKING:
+    from sim.bots.context import BotContext
 
 
 def add_engines_arg(parser: argparse.ArgumentParser) -> None:
@@ -20,13 +23,25 @@ def add_engines_arg(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def activate_engines(bots: list[str], engines_file: str | None, data: str | None = None) -> None:
-    """Load the engine registry when one of ``bots`` (canonical specs) is an engine bot."""
+def bot_context(bots: list[str], engines_file: str | None, data: str | None = None) -> BotContext:
+    """What the CLI's bots read: the engine registry (``--engines``, ``$DSQ_ENGINES`` or the
+    data folder's), loaded when one of ``bots`` (canonical specs) is an engine bot, and the
+    data folder's tables."""
+    # lazy: start-up time (bot modules: only for the commands that build bots)
+    from sim.bots.context import BotContext
+
+    tables = None
+    if data is not None:
+        # lazy: start-up time (the endgame tables' store loads pyarrow)
+        from sim.tablebase.store import tables_root
+
+        tables = tables_root(data)
     if any(b.startswith("engine:") for b in bots):
         # lazy: start-up time (engine registry and client: only when an engine is used)
-        from sim.engines.registry import activate
+        from sim.external.registry import EngineRegistry
 
-        activate(engines_file, data)
+        return BotContext(tables, EngineRegistry.load(engines_file, data))
+    return BotContext(tables)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,19 +71,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq engines``."""
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.registry import activate, find_engine
+    from sim.external.registry import EngineRegistry
 
-    entries = activate(args.engines, args.data)
+    registry = EngineRegistry.load(args.engines, args.data)
+    entries = registry.entries
     if args.action == "list":
         return _list(entries, args.json)
     if not args.name:
         raise DsqError(f"dsq engines {args.action} needs an engine name")
-    entry = find_engine(args.name)
+    entry = registry.find(args.name)
     if args.action == "show":
         return _show(entry, args.json)
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.admission import save_check
-    from sim.engines.check import check_engine, report_text
+    from sim.external.admission import save_check
+    from sim.external.check import check_engine, report_text
 
     rules = args.rules or entry.rules
     if not rules:
@@ -104,7 +120,7 @@ def _list(entries: dict, as_json: bool) -> int:
 
 def _show(entry, as_json: bool) -> int:  # noqa: ANN001 - an EngineEntry
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.client import EngineClient
+    from sim.external.client import EngineClient
 
     client = EngineClient(entry).start()
     try:

@@ -4,25 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from typing import Any, TextIO
+from typing import TextIO
 
 from engine import Position
 from engine.board import FILES, NFILES, NRANKS, TRAP_OWNER, WATER
-from engine.errors import MoveError
-from engine.position import decode_move
-from engine.rng import seed_state
-from sim.bots import make_bot, parse_bot
-from sim.bots.protocol import warm_up
-from sim.commands._common import SEED_ARG, int_in
-from sim.commands.engines import activate_engines, add_engines_arg
-from sim.engines.clocks import GameClocks, side_clock
-from sim.engines.process import EngineFault
-from sim.engines.timecontrol import SideClock
-from sim.play.referee import bot_seed, start_engines
+from engine.errors import DsqError, MoveError
+from sim.commands._common import SEED_ARG, add_data_arg, int_in
+from sim.commands.engines import add_engines_arg, bot_context
+from sim.play.human import HUMAN
+from sim.play.session import PlayedMove, PlayGame, PlaySetup
 from sim.report.names import display_letter
+from sim.storage.paths import resolve_data_dir
 
-HUMAN = "human"
 DEN_SQUARES = {3: "red", 59: "blue"}
 
 
@@ -69,11 +62,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "play",
         help="play one game in the terminal (bots, or 'human' from the keyboard)",
         description="Plays one game and shows the board after each ply. --red human or "
-        "--blue human reads that side's moves (e.g. a3a4) from standard input; 'moves' lists "
-        "the legal moves, 'quit' or end of input stops the game. Bots keep their time limits "
+        "--blue human reads that side's moves (e.g. a3a4) from standard input, and the "
+        "commands 'moves' (the legal moves), 'undo' (take back your last move and the "
+        "bot's answer), 'resign' (a loss), 'help' and 'quit' (or end of input: stops the "
+        "game without a result). Bots keep their time limits "
         "as in simulations (an engine's tc= clock or movetime=, a bot's time_ms=): a move "
         "over its limit plus the margin loses on time, and each bot move shows its time and "
-        "what is left on its clock.",
+        "what is left on its clock. With --save, a finished game against a bot is recorded "
+        "in the data folder as the dashboard's Play page records it.",
     )
     p.add_argument("--red", required=True, help="bot spec or 'human' (required; dsq bots)")
     p.add_argument("--blue", required=True, help="bot spec or 'human' (required)")
@@ -94,15 +90,31 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=1000,
         help="draw by ply_cap after P plies (1000)",
     )
+    p.add_argument(
+        "--save",
+        action="store_true",
+        help="record the finished game (a person against a bot) in the data folder",
+    )
+    add_data_arg(p, creates=True)
     add_engines_arg(p)
     p.set_defaults(func=run)
 
 
-def _human_move(pos: Position, stdin: TextIO) -> str | None:
-    """Read a legal move from ``stdin``; None at end of input or on 'quit'."""
+COMMANDS = (
+    "commands: a move such as a3a4 plays it; 'moves' lists the legal moves; 'undo' takes "
+    "back your last move (and the bot's answer); 'resign' gives the game up (a loss); "
+    "'help' shows this; 'quit' (or end of input) stops the game without a result"
+)
+
+
+def _human_turn(game: PlayGame, stdin: TextIO) -> str | None:
+    """Read commands from ``stdin`` until a move is played, the person resigns or takes
+    moves back (``played``, ``resign``, ``undo``); None at end of input or on 'quit'."""
+    pos = game.pos
     while True:
         print(
-            f"{pos.side} to move (e.g. {pos.legal_moves()[0]}; 'moves' lists them): ",
+            f"{pos.side} to move (e.g. {pos.legal_moves()[0]}; 'moves' lists them, "
+            "'help' the commands): ",
             end="",
             flush=True,
         )
@@ -113,106 +125,111 @@ def _human_move(pos: Position, stdin: TextIO) -> str | None:
         text = line.strip().lower()
         if not text:
             continue
-        if text in ("quit", "exit", "resign"):
+        if text in ("quit", "exit"):
             return None
-        if text in ("moves", "help", "?"):
+        if text == "resign":
+            game.resign()
+            return "resign"
+        if text == "moves":
             print("legal moves: " + " ".join(pos.legal_moves()))
             continue
+        if text in ("help", "?"):
+            print(COMMANDS)
+            continue
+        if text == "undo":
+            taken = game.undo()
+            if not taken:
+                print("nothing to undo")
+                continue
+            print(f"took back {taken} {'ply' if taken == 1 else 'plies'}")
+            return "undo"
         try:
-            trial = pos.copy()
-            trial.play(text)
+            game.play(text)
         except MoveError as exc:
             print(f"not played: {exc}")
             continue
-        return text
+        return "played"
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     """Run ``dsq play``."""
     stdin = stdin or sys.stdin
-    pos = Position(args.rules, args.fen)
-    activate_engines(
-        [t.strip() for t in (args.red, args.blue) if t.strip().lower() != HUMAN], args.engines
+    Position(args.rules, args.fen)  # a bad rules spec or FEN: the engine's message
+    context = bot_context(
+        [t.strip() for t in (args.red, args.blue) if t.strip().lower() != HUMAN],
+        args.engines,
+        args.data,
     )
-    players: list[Any] = []  # a bot, or None for a person
-    for side, text in enumerate((args.red, args.blue)):
-        if text.strip().lower() == HUMAN:
-            players.append(None)
-        else:
-            warm_up(text, pos.rules)  # loading is never thinking time
-            players.append(
-                make_bot(parse_bot(text), pos.rules, seed_state(bot_seed(args.seed, side)))
-            )
-    names = [HUMAN if p is None else p.spec.short for p in players]
-    if not args.quiet:
-        print(f"rules {pos.rules.spec}; red {names[0]}; blue {names[1]}; seed {args.seed}")
-        print(legend(args.fox))
-        print(render_board(pos, fox=args.fox))
+    setup = PlaySetup(args.rules, args.red, args.blue, args.fen, args.seed).checked()
+    if args.save and (setup.human is None or setup.bot is None):
+        raise DsqError("--save records a game of a person against a bot: give one side 'human'")
     # Bots' time limits as in simulations: an engine's tc= or movetime=, a bot's time_ms=.
-    clocks = GameClocks([SideClock() if p is None else side_clock(p.spec) for p in players])
+    game = PlayGame(setup, timed=True, ply_cap=args.ply_cap, context=context)
     try:
-        return _play(args, pos, players, clocks, stdin)
-    finally:
-        for player in players:
-            close = getattr(player, "close", None)
-            if close is not None:
-                close()
-
-
-def _play(
-    args: argparse.Namespace,
-    pos: Position,
-    players: list[Any],
-    clocks: GameClocks,
-    stdin: TextIO,
-) -> int:
-    """The game loop of ``dsq play``; prints the result."""
-    faults = start_engines(players, clocks)  # an engine is sent its clock or movetime
-    last = None
-    while pos.result is None and pos.ply < args.ply_cap:
-        side = 0 if pos.side == "red" else 1
-        player = players[side]
-        took = ""
-        if player is None:
-            move = _human_move(pos, stdin)
-            if move is None:
-                print(f"game stopped by {pos.side} after {pos.ply} plies (no result)")
-                return 0
-        else:
-            if faults[side] is not None:  # it could not start
-                return _lost(pos, f"forfeit: {faults[side]}")
-            t0 = time.perf_counter()
-            try:
-                code = player.choose(pos.st)
-            except EngineFault as fault:
-                return _lost(pos, f"forfeit: {fault.note}")
-            ms = (time.perf_counter() - t0) * 1000.0
-            if clocks.over_time(side, ms):
-                return _lost(pos, f"time: {clocks.overrun_note(side, ms)}")
-            clocks.charge(side, ms)
-            move = decode_move(code)
-            left = clocks.remaining(side)
-            took = f" ({ms:.0f} ms" + (f", {left / 1000:.1f} s left)" if left is not None else ")")
-        mover = pos.side
-        pos.play(move)
-        last = move
+        names = [HUMAN if p is None else p.spec.short for p in game.players]
         if not args.quiet:
-            print(f"\nply {pos.ply}: {mover} {move}{took}")
-            print(render_board(pos, last, fox=args.fox))
-    result = pos.result
-    if result is None:
-        print(f"result: draw (ply_cap) after {pos.ply} plies")
-    elif result.winner == "draw":
-        print(f"result: draw ({result.reason}) after {pos.ply} plies")
+            print(f"rules {game.pos.rules.spec}; red {names[0]}; blue {names[1]}; seed {args.seed}")
+            print(legend(args.fox))
+            print(render_board(game.pos, fox=args.fox))
+        if not _play(args, game, stdin):
+            return 0
+    finally:
+        game.close()
+    if args.save:
+        _save(game, args.data)
+    return 0
+
+
+def _play(args: argparse.Namespace, game: PlayGame, stdin: TextIO) -> bool:
+    """The game loop of ``dsq play``; prints the result (False: stopped without one)."""
+    while not game.over:
+        if game.bot_to_move:
+            played = game.bot_move()
+            if played is None:
+                break
+            _show(args, game, played)
+            continue
+        what = _human_turn(game, stdin)
+        if what is None:
+            print(f"game stopped by {game.to_move} after {game.pos.ply} plies (no result)")
+            return False
+        if what == "played":
+            _show(args, game, game.moves[-1])
+        elif what == "undo" and not args.quiet:
+            print(render_board(game.pos, game.moves[-1].move if game.moves else None, args.fox))
+    winner, reason = game.result or ("draw", "ply_cap")
+    ply = game.pos.ply
+    if game.stopped is not None and game.stopped.note:  # a bot's forfeit or loss on time
+        print(f"result: {winner} wins ({reason}: {game.stopped.note}) after {ply} plies")
+        return True
+    if winner == "draw":
+        print(f"result: draw ({reason}) after {ply} plies")
     else:
-        print(f"result: {result.winner} wins ({result.reason}) after {pos.ply} plies")
+        print(f"result: {winner} wins ({reason}) after {ply} plies")
     if not args.quiet:
-        print("moves: " + " ".join(pos.history))
-    return 0
+        print("moves: " + " ".join(game.pos.history))
+    return True
 
 
-def _lost(pos: Position, why: str) -> int:
-    """Print the result of a game the side to move lost by a fault or on time."""
-    winner = "blue" if pos.side == "red" else "red"
-    print(f"result: {winner} wins ({why}) after {pos.ply} plies")
-    return 0
+def _show(args: argparse.Namespace, game: PlayGame, played: PlayedMove) -> None:
+    """Print a ply and the board after it (a bot's with its time and its clock)."""
+    if args.quiet:
+        return
+    took = ""
+    if played.by_bot and played.think_ms is not None:
+        left = game.clock_left(played.side)
+        took = f" ({played.think_ms:.0f} ms" + (
+            f", {left / 1000:.1f} s left)" if left is not None else ")"
+        )
+    print(f"\nply {game.pos.ply}: {played.side} {played.move}{took}")
+    print(render_board(game.pos, played.move, fox=args.fox))
+
+
+def _save(game: PlayGame, data: str | None) -> None:
+    """Record a finished game in the data folder, or say why it is not."""
+    if game.can_record() is not None:
+        print("not saved: only a finished game can be recorded")
+        return
+    folder = resolve_data_dir(data)
+    batch_id = game.save(folder)
+    print(f"saved as {batch_id} in {folder} (dsq replay --game {batch_id}:0 --data {folder})")

@@ -13,8 +13,7 @@ from sim.commands._common import (
     existing_data_dir,
     print_json,
 )
-from sim.commands.replay_game import replay_recorded
-from sim.commands.replay_report import replay
+from sim.play.replay import replay, replay_recorded
 
 
 def register(sub: argparse._SubParsersAction) -> None:

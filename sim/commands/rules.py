@@ -14,16 +14,25 @@ from sim.report.tables import aligned_table
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``rules`` command."""
+    # lazy: start-up time (numpy and the rules, only when the parser is built)
+    from engine.options import options_help
+
     p = sub.add_parser(
         "rules",
         help="presets and options; explain a rules spec, or compare two",
         description="Without a spec: every preset and option with its meaning. With one spec: "
         "its canonical form and each option in words, marking those that differ from "
         "'standard'. With two specs: what differs between them. A spec is a preset with "
-        "options, e.g. yeshou+tiger_jump=horizontal (see docs/rules.md).",
+        "options, e.g. yeshou+tiger_jump=horizontal (see docs/rules.md). "
+        f"{options_help()}.",
     )
     p.add_argument("specs", nargs="*", metavar="SPEC", help="zero, one or two rules specs")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the options table of docs/rules.md (each preset's values)",
+    )
     p.set_defaults(func=run)
 
 
@@ -89,8 +98,13 @@ def differences_text(diff: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq rules``."""
     # lazy: start-up time (numpy and the rules)
-    from engine.options import catalogue, differences, explain
+    from engine.options import catalogue, differences, explain, markdown_table
 
+    if args.markdown:
+        if args.specs or args.json:
+            raise DsqError("--markdown takes no spec and no --json")
+        print(markdown_table())
+        return 0
     if len(args.specs) > 2:
         raise DsqError("give at most two rules specs (one to explain, two to compare)")
     text: Callable[[dict[str, Any]], str]

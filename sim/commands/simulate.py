@@ -19,32 +19,25 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
+from sim.batch.detached import read_launch_file
 from sim.batch.driver import BatchFailed
-from sim.batch.progress import Progress
+from sim.batch.progress import BatchProgress
 from sim.batch.run import run_batches
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
 from sim.commands._common import add_data_arg, float_in, int_in
 from sim.commands.engines import add_engines_arg
 from sim.play.seeds import MAX_SEED, new_batch_seed
 from sim.report.batch_text import summary_text
+from sim.storage.batchspec import MAX_GAMES, FieldInfo, spec_fields
 from sim.storage.paths import batch_path, check_batch_id, resolve_data_dir
-from sim.storage.recordcheck import MAX_GAMES, MAX_OPENING_PLIES, MAX_PLY_CAP
 from sim.tablebase.store import tables_root
 
-SPEC_ARGS = (
-    "rules",
-    "red",
-    "blue",
-    "games",
-    "seed",
-    "opening_plies",
-    "ply_cap",
-    "label",
-    "adjudicate",
-)
+# The flags that say what new batches play: every spec field's, and the label.
+SPEC_ARGS = (*(f.name for f in spec_fields()), "label")
 EXIT_FAILED = 1
 EXIT_CANCELLED = 3
 DEFAULT_RULES = "standard"
@@ -80,27 +73,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--seed", type=int_in(0, MAX_SEED), help="batch seed (default: random, recorded)"
     )
-    p.add_argument(
-        "--swap",
-        action="store_true",
-        default=None,
-        help="play every opening twice with colours exchanged (games 2k, 2k+1 share pair k)",
-    )
-    p.add_argument(
-        "--opening-plies",
-        type=int_in(0, MAX_OPENING_PLIES),
-        help="uniformly random opening plies (0)",
-    )
-    p.add_argument(
-        "--ply-cap", type=int_in(1, MAX_PLY_CAP), help="draw after this many plies (1000)"
-    )
-    p.add_argument(
-        "--adjudicate",
-        choices=("none", "tablebase"),
-        help="tablebase: end a game at its first position an endgame table settles for certain"
-        " under the no-capture rule (reason 'tablebase'); the tables of DIR/tablebases are"
-        " used (build them with dsq tablebase build). Default none",
-    )
+    for f in spec_fields():  # the options of the spec: flags declared with its fields
+        if f.help:
+            p.add_argument(f.flag, default=None, help=f.help, **_arg_kind(f))
     p.add_argument(
         "--workers",
         type=int_in(1, max_workers()),
@@ -119,6 +94,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         " GSPRT on the logistic Elo of the --red bot; pentanomial with --swap); the LLR and"
         " bounds are stored with the batch",
     )
+    p.add_argument("--spec-file", help=argparse.SUPPRESS)  # sim.batch.launch_detached's
     add_engines_arg(p)
     p.add_argument(
         "--force-engines",
@@ -163,6 +139,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def _arg_kind(f: FieldInfo) -> dict[str, Any]:
+    """How argparse reads the flag of spec field ``f``."""
+    if f.kind == "bool":
+        return {"action": "store_true"}
+    if f.kind == "int":
+        return {"type": int_in(f.low, f.high)}
+    if f.kind == "choice":
+        return {"choices": f.choices}
+    return {}
+
+
 def _options(args: argparse.Namespace) -> RunOptions:
     return RunOptions(
         chunk_games=args.chunk_games,
@@ -182,6 +169,8 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
     rules = [r.strip() for r in text.split(",")]
     if any(not r for r in rules):
         raise DsqError(f"empty rules spec in --rules {args.rules!r}")
+    options = {f.name: getattr(args, f.name) for f in spec_fields() if f.help}
+    options = {k: v for k, v in options.items() if v is not None}  # None: the default
     specs = [
         make_spec(
             r,
@@ -189,30 +178,47 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
             DEFAULT_BOT if args.blue is None else args.blue,
             args.games,
             seed=seed,
-            swap=bool(args.swap),
-            opening_plies=args.opening_plies if args.opening_plies is not None else 0,
-            ply_cap=args.ply_cap if args.ply_cap is not None else 1000,
-            adjudicate=args.adjudicate or "none",
+            **options,
         )
         for r in rules
     ]
-    if args.adjudicate == "tablebase":
-        # lazy: start-up time (numba kernels)
-        from sim.tablebase.adjudicate import adjudicator
-
-        for spec in specs:  # tables for every rule set, or a clear error before playing
-            adjudicator(spec.rules, tables_root(args.data))
+    _check_tables(specs, args)
     canon = [s.rules for s in specs]
     if len(set(canon)) != len(canon):
         raise DsqError(f"--rules names the same rules twice: {', '.join(canon)}")
     return specs
 
 
+def _check_tables(specs: list[BatchSpec], args: argparse.Namespace) -> None:
+    """``DsqError`` before playing if a batch is adjudicated by tables that are missing."""
+    if any(spec.adjudicate == "tablebase" for spec in specs):
+        # lazy: start-up time (numba kernels)
+        from sim.tablebase.adjudicate import adjudicator
+
+        for spec in specs:  # tables for every rule set, or a clear error before playing
+            adjudicator(spec.rules, tables_root(args.data))
+
+
+def _from_launch_file(args: argparse.Namespace, options: RunOptions) -> list[BatchSpec]:
+    """The specs of a launch file (:func:`sim.batch.launch_detached`); its batch id,
+    label, workers and run options replace the flags'."""
+    given = [a for a in (*SPEC_ARGS, "batch_id", "sprt", "resume") if getattr(args, a) is not None]
+    if given:
+        flags = ", ".join("--" + a.replace("_", "-") for a in given)
+        raise DsqError(f"--spec-file holds what the batches play; drop {flags}")
+    launch = read_launch_file(args.spec_file)
+    args.batch_id, args.label, args.workers = launch.batch_id, launch.label, launch.workers
+    for name, value in launch.options.items():
+        setattr(options, name, value)
+    _check_tables(launch.specs, args)
+    return launch.specs
+
+
 def _engine_entries(
     args: argparse.Namespace, specs: list[BatchSpec], engines: str | None
 ) -> tuple[str, ...]:
     """The registry entries of the external engines the batches play, after checking their
-    rules (see :func:`sim.engines.admission.admit`); empty when no bot is an engine."""
+    rules (see :func:`sim.external.admission.admit`); empty when no bot is an engine."""
     if specs:
         bots, rules = [specs[0].red, specs[0].blue], [s.rules for s in specs]
     else:  # --resume: the record's bots (run_batches says what is wrong with a bad record)
@@ -225,16 +231,17 @@ def _engine_entries(
     if not any(b.startswith("engine:") for b in bots):
         return ()
     # lazy: start-up time (engine registry and client: only when an engine is used)
-    from sim.engines.admission import admit
-    from sim.engines.registry import activate
+    from sim.external.admission import admit
+    from sim.external.registry import EngineRegistry
 
-    activate(engines, args.data)
-    return admit(bots, rules, args.data, force=bool(getattr(args, "force_engines", False)))
+    registry = EngineRegistry.load(engines, args.data)
+    force = bool(getattr(args, "force_engines", False))
+    return admit(registry, bots, rules, args.data, force=force)
 
 
 def default_bots_note(args: argparse.Namespace) -> str | None:
     """The note saying which side's bot was left to its default, or None."""
-    if args.resume:
+    if args.resume or getattr(args, "spec_file", None):
         return None
     missing = [f"--{side}" for side in ("red", "blue") if getattr(args, side) is None]
     if not missing:
@@ -246,7 +253,7 @@ def default_bots_note(args: argparse.Namespace) -> str | None:
     )
 
 
-class NotedProgress(Progress):
+class NotedProgress(BatchProgress):
     """Progress output that first prints a note, once the first batch really starts (so
     bad arguments still give one error line and nothing else)."""
 
@@ -289,12 +296,14 @@ def run(args: argparse.Namespace) -> int:
         logging.getLogger("distributed").setLevel(logging.ERROR)
     if args.resume:
         given = [
-            a for a in (*SPEC_ARGS, "swap", "batch_id", "sprt") if getattr(args, a) is not None
+            a for a in (*SPEC_ARGS, "batch_id", "sprt", "spec_file") if getattr(args, a) is not None
         ]
         if given:
             flags = ", ".join("--" + a.replace("_", "-") for a in given)
             raise DsqError(f"--resume replays a recorded spec; drop {flags}")
         specs = []
+    elif getattr(args, "spec_file", None):
+        specs = _from_launch_file(args, options)
     else:
         specs = _specs(args)
     options.engines = _engine_entries(args, specs, engines)

@@ -168,7 +168,7 @@ def parse_request(args: argparse.Namespace) -> StatsRequest:
         if len(specs) < 2:
             raise DsqError("--compare needs at least two rules specs separated by commas")
         # lazy: start-up time (duckdb, pandas)
-        from sim.stats.query import canonical_rules
+        from engine.rules import canonical_rules
 
         specs = [canonical_rules(s) for s in specs]
     if args.anchor and not args.ratings:

@@ -58,20 +58,22 @@ class RecordError(DsqError):
 @dataclass(frozen=True)
 class Stop:
     """How a game that the rules did not end was stopped: ``loser`` (``red``/``blue``)
-    lost by ``reason``: ``resign`` (the person gave up) or ``forfeit`` (the bot, an
-    external engine, faulted; ``note`` is the referee's forfeit note, ``kind: message``)."""
+    lost by ``reason``: ``resign`` (the person gave up), ``forfeit`` (the bot, an
+    external engine, faulted; ``note`` is the referee's forfeit note, ``kind: message``)
+    or ``time`` (the bot's move went over its time limit; ``note`` says by how much)."""
 
     loser: str
     reason: str
     note: str | None = None
 
 
-RESIGN, FORFEIT = Reason.RESIGN.label, Reason.FORFEIT.label
-STOP_REASONS = (RESIGN, FORFEIT)
+RESIGN, FORFEIT, TIME = Reason.RESIGN.label, Reason.FORFEIT.label, Reason.TIME.label
+STOP_REASONS = (RESIGN, FORFEIT, TIME)
 
 
 def _check_stop(stop: Stop, red: str, blue: str) -> None:
-    """RecordError unless ``stop`` fits the players: the person resigns, the bot forfeits."""
+    """RecordError unless ``stop`` fits the players: the person resigns, the bot forfeits
+    or loses on time."""
     if stop.reason not in STOP_REASONS or stop.loser not in ("red", "blue"):
         raise RecordError("stop", f"a recorded game cannot be stopped by {stop.reason!r}")
     loser_is_human = (red if stop.loser == "red" else blue) == HUMAN
@@ -175,7 +177,7 @@ def human_game_row(
         "captures": captures,
         "engine_version": ENGINE_VERSION,
         "duration_ms": float(duration_ms),
-        "forfeit_note": stop.note if stop is not None and stop.reason == FORFEIT else None,
+        "forfeit_note": stop.note if stop is not None and stop.reason != RESIGN else None,
         "red_engine": engine if engine is not None and blue == HUMAN else None,
         "blue_engine": engine if engine is not None and red == HUMAN else None,
         "start_fen": fen,

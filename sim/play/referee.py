@@ -13,7 +13,7 @@ Same arguments, same game. When both bots are ``random`` or ``greedy`` the whole
 runs in one compiled loop (:func:`sim.bots.fast.play_fast`); otherwise the referee asks
 each bot for its move ply by ply, timing each answer: a side that overruns its time
 budget loses on ``time``, and an external engine's fault loses by ``forfeit``
-(:mod:`sim.engines`). Timing is not reproducible: a game decided on time is not.
+(:mod:`sim.external`). Timing is not reproducible: a game decided on time is not.
 
 With ``adjudicate="tablebase"`` a game ends at its first position where an endgame table
 settles the result for certain (:mod:`sim.tablebase.adjudicate`), recorded with reason
@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,12 +37,16 @@ from engine.position import decode_move
 from engine.rng import rng_below
 from engine.rules import Ruleset, parse_rules
 from sim.bots import fast
+from sim.bots.context import DEFAULT_CONTEXT, BotContext
+from sim.bots.piece_values import values_array
 from sim.bots.protocol import make_bot, warm_up
 from sim.bots.registry import fast_kinds
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
-from sim.bots.values import values_array
-from sim.engines.clocks import GameClocks
-from sim.engines.process import EngineFault
+from sim.external.clocks import GameClocks
+from sim.external.process import EngineFault
+
+if TYPE_CHECKING:
+    from sim.external.registry import EngineRegistry
 
 _MASK64 = (1 << 64) - 1
 # The columns of clocks, forfeits and engines and the start position (``OPTIONAL_COLUMNS``
@@ -113,12 +118,15 @@ def play_game(
     fen: str | None = None,
     adjudicate: str = "none",
     tables: str | None = None,
+    engines: EngineRegistry | None = None,
 ) -> dict[str, Any]:
     """Play one game and return its record (the per-game columns of GAME_SCHEMA).
 
     ``fen`` (optional, not stored in the record) starts from another position.
     ``adjudicate`` is ``none`` or ``tablebase`` (end the game by the tables in ``tables``,
-    default the data folder's). Raises DsqError on a bad rules spec, bot spec or number.
+    default the data folder's); bots that probe tables read ``tables`` too, and engine bots
+    start from ``engines`` (default: the default registry). Raises DsqError on a bad rules
+    spec, bot spec or number.
     """
     t0 = time.perf_counter()
     key = rules if isinstance(rules, Ruleset) else str(rules)
@@ -148,8 +156,18 @@ def play_game(
         st = core.new_state(ply_cap + 1)
         st[: start.shape[0]] = start
         extras: dict[str, Any] = {}
+        context = BotContext(Path(tables) if tables else None, engines)
         packed = _play_stepwise(
-            st, ruleset, ra, (red_spec, blue_spec), rngs, opening_plies, ply_cap, adj, extras
+            st,
+            ruleset,
+            ra,
+            (red_spec, blue_spec),
+            rngs,
+            opening_plies,
+            ply_cap,
+            adj,
+            extras,
+            context,
         )
         record = _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
         return {**record, **extras}
@@ -188,6 +206,7 @@ def _play_stepwise(
     ply_cap: int,
     adj: Any = None,
     extras: dict[str, Any] | None = None,
+    context: BotContext = DEFAULT_CONTEXT,
 ) -> np.ndarray:
     """The game loop asking each bot for its move; returns what ``fast.fast_game`` does,
     and fills ``extras`` (if given) with the clock, forfeit and engine columns.
@@ -200,8 +219,11 @@ def _play_stepwise(
     """
 
     for spec in specs:  # loading is never thinking time: before any clock starts
-        warm_up(spec, ruleset)
-    bots = [make_bot(specs[0], ruleset, rngs[1:2]), make_bot(specs[1], ruleset, rngs[2:3])]
+        warm_up(spec, ruleset, context)
+    bots = [
+        make_bot(specs[0], ruleset, rngs[1:2], context),
+        make_bot(specs[1], ruleset, rngs[2:3], context),
+    ]
     clocks = GameClocks.for_specs(specs)
     timed = clocks.active or any(getattr(b, "external", False) for b in bots)
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)

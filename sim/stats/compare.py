@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from engine.errors import DsqError
+from engine.rules import canonical_rules
 from sim.stats.firstmove import first_move_difference
 from sim.stats.general import general_stats_by
 from sim.stats.intervals import (
@@ -51,7 +52,7 @@ from sim.stats.intervals import (
     two_sided_p,
     z_value,
 )
-from sim.stats.query import Selection, canonical_rules, query_rows
+from sim.stats.query import Selection, query_rows
 from sim.storage.schema import REASONS
 
 

@@ -14,8 +14,8 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from engine import parse_rules
 from engine.errors import DsqError
+from engine.rules import canonical_rules
 
 COLOURS = ("red", "blue")
 # The player spec recorded for a person (a game played on the dashboard's Play page or
@@ -188,26 +188,6 @@ def query_rows(
     return con.execute(f"{cte} {body}", params + list(extra or [])).fetchall()
 
 
-def canonical_rules(spec: str) -> str:
-    """The canonical form of a rules spec (``engine.parse_rules(spec).spec``).
-
-    Raises :class:`DsqError` (``RulesError``) for unknown presets or options.
-    """
-
-    return parse_rules(spec).spec
-
-
-def canonical_bot(spec: str) -> str:
-    """The canonical form of a bot spec (``sim.bots.parse_bot(spec).canonical``); ``human``
-    (a person) is kept as it is. Raises :class:`DsqError` (``BotSpecError``) for a bad spec."""
-    if spec.strip() == HUMAN:
-        return HUMAN
-    # lazy: start-up time (the bot catalogue: only when a bot is named)
-    from sim.bots import parse_bot
-
-    return parse_bot(spec).canonical
-
-
 def _kinds() -> tuple[str, ...]:
     # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots import BOT_NAMES
@@ -228,8 +208,13 @@ def bot_filter(written: str) -> str:
     matches that one player. ``human`` stays ``human``. DsqError for an unknown bot or
     parameter."""
     text = written.strip()
+    if text == HUMAN:
+        return HUMAN
     if text.lower() in _kinds():
         return text.lower()
+    # lazy: start-up time (the bot catalogue: only when a bot is named)
+    from sim.bots.spec import canonical_bot
+
     return canonical_bot(text)
 
 

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from engine.errors import DsqError
-from sim.storage.paths import games_dir
+from sim.storage.paths import games_dir, read_bounded
 
 LOCK_NAME = ".lock"
 ACQUIRE_SECONDS = 1.0  # how long to retry while a reader's probe holds the lock for an instant
@@ -44,8 +44,8 @@ def lock_path(data_dir: Path, batch_id: str) -> Path:
 
 def _holder(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace").strip()
-    except OSError:
+        text = read_bounded(path, 4096).decode("utf-8", errors="replace").strip()
+    except (OSError, ValueError):
         text = ""
     return f" ({text})" if text else ""
 

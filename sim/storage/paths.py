@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 from engine.errors import DsqError
@@ -70,3 +71,45 @@ def batch_path(data_dir: Path, batch_id: str) -> Path:
 def cancel_path(data_dir: Path, batch_id: str) -> Path:
     """The cancel-request file a running driver polls."""
     return batches_dir(data_dir) / f"{check_batch_id(batch_id)}.cancel"
+
+
+MAX_RECORD_BYTES = 4 << 20  # a batch record, a verdict cache or a lock file is smaller
+
+
+def special_reason(path: Path) -> str | None:
+    """Why ``path`` is not read as a data file (a symbolic link, which could repeat another
+    file's games or point anywhere, or a FIFO, socket or device), or None for a regular
+    file. Looks at the name itself, never follows it."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as exc:
+        return f"cannot stat the file: {exc.strerror or exc}"
+    except ValueError as exc:
+        return f"bad file name: {exc}"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link (not followed)"
+    if not stat.S_ISREG(mode):
+        kind = "FIFO" if stat.S_ISFIFO(mode) else "socket" if stat.S_ISSOCK(mode) else "device"
+        return f"not a regular file (a {kind})"
+    return None
+
+
+def read_bounded(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
+    """The bytes of a small regular file, never following a symbolic link and never waiting
+    on a FIFO; OSError (a link, a special file) or ValueError (over ``limit`` bytes)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise ValueError(f"larger than {limit >> 20} MiB")
+    return b"".join(chunks)

@@ -5,10 +5,14 @@ does not, then rename it into place (see :mod:`sim.storage.writing`). Every parq
 under ``DIR`` is verified once in full, page checksums included, before it enters the
 ``games`` view (:mod:`sim.storage.verify`; the verdict is cached by file identity);
 corrupt, damaged or foreign files are listed in :attr:`Dataset.skipped` and never deleted.
+So are links and special files (never followed or opened), files of a newer schema, and
+files that repeat games already counted (:mod:`sim.storage.repeats`): each game counts
+once. Batch records are read only when they are regular files of at most 4 MiB.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -22,15 +26,16 @@ import pyarrow as pa
 
 from engine.errors import DsqError
 from sim.storage.committing import resolve_committing
-from sim.storage.paths import batches_dir, resolve_data_dir
+from sim.storage.paths import MAX_RECORD_BYTES, batches_dir, read_bounded, resolve_data_dir
 from sim.storage.recordcheck import check_record
+from sim.storage.repeats import find_repeats
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS
 from sim.storage.verify import (
     check_games_file,
-    read_back,
+    inspect,
     record_verdict,
-    verify_files,
     verify_games_file,
+    verify_with_games,
 )
 
 T = TypeVar("T")
@@ -97,8 +102,8 @@ class Dataset:
         """
         bad = []
         for p in self.files:
-            reason = read_back(p)  # a fresh read: the cached verdict said this file was fine
-            record_verdict(p, reason)
+            reason, games = inspect(p)  # a fresh read: the cached verdict said it was fine
+            record_verdict(p, reason, games)
             if reason is not None:
                 bad.append((str(p), reason))
         if bad:
@@ -145,7 +150,8 @@ def load_batch_records(data_dir: Path) -> tuple[list[dict[str, Any]], list[tuple
         if p.name.startswith("."):
             continue
         try:
-            rec = check_record(json.loads(p.read_text(encoding="utf-8")), p.stem)
+            text = read_bounded(p, MAX_RECORD_BYTES).decode("utf-8")
+            rec = check_record(json.loads(text), p.stem)
             rec = resolve_committing(rec, data_dir)
         except (OSError, ValueError, RecursionError) as exc:
             skipped.append((str(p), f"unreadable batch record: {_reason(exc)}"))
@@ -157,6 +163,8 @@ def load_batch_records(data_dir: Path) -> tuple[list[dict[str, Any]], list[tuple
 
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, OSError):
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link (not followed)"
         return exc.strerror or str(exc)
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return text if len(text) <= 200 else text[:197] + "..."
@@ -223,9 +231,10 @@ def open_dataset(data_dir: str | os.PathLike[str] | None = None) -> Dataset:
     files = _parquet_files(d)
     valid: list[Path] = []
     skipped: list[tuple[str, str]] = []
-    verdicts = verify_files(files)
+    verdicts = verify_with_games(files)
+    repeats = dict(find_repeats(d, {p: v[1] for p, v in verdicts.items() if v[0] is None}))
     for p in files:
-        reason = verdicts[p]
+        reason = verdicts[p][0] or repeats.get(p)
         if reason is None:
             valid.append(p)
         else:

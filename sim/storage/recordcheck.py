@@ -10,15 +10,34 @@ Unknown keys are allowed (a newer version may add some).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from sim.play.seeds import MAX_SEED
+from sim.storage.batchspec import (
+    MAX_GAMES,
+    MAX_OPENING_PLIES,
+    MAX_PLY_CAP,
+    SPEC_DEFAULTS,
+    SPEC_INFO,
+    SpecError,
+    check_pair,
+    check_value,
+)
 from sim.storage.committing import committing_ok
 from sim.storage.paths import BATCH_ID_RE
 
-MAX_GAMES = 2**31 - 1  # game_index is an int32
-MAX_OPENING_PLIES = 200
-MAX_PLY_CAP = 65535
+__all__ = [
+    "MAX_GAMES",
+    "MAX_OPENING_PLIES",
+    "MAX_PLY_CAP",
+    "RECORD_FIELDS",
+    "SPEC_FIELDS",
+    "STATUSES",
+    "RecordError",
+    "check_record",
+    "check_spec",
+]
+
 STATUSES = ("queued", "running", "done", "failed", "cancelled", "interrupted")
 
 
@@ -38,19 +57,9 @@ def _str(v: Any) -> bool:
     return isinstance(v, str)
 
 
-def _short_str(v: Any) -> bool:
-    return isinstance(v, str) and 0 < len(v) <= 10_000
-
-
+# The spec's fields and their checks, from :class:`sim.storage.batchspec.BatchSpec`.
 SPEC_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "rules": (_short_str, "a rules spec"),
-    "red": (_short_str, "a bot spec"),
-    "blue": (_short_str, "a bot spec"),
-    "games": (_int(1, MAX_GAMES), f"a whole number from 1 to {MAX_GAMES}"),
-    "seed": (_int(0, MAX_SEED), f"a whole number from 0 to {MAX_SEED}"),
-    "swap": (lambda v: isinstance(v, bool), "true or false"),
-    "opening_plies": (_int(0, MAX_OPENING_PLIES), f"a whole number from 0 to {MAX_OPENING_PLIES}"),
-    "ply_cap": (_int(1, MAX_PLY_CAP), f"a whole number from 1 to {MAX_PLY_CAP}"),
+    name: (partial(check_value, info), info.describe()) for name, info in SPEC_INFO.items()
 }
 
 _COUNT = _int(0, MAX_GAMES)
@@ -85,13 +94,15 @@ def check_spec(spec: Any) -> dict[str, Any]:
         raise RecordError(f"spec: expected an object, got {type(spec).__name__}")
     for name, (ok, what) in SPEC_FIELDS.items():
         if name not in spec:
+            if name in SPEC_DEFAULTS:  # a record written before the field existed
+                continue
             raise RecordError(f"spec.{name}: missing")
         if not ok(spec[name]):
             raise RecordError(f"spec.{name}: expected {what}, got {_show(spec[name])}")
-    if spec["swap"] and spec["games"] % 2:
-        raise RecordError("spec.games: odd with swap")
-    if spec["opening_plies"] >= spec["ply_cap"]:
-        raise RecordError("spec.opening_plies: not below spec.ply_cap")
+    try:
+        check_pair({**SPEC_DEFAULTS, **spec})
+    except SpecError as exc:
+        raise RecordError(f"spec.{exc.field}: {exc}") from None
     return spec
 
 

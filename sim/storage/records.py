@@ -1,11 +1,9 @@
 """Batch records (``DIR/batches/<batch_id>.json``), cancel requests, and what a batch holds.
 
-A record is a JSON object::
-
-    {"batch_id", "group", "label", "spec": {rules, red, blue, games, seed, swap,
-     opening_plies, ply_cap}, "status", "games_planned", "games_done",
-     "counts": {"red", "blue", "draw"}, "created_at", "started_at", "updated_at",
-     "finished_at", "host", "pid", "engine_version", "schema_version", "error"}
+A record is the JSON object of a :class:`~sim.storage.batchrecord.BatchRecord` (its
+``spec`` the fields of :class:`~sim.storage.batchspec.BatchSpec`), e.g. ``batch_id``,
+``group``, ``label``, ``spec``, ``status``, ``games_planned``, ``games_done``, ``counts``
+(``red``, ``blue``, ``draw``, and by bot), the times and the host and pid of its driver.
 
 ``status`` is one of :data:`STATUSES`: ``cancelled`` after a cancel request or the time
 limit, ``interrupted`` after Ctrl-C or SIGTERM. Every read checks the record against its schema
@@ -28,9 +26,18 @@ import pyarrow.parquet as pq
 
 from engine.errors import DsqError
 from sim.storage.atomic import atomic_write_json, create_json_exclusive
+from sim.storage.batchrecord import BatchRecord
+from sim.storage.batchspec import BatchSpec
 from sim.storage.committing import resolve_committing
 from sim.storage.locks import batch_locked
-from sim.storage.paths import GAMES_DIR, batch_path, batches_dir, cancel_path, games_dir
+from sim.storage.paths import (
+    GAMES_DIR,
+    batch_path,
+    batches_dir,
+    cancel_path,
+    games_dir,
+    read_bounded,
+)
 from sim.storage.reading import load_batch_records
 from sim.storage.recordcheck import STATUSES, RecordError, check_record, check_spec
 from sim.storage.verify import verify_files
@@ -44,6 +51,7 @@ __all__ = [
     "effective_status",
     "list_batches",
     "read_batch_record",
+    "read_record",
     "read_spec_for_resume",
     "recorded_games",
     "request_cancel",
@@ -83,7 +91,7 @@ def create_batch_record(data_dir: Path, record: dict[str, Any]) -> bool:
 def _load(data_dir: Path, batch_id: str) -> Any:
     p = batch_path(Path(data_dir), batch_id)
     try:
-        return json.loads(p.read_text(encoding="utf-8"))
+        return json.loads(read_bounded(p).decode("utf-8"))
     except FileNotFoundError:
         raise DsqError(f"no batch {batch_id!r} in {data_dir}") from None
     except (OSError, ValueError, RecursionError) as exc:
@@ -122,13 +130,21 @@ def read_spec_for_resume(data_dir: Path, batch_id: str) -> dict[str, Any]:
     assert isinstance(rec, dict) and isinstance(spec, dict)
     keep = {k: rec.get(k) for k in ("group", "label", "created_at", "sprt")}
     keep = {k: v for k, v in keep.items() if isinstance(v, str)}
-    return {
-        "batch_id": batch_id, "group": batch_id, "label": None, "created_at": now_iso(),
-        "sprt": None, **keep, "spec": spec, "status": "queued", "games_planned": spec["games"],
-        "games_done": 0, "counts": {"red": 0, "blue": 0, "draw": 0}, "started_at": None,
-        "finished_at": None, "host": None, "pid": None, "error": None,
-        "repaired": f"the record was rebuilt from its spec ({problem})",
-    }  # fmt: skip
+    rebuilt = BatchRecord(
+        batch_id=batch_id,
+        spec=BatchSpec.from_dict(spec),
+        group=keep.get("group", batch_id),
+        label=keep.get("label"),
+        created_at=keep.get("created_at", now_iso()),
+        sprt=keep.get("sprt"),
+        repaired=f"the record was rebuilt from its spec ({problem})",
+    )
+    return {**rebuilt.to_dict(), "spec": spec}  # the spec exactly as it was recorded
+
+
+def read_record(data_dir: Path, batch_id: str) -> BatchRecord:
+    """:func:`read_batch_record` as a typed :class:`BatchRecord`."""
+    return BatchRecord.from_dict(read_batch_record(data_dir, batch_id))
 
 
 def list_batches(data_dir: Path) -> list[dict[str, Any]]:

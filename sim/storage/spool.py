@@ -104,7 +104,9 @@ def commit_spooled(spooled: SpooledFile) -> Path:
     fsync_dir(dest.parent)
     after = dest.stat()
     if (after.st_size, after.st_mtime_ns) == (spooled.size, spooled.mtime_ns):
-        record_verdict(dest, None)  # keyed on the committed file's identity
+        index = spooled.game_index
+        games = (dest.parent.name, int(index.min()), int(index.max()), len(index))
+        record_verdict(dest, None, games)  # keyed on the committed file's identity
     return dest
 
 

@@ -6,12 +6,21 @@ header; DuckDB does not check them, and a few damaged bytes inside a page can de
 wrong values without any error). Files written before checksums were stored are verified
 by decoding alone.
 
+A file is refused, and named, when it is a symbolic link or not a regular file, when it
+holds columns this dsq does not know or rows of a schema version newer than
+:data:`~sim.storage.schema.SCHEMA_VERSION` (written by a newer dsq), or when one file
+repeats a game index. Verifying also notes which games a file holds (its *identity*: batch
+id, first and last game index, rows), so readers can leave out files that repeat games
+(:mod:`sim.storage.repeats`) without reading them again.
+
 Verdicts are cached by file identity: per folder, in a hidden ``.verified.json`` beside the
-files (name -> size, mtime_ns, ctime_ns, verdict), written atomically, so a warm
-``dsq stats`` reads no data page. The writer records the verdict of each file it has just
-read back (:func:`record_verdict`). Any change to a file (its size, modification time or
-inode change time; ``ctime`` cannot be set back by a user) invalidates its entry.
-Concurrent updates may lose an entry; that only costs a second verification.
+files (name -> size, mtime_ns, ctime_ns, verdict, games, seal), written atomically, so a
+warm ``dsq stats`` reads no data page. The writer records the verdict of each file it has
+just read back (:func:`record_verdict`). Any change to a file (its size, modification time
+or inode change time; ``ctime`` cannot be set back by a user) invalidates its entry. Each
+entry is sealed with an HMAC under a key only dsq writes (:mod:`sim.storage.seal`): an
+entry written by hand, or copied from another file, is ignored and the file verified
+again. Concurrent updates may lose an entry; that only costs a second verification.
 """
 
 from __future__ import annotations
@@ -23,17 +32,23 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sim.storage.atomic import atomic_write_json
-from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS
+from sim.storage.paths import read_bounded, special_reason
+from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
+from sim.storage.seal import seal
 
 CACHE_NAME = ".verified.json"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
+CACHE_LIMIT = 64 << 20  # bytes of one folder's verdict cache
 
 Key = tuple[int, int, int]  # size, mtime_ns, ctime_ns
+Games = tuple[str, int, int, int]  # batch id, first and last game index, rows
+Verdict = tuple[str | None, Games | None]
 
-_memory: dict[tuple[str, Key], str | None] = {}  # this process's verdicts
+_memory: dict[tuple[str, Key], Verdict] = {}  # this process's verdicts and identities
 _footer: dict[tuple[str, Key], str | None] = {}
 _lock = threading.Lock()
 
@@ -70,6 +85,9 @@ def check_games_file(path: Path) -> str | None:
 
 
 def _check_footer(path: Path) -> str | None:
+    special = special_reason(path)
+    if special is not None:
+        return special
     try:
         schema = pq.read_metadata(path).schema.to_arrow_schema()
     except Exception as exc:  # noqa: BLE001 - any failure here means "not readable parquet"
@@ -80,6 +98,13 @@ def _check_footer(path: Path) -> str | None:
     if missing:
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
         return f"not a games file: missing columns {shown}"
+    unknown = [n for n in schema.names if n not in GAME_SCHEMA.names]
+    if unknown:
+        shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+        return (
+            f"columns this dsq does not know ({shown}): written by a newer dsq? "
+            f"(this one reads schema versions 1 to {SCHEMA_VERSION})"
+        )
     for f in GAME_SCHEMA:
         if f.name not in schema.names:  # an optional column an older file lacks: NULL
             continue
@@ -92,26 +117,53 @@ def _check_footer(path: Path) -> str | None:
 def read_back(path: Path) -> str | None:
     """Verify ``path`` now, uncached: the footer, then every page of every column with its
     checksum; the reason it fails, or ``None``."""
+    return inspect(path)[0]
+
+
+def inspect(path: Path) -> Verdict:
+    """Verify ``path`` now, uncached (see :func:`read_back`); the reason it fails (or None)
+    and, when it is verified, the games it holds."""
     reason = _check_footer(path)
     if reason is not None:
-        return reason
+        return reason, None
     try:
         names = set(pq.read_schema(path).names)
-        pq.read_table(
+        table = pq.read_table(
             path,
             columns=[n for n in GAME_SCHEMA.names if n in names],
             page_checksum_verification=True,
             use_threads=False,
         )
     except Exception as exc:  # noqa: BLE001 - any failure means damaged data
-        return f"damaged data pages: {_first_line(exc)}"
-    return None
+        return f"damaged data pages: {_first_line(exc)}", None
+    return _games(table)
+
+
+def _games(table) -> Verdict:  # noqa: ANN001 - a pyarrow Table
+    """The identity of a verified file's games, or why they cannot be counted."""
+    if table.num_rows == 0:
+        return None, None
+    newest = pc.max(table.column("schema_version")).as_py()
+    if newest is not None and newest > SCHEMA_VERSION:
+        return (
+            f"schema version {newest} is newer than this dsq reads (1 to {SCHEMA_VERSION}):"
+            " written by a newer dsq",
+            None,
+        )
+    batches = pc.unique(table.column("batch_id")).to_pylist()
+    if len(batches) != 1 or not isinstance(batches[0], str):
+        return f"rows of {len(batches)} batches in one file (dsq writes one)", None
+    index = table.column("game_index")
+    bounds = pc.min_max(index).as_py()
+    if pc.count_distinct(index).as_py() != table.num_rows or bounds["min"] is None:
+        return "a game index appears twice in the file", None
+    return None, (batches[0], int(bounds["min"]), int(bounds["max"]), table.num_rows)
 
 
 def _load_cache(folder: Path) -> dict[str, list]:
     try:
-        data = json.loads((folder / CACHE_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_bounded(folder / CACHE_NAME, CACHE_LIMIT))
+    except (OSError, ValueError, RecursionError):
         return {}
     if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
         return {}
@@ -119,16 +171,26 @@ def _load_cache(folder: Path) -> dict[str, list]:
     return files if isinstance(files, dict) else {}
 
 
-def _cached(entries: dict[str, list], name: str, key: Key) -> tuple[bool, str | None]:
+def _entry(name: str, key: Key, verdict: Verdict) -> list:
+    reason, games = verdict
+    body = [*key, reason, list(games) if games else None]
+    return [*body, seal([name, *body])]
+
+
+def _cached(entries: dict[str, list], name: str, key: Key) -> tuple[bool, Verdict]:
     entry = entries.get(name)
-    if (
-        isinstance(entry, list)
-        and len(entry) == 4
-        and tuple(entry[:3]) == key
-        and (entry[3] is None or isinstance(entry[3], str))
-    ):
-        return True, entry[3]
-    return False, None
+    if not isinstance(entry, list) or len(entry) != 6 or tuple(entry[:3]) != key:
+        return False, (None, None)
+    reason, games = entry[3], entry[4]
+    if entry[5] != seal([name, *entry[:5]]):
+        return False, (None, None)
+    if not (reason is None or isinstance(reason, str)):
+        return False, (None, None)
+    if games is not None:
+        if not (isinstance(games, list) and len(games) == 4 and isinstance(games[0], str)):
+            return False, (None, None)
+        games = (games[0], int(games[1]), int(games[2]), int(games[3]))
+    return True, (reason, games)
 
 
 def _save_cache(folder: Path, updates: dict[str, list]) -> None:
@@ -143,15 +205,16 @@ def _save_cache(folder: Path, updates: dict[str, list]) -> None:
         pass
 
 
-def record_verdict(path: Path, verdict: str | None) -> None:
-    """Cache the verdict of a file its writer has just read back with :func:`read_back`."""
+def record_verdict(path: Path, verdict: str | None, games: Games | None = None) -> None:
+    """Cache the verdict of a file its writer has just read back with :func:`read_back`
+    (a verified file without ``games`` is left for the next reader to verify)."""
     path = Path(path)
     key = _key(path)
-    if key is None:
+    if key is None or (verdict is None and games is None):
         return
     with _lock:
-        _memory[(str(path), key)] = verdict
-    _save_cache(path.parent, {path.name: [*key, verdict]})
+        _memory[(str(path), key)] = (verdict, games)
+    _save_cache(path.parent, {path.name: _entry(path.name, key, (verdict, games))})
 
 
 def verify_files(paths: Iterable[Path], threads: int | None = None) -> dict[Path, str | None]:
@@ -160,14 +223,20 @@ def verify_files(paths: Iterable[Path], threads: int | None = None) -> dict[Path
     Cached verdicts are used as they are; the other files are read in full (in parallel:
     pyarrow decodes without holding the GIL) and their verdicts cached.
     """
+    return {p: v[0] for p, v in verify_with_games(paths, threads).items()}
+
+
+def verify_with_games(paths: Iterable[Path], threads: int | None = None) -> dict[Path, Verdict]:
+    """:func:`verify_files` with the games each verified file holds (None when empty)."""
     paths = [Path(p) for p in paths]
-    out: dict[Path, str | None] = {}
+    out: dict[Path, Verdict] = {}
     todo: list[tuple[Path, Key]] = []
     caches: dict[Path, dict[str, list]] = {}
     for p in paths:
-        key = _key(p)
+        special = special_reason(p)
+        key = None if special else _key(p)
         if key is None:
-            out[p] = "cannot stat the file"
+            out[p] = (special or "cannot stat the file", None)
             continue
         if (str(p), key) in _memory:
             out[p] = _memory[(str(p), key)]
@@ -183,15 +252,14 @@ def verify_files(paths: Iterable[Path], threads: int | None = None) -> dict[Path
     if todo:
         workers = max(1, min(len(todo), threads or os.cpu_count() or 1))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="dsq-verify") as pool:
-            verdicts = list(pool.map(lambda item: read_back(item[0]), todo))
+            verdicts = list(pool.map(lambda item: inspect(item[0]), todo))
         updates: dict[Path, dict[str, list]] = {}
         for (p, key), verdict in zip(todo, verdicts, strict=True):
-            if _key(p) != key:  # changed while being read: decide again next time
-                out[p] = verdict
-                continue
             out[p] = verdict
+            if _key(p) != key:  # changed while being read: decide again next time
+                continue
             _memory[(str(p), key)] = verdict
-            updates.setdefault(p.parent, {})[p.name] = [*key, verdict]
+            updates.setdefault(p.parent, {})[p.name] = _entry(p.name, key, verdict)
         for folder, upd in updates.items():
             _save_cache(folder, upd)
     return out

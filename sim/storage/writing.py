@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 from sim.storage.atomic import TMP_MARK, fsync_dir, temp_name
 from sim.storage.paths import games_dir
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
-from sim.storage.verify import read_back, record_verdict
+from sim.storage.verify import inspect, record_verdict
 
 ZSTD_LEVEL = 3
 
@@ -106,8 +106,8 @@ def write_games_chunk(
     first = int(table.column("game_index")[0].as_py())
     dest = folder / (name or chunk_file_name(first, table.num_rows))
     write_games_table(dest, table)
-    verdict = read_back(dest)
-    record_verdict(dest, verdict)
+    verdict, games = inspect(dest)
+    record_verdict(dest, verdict, games)
     if verdict is not None:
         raise OSError(errno.EIO, f"{dest.name} does not read back as written ({verdict})")
     return dest

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from engine.errors import DsqError
 from sim.batch import make_spec, run_batches
-from sim.batch.progress import Progress, _fmt_eta
+from sim.batch.progress import BatchProgress, _fmt_eta
 from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import resolve_data_dir
 from sim.storage.records import now_iso, read_batch_record
@@ -182,7 +182,7 @@ def cell_batches(study: Study, data_dir: Path, cell: Cell) -> list[str]:
     return out
 
 
-class StudyProgress(Progress):
+class StudyProgress(BatchProgress):
     """One line for the whole study: cells done, games, rate and ETA (at the current rate,
     over the games still planned; with a target the most games a cell may take)."""
 

@@ -23,7 +23,7 @@ from engine.codes import BLUE_WON, DRAWN, RED_WON, TABLEBASE
 from engine.errors import DsqError
 from engine.rules import Ruleset, parse_rules
 from sim.tablebase import game_kernels as G
-from sim.tablebase import values as V
+from sim.tablebase import outcomes as V
 from sim.tablebase.material import Material
 from sim.tablebase.probe import state_code
 from sim.tablebase.store import TableCache, cache_for, rules_key

@@ -16,7 +16,7 @@ from engine.fen import format_fen
 from engine.rules import Ruleset, parse_rules
 from engine.state import P_SQ, S_SIDE
 from sim.tablebase import table_kernels as K
-from sim.tablebase.build import Built, Progress, build_tables, counts, sub_arrays
+from sim.tablebase.build import BuildProgress, Built, build_tables, counts, sub_arrays
 from sim.tablebase.material import Material, parse_material, squares_of
 from sim.tablebase.store import TableCache, TableError, cache_for, rules_key, table_ruleset
 
@@ -25,7 +25,7 @@ def ensure_table(
     rules: Ruleset | str,
     material: Material | str,
     root: Path | str | None = None,
-    progress: Progress | None = None,
+    progress: BuildProgress | None = None,
 ) -> list[Built]:
     """Build the table of ``material`` (and what it needs) when it is missing or damaged."""
     cache = cache_for(root)

@@ -25,8 +25,8 @@ from sim.tablebase import kernels as K
 from sim.tablebase import levels as L
 from sim.tablebase import table_kernels as T
 from sim.tablebase.material import Material, parse_material
+from sim.tablebase.outcomes import MAX_LOSS, MAX_WIN
 from sim.tablebase.store import TableError, load_table, rules_key, table_ruleset, write_table
-from sim.tablebase.values import MAX_LOSS, MAX_WIN
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Built:
     levels: int = 0
 
 
-Progress = Callable[[Built], None]
+BuildProgress = Callable[[Built], None]
 
 
 def sub_arrays(material: Material, subs: dict[Material, np.ndarray]) -> tuple[np.ndarray, ...]:
@@ -209,7 +209,7 @@ def build_tables(
     rules: Ruleset | str,
     materials: Iterable[Material | str],
     root: Path,
-    progress: Progress | None = None,
+    progress: BuildProgress | None = None,
     jobs: int = 1,
 ) -> list[Built]:
     """Build every table the given materials need that is not on disk (or is damaged)

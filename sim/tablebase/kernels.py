@@ -4,10 +4,11 @@ propagation, :mod:`sim.tablebase.table_kernels` the checks and the colour swap).
 
 A table's layout is given by the arrays of :class:`sim.tablebase.material.Material`
 (``codes``, ``kinds``, ``strides``) and ``half``. Moves come from the engine's own
-generator (:func:`engine.moves.pseudo_moves`) on a small state array; the anti-chasing
-rules and the no-capture clock are not part of a table (see ``docs/tablebases.md``).
+generator (:func:`engine.moves.captures_and_others`: the captures, and a count of the
+other moves) on a small state array; the anti-chasing rules and the no-capture clock
+are not part of a table (see ``docs/tablebases.md``).
 
-Values are the bytes of :mod:`sim.tablebase.values`. During the build, ``val`` is 0 for a
+Values are the bytes of :mod:`sim.tablebase.outcomes`. During the build, ``val`` is 0 for a
 position not decided yet; ``cnt`` counts its undecided moves that stay in the material
 (moves without a capture); ``cap`` sums up its other moves: 0 none, an odd number ``d``
 the fastest win they give (a den entry or the last capture: 1; a capture into a position
@@ -19,16 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.bitops import lowest_bit, popcount
 from engine.board import DENS
-from engine.codes import ELEPHANT, RAT
 from engine.jit import kernel, njit
-from engine.moves import (
-    jump_blockers,
-    move_mode,
-    piece_targets,
-    side_bits,
-)
+from engine.moves import captures_and_others
 from engine.state import HEADER, MAX_MOVES, P_SQ, S_SIDE
 from sim.tablebase.material import PLACE, SQUARE_OF
 
@@ -154,34 +148,6 @@ def first_pass(
     )
 
 
-@kernel
-def captures_and_quiet(st, rules, out):
-    """The captures and den entries of the side to move (engine.moves.pseudo_captures, into
-    ``out``) and how many other moves it has: ``(captures, others)``."""
-    side = st[S_SIDE]
-    own = side_bits(st, side)
-    enemy = side_bits(st, 1 - side)
-    wanted = enemy | (np.int64(1) << DENS[1 - side])
-    blockers = jump_blockers(st, rules, side)
-    n = 0
-    quiet = 0
-    for animal in range(RAT, ELEPHANT + 1):
-        code = side * 8 + animal
-        sq = st[P_SQ + code]
-        if sq < 0:
-            continue
-        mode = move_mode(rules, animal)
-        tg = piece_targets(st, rules, code, sq, mode, side, own, enemy, blockers)
-        quiet += popcount(tg & ~wanted)
-        tg &= wanted
-        while tg != 0:
-            t = lowest_bit(tg)
-            out[n] = sq * 64 + t
-            n += 1
-            tg &= tg - 1
-    return n, quiet
-
-
 @kernel(inline="always")
 def first_squares(kinds, places, squares):
     """Set ``places`` and ``squares`` to the first index's (every piece at its first place),
@@ -249,7 +215,7 @@ def _first_pass(
             next_squares(kinds, places, squares)
             continue
         place(st, codes, squares, side)
-        n, quiet = captures_and_quiet(st, rules, moves)
+        n, quiet = captures_and_others(st, rules, moves)
         win = 1000
         loss = 0
         drawn = False

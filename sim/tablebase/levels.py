@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.board import DENS, JUMP_LAND, NEIGHBOURS, WATER
-from engine.codes import RAT
+from engine.bitboards import DENS_BB
+from engine.bitops import lowest_bit
 from engine.jit import kernel, njit
-from engine.moves import jump_allowed, jump_blocked
+from engine.moves import jump_blockers, move_mode, reach_bits
 from engine.state import animal_of
 from sim.tablebase.kernels import LOSS_BASE, decode, lift, new_board, place
 from sim.tablebase.material import PLACE
@@ -111,27 +111,24 @@ def settle_index(
     side = decode(idx, kinds, strides, half, squares)
     mover = 1 - side  # the side that moved into this position
     place(st, codes, squares, side)
+    taken = DENS_BB  # Movement 2, 4: no piece comes from a den or an occupied square
+    for k in range(codes.size):
+        taken |= np.int64(1) << squares[k]
+    blockers = jump_blockers(st, rules, mover)
     for k in range(codes.size):
         code = codes[k]
         if (code - 1) >> 3 != mover:
             continue
         t = squares[k]
         kind = kinds[k]
-        animal = animal_of(code)
-        for d in range(4):
-            f = NEIGHBOURS[t, d]  # Movement 1: a step back
-            if f < 0:
-                continue
-            if WATER[f] and animal != RAT:  # Movement 3: only a rat enters water
-                # Movement 6: a jump back across the river, if this animal jumps
-                if not jump_allowed(rules, animal, d):
-                    continue
-                f = JUMP_LAND[t, d]
-                # Movement 7: a rat on the path blocks the jump (both ways)
-                if f < 0 or jump_blocked(st, rules, mover, t, d):
-                    continue
-            if f == DENS[0] or f == DENS[1] or st[f] != 0:  # Movement 2, 4
-                continue
+        # Movement 1-3, 6, 7, 9: steps and jumps are symmetric (a jumper never stands on
+        # its own path), so the squares the piece could have come from by a move without
+        # capture are those it reaches from t, where no piece and no den is
+        mode = move_mode(rules, animal_of(code))
+        back = reach_bits(mode, mover, t, blockers) & ~taken
+        while back != 0:
+            f = lowest_bit(back)
+            back &= back - 1
             p = idx + (mover - side) * half + (PLACE[kind, f] - PLACE[kind, t]) * strides[k]
             if val[p] != 0:
                 continue

@@ -20,7 +20,7 @@ from engine.errors import DsqError
 from engine.fen import parse_fen
 from engine.position import decode_move
 from engine.rules import Ruleset, parse_rules
-from sim.tablebase import values as V
+from sim.tablebase import outcomes as V
 from sim.tablebase.material import MAX_PIECES, Material, index_of, material_of_board
 from sim.tablebase.store import TableCache, TableError, cache_for, rules_key, table_ruleset
 

@@ -4,14 +4,16 @@ Layout under a data folder (``--data DIR``, else ``$DSQ_DATA``, else ``data/``):
 
     DIR/tablebases/<rules key>/<material>.dsqtb      e.g. standard+no_capture_plies=0/LR_v_e.dsqtb
 
-The rules key is the canonical spec of the rule set with the options that do not change
-moves and captures set to fixed values (``rule_7_3=false``, ``rule_17_5=false``,
-``no_capture_plies=0``): rule sets that differ only in those share their tables.
+The rules key is the canonical spec of the rule set with the options about a game's
+history rather than its position set to the values their declaration gives tables
+(``table_value`` in :mod:`engine.ruleset_options`: ``rule_7_3=false``,
+``rule_17_5=false``, ``no_capture_plies=0``): rule sets that differ only in those share
+their tables.
 
 A file is a header line and a zstd-compressed body: ``DSQTB <format version> <header
 length>\\n``, a JSON header (rules key, material, index size, the counts of ``stats``, the
 body's length and its CRC-32 before and after compression), then the body: one byte per
-index entry (:mod:`sim.tablebase.values`). Files are written atomically; a file whose
+index entry (:mod:`sim.tablebase.outcomes`). Files are written atomically; a file whose
 header, sizes or checksums do not match is refused with a message saying so (``dsq
 tablebase build`` replaces it).
 """
@@ -23,9 +25,6 @@ import os
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -35,16 +34,18 @@ import pyarrow as pa
 
 from engine.errors import DsqError
 from engine.rules import Ruleset, parse_rules
+from engine.ruleset_options import OPTIONS
 from sim.storage.atomic import atomic_write_bytes
 from sim.storage.paths import resolve_data_dir
 from sim.tablebase.material import Material, parse_material
 
 MAGIC = b"DSQTB"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SUFFIX = ".dsqtb"
 TABLES_DIR = "tablebases"
 CODEC = "zstd"
 CACHE_BYTES = 512 * 1024 * 1024  # tables kept in memory per process (least recently used go)
+TABLE_VALUES: dict[str, Any] = {o.name: o.table_value for o in OPTIONS if o.table_value is not None}
 
 
 class TableError(DsqError):
@@ -54,7 +55,7 @@ class TableError(DsqError):
 def table_ruleset(rules: Ruleset | str | None) -> Ruleset:
     """The rule set a table describes: ``rules`` without the anti-chasing rules and the
     no-capture clock (a table describes a position, not its history)."""
-    return replace(parse_rules(rules), rule_7_3=False, rule_17_5=False, no_capture_plies=0)
+    return replace(parse_rules(rules), **TABLE_VALUES)
 
 
 def rules_key(rules: Ruleset | str | None) -> str:
@@ -62,32 +63,11 @@ def rules_key(rules: Ruleset | str | None) -> str:
     return table_ruleset(rules).spec
 
 
-_ROOT: ContextVar[Path | None] = ContextVar("dsq_tables_root", default=None)
-
-
 def tables_root(data: str | os.PathLike[str] | None = None) -> Path:
     """The folder holding every rule set's tables: ``<data folder>/tablebases`` (the data
-    folder: ``data`` if given, else ``$DSQ_DATA``, else ``data/`` in the project); without
-    ``data`` inside :func:`use_root`, that folder."""
-    if data is None or str(data) == "":
-        inside = _ROOT.get()
-        if inside is not None:
-            return inside
+    folder: ``data`` if given, else ``$DSQ_DATA``, else ``data/`` in the project). Whoever
+    builds a bot that probes hands it this folder (``sim.bots.context.BotContext``)."""
     return resolve_data_dir(data) / TABLES_DIR
-
-
-@contextmanager
-def use_root(root: str | os.PathLike[str] | None) -> Iterator[None]:
-    """Inside, :func:`tables_root` without a data folder is ``root`` (when given): how a
-    batch's games find the tables of the batch's data folder, on any worker."""
-    if root is None or str(root) == "":
-        yield
-        return
-    token = _ROOT.set(Path(root))
-    try:
-        yield
-    finally:
-        _ROOT.reset(token)
 
 
 def table_path(root: Path, rules: Ruleset | str, material: Material | str) -> Path:
@@ -122,8 +102,15 @@ def encode_table(key: str, material: Material, values: np.ndarray, counts: dict[
         "body_crc32": zlib.crc32(body),
         **counts,
     }
+    header["header_crc32"] = header_crc(header)
     text = json.dumps(header, sort_keys=True).encode()
     return MAGIC + f" {FORMAT_VERSION} {len(text)}\n".encode() + text + body
+
+
+def header_crc(header: dict[str, Any]) -> int:
+    """The CRC-32 of a header's fields other than ``header_crc32`` (canonical JSON)."""
+    rest = {k: v for k, v in header.items() if k != "header_crc32"}
+    return zlib.crc32(json.dumps(rest, sort_keys=True, separators=(",", ":")).encode())
 
 
 def write_table(
@@ -167,6 +154,8 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
         header = None
     if not isinstance(header, dict):
         raise _damaged(path, "unreadable header")
+    if header.get("header_crc32") != header_crc(header):
+        raise _damaged(path, "header checksum mismatch: the header was changed")
     return header, len(first) + len(text)
 
 
@@ -181,11 +170,16 @@ def load_table(path: Path, key: str, material: Material) -> Table:
             f"table file {path} holds {header.get('material')!r} for rules "
             f"{header.get('rules')!r}, not {material.name} for {key}; rebuild it"
         )
+    want = header.get("body_bytes")
+    if header.get("size") != material.size or not isinstance(want, int) or want < 0:
+        raise _damaged(path, "wrong size")
     try:
-        body = path.read_bytes()[start:]
+        with open(path, "rb") as fh:
+            fh.seek(start)
+            body = fh.read(want + 1)  # never more than the header promises
     except OSError as exc:
         raise TableError(f"cannot read table file {path}: {exc.strerror or exc}") from None
-    if header.get("size") != material.size or len(body) != header.get("body_bytes"):
+    if len(body) != want:
         raise _damaged(path, "wrong size")
     if zlib.crc32(body) != header.get("body_crc32"):
         raise _damaged(path, "checksum mismatch")
@@ -259,7 +253,8 @@ _CACHES_LOCK = threading.Lock()
 
 
 def cache_for(root: Path | str | None = None) -> TableCache:
-    """The process's cache of one tables folder (default :func:`tables_root`)."""
+    """The process's cache of one tables folder (default: the default data folder's,
+    :func:`tables_root`)."""
     folder = Path(root) if root is not None else tables_root()
     with _CACHES_LOCK:
         cache = _CACHES.get(folder)

@@ -131,9 +131,12 @@ def test_a_full_disk_is_one_line_and_keeps_what_was_recorded(tmp_path: Path) -> 
     line = one_line_error(res, "simulate")
     assert "file size limit" in line and "--resume full" in line
     rec = read_batch_record(tmp_path, "full")
-    assert rec["status"] == "failed" and rec["games_done"] == kept
     with open_dataset(tmp_path) as ds:
-        assert ds.con.execute("SELECT count(*) FROM games").fetchone() == (kept,)
+        [(recorded,)] = ds.con.execute("SELECT count(*) FROM games").fetchall()
+    # A loaded machine may cut the resumed batch's first chunk small enough to fit: the
+    # record then counts exactly the games in the files, those of before and that chunk.
+    assert rec["status"] == "failed" and rec["games_done"] == recorded
+    assert kept <= recorded < 50_000
     assert not [p for p in tmp_path.rglob("*") if ".tmp-" in p.name]
 
 

@@ -52,14 +52,14 @@ def opts(**spec: st.SearchStrategy | None) -> st.SearchStrategy[list[str]]:
 COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
     "perft": opts(depth=small, rules=rules, fen=words, moves=words, divide=None,
                   suite=st.sampled_from(["/dev/zero", "/nonexistent", "/", "/dev/null"])),
-    "moves": opts(rules=rules, fen=words, moves=words),
+    "legal": opts(rules=rules, fen=words, moves=words),
     "replay": opts(rules=rules, fen=words, moves=words, jsonl=None, game=st.one_of(
         words, st.sampled_from(["sample-random-1:3", "sample-mcts-2:" + HUGE, "x:1", ":1",
                                 "sample-greedy-1:-1", "../x:1", "sample-ab2-1:\u0663"]))),
     "bench": opts(json=None).map(lambda a: a + ["--no-warmup"]).flatmap(
         lambda a: st.tuples(small, small).map(lambda v: a + ["--depth", v[0], "--games", v[1]])),
     "bots": opts(json=None),
-    "move": opts(bot=bots, rules=rules, fen=words, moves=words, seed=numbers, json=None,
+    "bestmove": opts(bot=bots, rules=rules, fen=words, moves=words, seed=numbers, json=None,
                  engines=words),
     "play": opts(red=bots, blue=st.one_of(bots, st.just("human")), rules=rules,
                  seed=numbers, ply_cap=small, quiet=None, fen=words, engines=words),
@@ -72,7 +72,7 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
                      force_engines=None,
                      scheduler=st.sampled_from(["x", "", "tcp://", "udp://a:1"])),
     "batches": opts(json=None),
-    "engine": opts(bot=bots, rules=rules, seed=numbers),
+    "serve": opts(bot=bots, rules=rules, seed=numbers),
     "engines": st.tuples(
         st.sampled_from([[], ["list"], ["show"], ["check"], ["check", "x"], ["show", "x"],
                          ["nope"]]),
@@ -103,8 +103,8 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
 BASE = {
     "simulate": ["--rules", "standard", "--games", "2", "--quiet"],
     "play": ["--red", "random", "--blue", "greedy", "--ply-cap", "4"],
-    "move": ["--bot", "greedy"],
-    "engine": ["--bot", "random"],
+    "bestmove": ["--bot", "greedy"],
+    "serve": ["--bot", "random"],
 }
 
 

@@ -98,8 +98,8 @@ def test_every_launch_carries_its_time_limit_and_a_batch_stopped_by_it_resumes(
     limits = Limits(max_hours=3)
     request = LaunchRequest(rules=("standard",), red="random", blue="random", games=30)
     [bid] = launch(tmp_path, request, limits)
-    argv = json.loads(next(jobs_dir(tmp_path).glob("*.json")).read_text())["argv"]
-    assert argv[argv.index("--max-seconds") + 1] == str(3 * 3600)
+    handed = json.loads(next(jobs_dir(tmp_path).glob("*.launch")).read_text())
+    assert handed["options"]["max_seconds"] == 3 * 3600
     wait_for(lambda: (tmp_path / "batches" / f"{bid}.json").exists(), "the record")
     wait_for(lambda: read_batch_record(tmp_path, bid)["status"] == "done", "the batch")
 

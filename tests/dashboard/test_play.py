@@ -12,7 +12,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from dashboard.i18n import result_text, text
-from dashboard.playgame import PlayGame
+from dashboard.playgame import ClickGame
 from engine.board import square_index
 from sim.report import fmt
 from sim.stats import general_stats
@@ -26,10 +26,10 @@ from tests.support.procs import WAIT
 DEN = square_index("d9")
 
 
-def game(at: AppTest) -> PlayGame:
+def game(at: AppTest) -> ClickGame:
     """The game the page holds in its session."""
     value = at.session_state["play_game"]
-    assert isinstance(value, PlayGame)
+    assert isinstance(value, ClickGame)
     return value
 
 
@@ -58,7 +58,7 @@ def new_game(at: AppTest, bot: str = "random", seed: int = 3, colour: str = "red
     assert not at.exception, [e.value for e in at.exception]
 
 
-def den_rush(g: PlayGame) -> str:
+def den_rush(g: ClickGame) -> str:
     """A simple player: enter the den if it can, else capture, else step towards d9."""
 
     def distance(sq: int) -> int:

@@ -1,4 +1,4 @@
-"""Unit tests of the dashboard's pure parts: the board drawing, the replay, the launch
+"""Unit tests of the dashboard's pure parts: the board drawing, result texts, the launch
 limits, short bot names and the ``dsq dashboard`` command (number formatting is tested in
 ``tests/sim/report``)."""
 
@@ -14,14 +14,12 @@ from dashboard.board import board_svg, piece_from_letter, strength
 from dashboard.i18n import result_text
 from dashboard.jobs import LaunchRequest, list_jobs, validate
 from dashboard.limits import check_bot_limits
-from dashboard.replay import replay_game
 from dashboard.settings import Limits, load_settings
-from engine import Position, encode_move
+from engine import Position
 from engine.errors import DsqError
 from sim.bots.spec import short_spec
 from sim.cli import main as dsq
 from sim.commands.dashboard import command
-from sim.play.referee import play_game
 from tests.support import APP
 
 
@@ -47,24 +45,7 @@ def test_dog_over_wolf_swaps_the_strengths_shown():
         board_svg([None] * 10)
 
 
-@pytest.mark.parametrize("rules", ["standard", "yeshou", "datou+dog_over_wolf"])
-def test_replay_reaches_the_referees_result(rules):
-    for seed in range(4):
-        game = play_game(Position(rules).rules, "random", "greedy", seed=seed, ply_cap=400)
-        rep = replay_game(game["rules"], game["moves"], game["ply_cap"])
-        assert rep.error is None
-        assert (rep.winner, rep.reason) == (game["winner"], game["reason"])
-        assert rep.plies == game["plies"]
-        caps = [f.ply - 1 for f in rep.frames if f.captured]
-        assert caps == [c["ply"] for c in game["captures"]]
-
-
-def test_replay_reports_a_damaged_record():
-    bad = [encode_move("a3a4"), encode_move("a3a5")]
-    rep = replay_game("standard", bad)
-    assert rep.plies == 1 and rep.error and rep.error_ply == 2 and rep.error_move == "a3a5"
-    bad_rules = replay_game("nonsense", [])
-    assert bad_rules.error and bad_rules.error_ply is None
+def test_results_are_named_in_every_language():
     assert result_text("en", "red", "den") == "Red wins (den entered)"
     assert result_text("zh", "red", "den") == "红方胜（走入兽穴）"
     assert result_text("pt", "draw", "ply_cap") == "Empate (limite de jogadas atingido)"

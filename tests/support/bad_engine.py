@@ -11,7 +11,17 @@ legal move (by dsq's engine) for its first N searches, then commits FAULT at eve
 - ``crash``: writes a line on stderr and exits with code 3;
 - ``garbage``: writes junk, then ``bestmove banana``;
 - ``slow``: sleeps MS milliseconds (ignoring ``stop``), then answers a legal move;
-- ``handshake``: never finishes the handshake.
+- ``handshake``: never finishes the handshake;
+- ``deaf``: answers the handshake, then never reads its input again;
+- ``mute``: never answers the handshake and never reads its input again (so it does not
+  leave when dsq's end closes its input);
+- ``flood_options``: floods the handshake with ``option name ...`` lines (never ``ok``);
+- ``flood_perft``: answers ``perft`` with endless lines of 1,000,000 characters;
+- ``fork``: starts a child that sleeps (stdio detached), then plays like ``good``;
+- ``orphan``: starts a child that holds its pipes open, then exits at its first ``go``.
+
+``--tag TEXT`` is only carried on the command line (children carry it too), so a test can
+find every process an engine left behind.
 """
 
 from __future__ import annotations
@@ -20,7 +30,30 @@ import argparse
 import sys
 import time
 
-FAULTS = ("good", "illegal", "null", "silence", "crash", "garbage", "slow", "handshake")
+FAULTS = ("good", "illegal", "null", "silence", "crash", "garbage", "slow", "handshake",
+          "deaf", "mute", "flood_options", "flood_perft", "fork", "orphan")  # fmt: skip
+
+
+def child(tag: str, detached: bool) -> None:
+    """Start a child that sleeps for ten minutes (``tag`` on its command line); detached:
+    stdio on /dev/null, else it inherits this engine's pipes."""
+    import subprocess
+
+    io = {"stdin": subprocess.DEVNULL, "stdout": subprocess.DEVNULL,
+          "stderr": subprocess.DEVNULL} if detached else {}  # fmt: skip
+    subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(600)", tag], close_fds=detached, **io
+    )
+
+
+def flood(line: str) -> int:
+    """Write ``line`` for ever (until the reader goes away)."""
+    data = (line + "\n").encode()
+    try:
+        while True:
+            sys.stdout.buffer.write(data)
+    except (BrokenPipeError, OSError):
+        return 0
 
 
 def main() -> int:
@@ -29,7 +62,10 @@ def main() -> int:
     ap.add_argument("--after", type=int, default=0)
     ap.add_argument("--sleep", type=int, default=2000)
     ap.add_argument("--rules", default="standard")
+    ap.add_argument("--tag", default="")
     args = ap.parse_args()
+    if args.fault in ("fork", "orphan"):
+        child(args.tag, detached=args.fault == "fork")
     setup: tuple[str | None, list[str]] = (None, [])  # the FEN (None: start) and the moves
     searches = 0
 
@@ -53,10 +89,21 @@ def main() -> int:
         if cmd in ("uci", "jcei", "uji"):
             say(f"id name bad-engine {args.fault}")
             say("option name Hash type spin default 1 min 1 max 16")
+            if args.fault == "flood_options":
+                n = 0
+                while True:
+                    n += 1
+                    say(f"option name O{n} type string default {'x' * 1000}")
+            if args.fault == "mute":
+                time.sleep(600)
+                return 0
             if args.fault != "handshake":
                 say(f"{cmd}ok")
+            if args.fault == "deaf":
+                time.sleep(600)
+                return 0
         elif cmd == "isready":
-            if args.fault in ("good", "slow") or args.after:
+            if args.fault in ("good", "slow", "fork") or args.after:
                 legal()  # load dsq's engine now, not during a timed search
             say("readyok")
         elif cmd == "position":
@@ -72,7 +119,7 @@ def main() -> int:
                 say("bestmove 0000")
             elif fault == "silence":
                 continue
-            elif fault == "crash":
+            elif fault in ("crash", "orphan"):
                 sys.stderr.write("bad-engine: segmentation fault (on purpose)\n")
                 sys.stderr.flush()
                 return 3
@@ -85,6 +132,8 @@ def main() -> int:
                 moves = legal()
                 say("info depth 1 score cp 0 nodes 1 pv " + (moves[0] if moves else ""))
                 say(f"bestmove {moves[0] if moves else '0000'}")
+        elif cmd == "perft" and args.fault == "flood_perft":
+            return flood("x" * 1_000_000)
         elif cmd == "quit":
             return 0
     return 0

@@ -34,14 +34,22 @@ def dsq_engine(name: str, bot: str, rules: str = "standard", claims: str | None 
     )
 
 
-def bad_engine(name: str, fault: str, after: int = 0, sleep_ms: int = 2000) -> str:
-    """The registry table of the misbehaving engine with ``fault`` after ``after`` searches."""
+def bad_engine(name: str, fault: str, after: int = 0, sleep_ms: int = 2000, tag: str = "",
+               options: str = "", timeout: float | None = None) -> str:  # fmt: skip
+    """The registry table of the misbehaving engine with ``fault`` after ``after`` searches
+    (``tag``: carried on its command line and its children's; ``options``: the TOML lines
+    of its ``[options]`` table)."""
     argv = ["{python}", "-m", "tests.support.bad_engine", fault, "--after", str(after),
             "--sleep", str(sleep_ms)]  # fmt: skip
-    return (
+    if tag:
+        argv += ["--tag", tag]
+    if timeout is None:
+        timeout = 1 if fault in ("handshake", "mute") else 10
+    table = (
         f"[engines.{name}]\ncommand = {_toml_list(argv)}\ncwd = {_toml_str(str(ROOT))}\n"
-        f'rules = "standard"\nstart_timeout = {1 if fault == "handshake" else 10}\n'
+        f'rules = "standard"\nstart_timeout = {timeout}\n'
     )
+    return table + (f"[engines.{name}.options]\n{options}\n" if options else "")
 
 
 def write_registry(path: Path, *tables: str) -> Path:

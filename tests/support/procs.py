@@ -144,3 +144,42 @@ def wait_for(pred: Callable[[], bool], what: str, timeout: float = WAIT) -> None
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.02)
+
+
+def dsq_peak(
+    *args: str, address_space: int = 3 << 30, timeout: float = 300.0
+) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Run ``python -m sim.cli ARGS`` under an address-space limit (never the machine's
+    whole memory); its result and its peak resident memory in MiB (from ``wait4``)."""
+    import tempfile
+    import threading
+
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "sim.cli", *args],
+            cwd=ROOT,
+            env=env(),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            text=True,
+            preexec_fn=limit("as", address_space),
+        )
+        done: dict[str, object] = {}
+
+        def reap() -> None:
+            _, status, usage = os.wait4(proc.pid, 0)
+            done["code"], done["rss"] = os.waitstatus_to_exitcode(status), usage.ru_maxrss
+
+        waiter = threading.Thread(target=reap, daemon=True)
+        waiter.start()
+        waiter.join(timeout)
+        if waiter.is_alive():
+            proc.kill()
+            waiter.join()
+            raise AssertionError(f"dsq {' '.join(args)[:200]} did not end within {timeout:g} s")
+        proc.returncode = int(done["code"])  # type: ignore[call-overload]
+        out.seek(0)
+        err.seek(0)
+        res = subprocess.CompletedProcess(proc.args, proc.returncode, out.read(), err.read())
+    return res, int(done["rss"]) / 1024  # type: ignore[call-overload]

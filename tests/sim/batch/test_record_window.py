@@ -21,6 +21,7 @@ from sim.batch.recorder import GameRecorder
 from sim.batch.run import create_batch
 from sim.batch.spec import make_spec
 from sim.batch.tally import Tally
+from sim.storage.batchspec import BatchSpec
 from sim.storage.paths import batch_path, games_dir
 from sim.storage.records import (
     list_batches,
@@ -38,13 +39,9 @@ def chunk(data: Path, indices: range) -> Any:
     return play_chunk(
         ChunkJob(
             batch_id=BID,
-            rules="standard",
-            bot_a="random",
-            bot_b="greedy",
-            batch_seed=5,
-            swap=True,
-            opening_plies=2,
-            ply_cap=300,
+            spec=BatchSpec(
+                "standard", "random", "greedy", 10**6, 5, swap=True, opening_plies=2, ply_cap=300
+            ),
             indices=tuple(indices),
             spool=str(games_dir(data, BID)),
         )  # fmt: skip

@@ -153,3 +153,39 @@ def test_play_shows_the_wolf_as_a_fox_when_asked(capsys: pytest.CaptureFixture[s
     assert "F fox" in fox and "W wolf" in plain
     # Display only: the same game is played, the moves and result are unchanged.
     assert plain.splitlines()[-1] == fox.splitlines()[-1]
+
+
+def test_a_person_takes_back_resigns_and_the_saved_game_replays(tmp_path) -> None:
+    data = tmp_path / "data"
+    typed = "help\nundo\na3a4\nundo\na3a4\nmoves\nresign\n"
+    done = dsq("play", "--red", "human", "--blue", "random", "--seed", "1", "--save",
+               "--data", str(data), stdin=typed)  # fmt: skip
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    out = done.stdout
+    assert "commands: a move such as a3a4 plays it; 'moves' lists" in out
+    assert all(f"'{word}'" in out for word in ("moves", "undo", "resign", "help", "quit"))
+    assert "nothing to undo" in out and "took back 2 plies" in out
+    assert out.count("ply 1: red a3a4") == 2
+    assert "result: blue wins (resign) after 2 plies" in out
+    saved = out.splitlines()[-1]
+    assert saved.startswith("saved as play-") and f"--data {data})" in saved
+    batch = saved.split()[2]
+    replayed = dsq("replay", "--game", f"{batch}:0", "--data", str(data))
+    assert replayed.returncode == 0, replayed.stderr
+    report = json.loads(replayed.stdout)
+    assert report["agrees"] is True and report["result"] is None
+    assert report["recorded"] == {"winner": "blue", "reason": "resign", "plies": 2}
+
+
+def test_the_terminal_explains_a_chase_and_saves_only_finished_games(tmp_path) -> None:
+    chase = ["a3a4", "a4a5", "a5a4", "a4a3"] * 4 + ["a3a4", "a4a5", "quit"]
+    data = tmp_path / "data"
+    done = dsq("play", "--rules", "datou", "--red", "human", "--blue", "random", "--seed", "1",
+               "--fen", "6l/7/7/7/7/7/E6/7/6C r 0 1", "--quiet", "--save", "--data", str(data),
+               stdin="\n".join(chase) + "\n")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "not played: a4a5 is forbidden now by the 17-5 rule (no chasing)" in done.stdout
+    assert "game stopped by red after 34 plies (no result)" in done.stdout
+    assert "saved as" not in done.stdout and not data.exists()
+    bots = dsq("play", "--red", "random", "--blue", "random", "--save", "--data", str(data))
+    assert bots.returncode == 2 and bots.stderr.count("\n") == 1 and "'human'" in bots.stderr

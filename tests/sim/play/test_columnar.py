@@ -9,6 +9,7 @@ import pytest
 from sim.batch.chunks import ChunkJob, _play_chunk_fast, play_one
 from sim.play.columnar import fast_pair, play_fast_games
 from sim.play.referee import play_game
+from sim.storage.batchspec import BatchSpec
 from sim.storage.schema import GAME_SCHEMA
 from sim.storage.writing import rows_to_table
 
@@ -38,13 +39,9 @@ def test_fast_games_equal_play_game(rules: str) -> None:
 def test_fast_chunk_table_equals_the_row_by_row_table() -> None:
     job = ChunkJob(
         batch_id="b",
-        rules="yeshou",
-        bot_a="greedy",
-        bot_b="random",
-        batch_seed=9,
-        swap=True,
-        opening_plies=3,
-        ply_cap=400,
+        spec=BatchSpec(
+            "yeshou", "greedy", "random", 150, 9, swap=True, opening_plies=3, ply_cap=400
+        ),
         indices=tuple(range(150)),
     )
     rows = rows_to_table([play_one(job, i) for i in job.indices]).drop_columns(["duration_ms"])

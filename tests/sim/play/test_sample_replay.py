@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim.batch.chunks import ChunkJob, play_chunk
+from sim.storage.batchspec import BatchSpec
 
 DATA = Path(__file__).resolve().parents[3] / "data"
 BATCHES = sorted(p.stem for p in (DATA / "batches").glob("sample-*.json"))
@@ -31,13 +32,7 @@ def replayed_games(batch_id: str) -> pa.Table:
     spec = json.loads((DATA / "batches" / f"{batch_id}.json").read_text())["spec"]
     job = ChunkJob(
         batch_id=batch_id,
-        rules=spec["rules"],
-        bot_a=spec["red"],
-        bot_b=spec["blue"],
-        batch_seed=spec["seed"],
-        swap=spec["swap"],
-        opening_plies=spec["opening_plies"],
-        ply_cap=spec["ply_cap"],
+        spec=BatchSpec.from_dict(spec),
         indices=tuple(range(spec["games"])),
         max_seconds=1e9,
     )

@@ -12,6 +12,7 @@ import pytest
 from sim.batch.chunks import ChunkJob, play_chunk
 from sim.batch.recorder import GameRecorder
 from sim.batch.tally import Tally
+from sim.storage.batchspec import BatchSpec
 from sim.storage.reading import open_dataset
 from sim.storage.spool import commit_spooled
 from sim.storage.verify import CACHE_NAME
@@ -20,13 +21,9 @@ from sim.storage.verify import CACHE_NAME
 def job(folder: Path, indices: range) -> ChunkJob:
     return ChunkJob(
         batch_id="s",
-        rules="standard",
-        bot_a="random",
-        bot_b="greedy",
-        batch_seed=5,
-        swap=True,
-        opening_plies=2,
-        ply_cap=300,
+        spec=BatchSpec(
+            "standard", "random", "greedy", 10**6, 5, swap=True, opening_plies=2, ply_cap=300
+        ),
         indices=tuple(indices),
         spool=str(folder),
     )
@@ -52,7 +49,14 @@ def test_a_spooled_file_is_hidden_until_committed(tmp_path: Path) -> None:
     # The worker's verdict is cached for the committed file's identity.
     st = os.stat(dest)
     entries = json.loads((folder / CACHE_NAME).read_text())["files"]
-    assert entries[dest.name] == [st.st_size, st.st_mtime_ns, st.st_ctime_ns, None]
+    # (identity, verdict, games held, seal)
+    assert entries[dest.name][:5] == [
+        st.st_size,
+        st.st_mtime_ns,
+        st.st_ctime_ns,
+        None,
+        ["s", 0, 9, 10],
+    ]
     assert count(tmp_path) == 10
 
 

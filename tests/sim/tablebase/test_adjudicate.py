@@ -16,15 +16,15 @@ from engine.errors import DsqError
 from engine.fen import parse_fen
 from engine.rules import parse_rules
 from sim.bots import fast
+from sim.bots.piece_values import values_array
 from sim.bots.spec import DEFAULT_VALUES, parse_bot
-from sim.bots.values import values_array
 from sim.cli import main
 from sim.play import referee
 from sim.play.columnar import play_fast_games
 from sim.play.referee import _seed_word, bot_seed, play_game
 from sim.storage.reading import open_dataset
 from sim.storage.records import read_batch_record
-from sim.tablebase import values as V
+from sim.tablebase import outcomes as V
 from sim.tablebase.adjudicate import adjudicator, cut_games
 from sim.tablebase.probe import probe
 from sim.tablebase.store import tables_root

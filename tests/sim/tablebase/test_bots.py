@@ -13,13 +13,14 @@ from engine.errors import MoveError
 from engine.position import decode_move
 from engine.rng import seed_state
 from engine.rules import parse_rules
-from sim.bots import make_bot, parse_bot
-from sim.tablebase import values as V
+from sim.bots import BotContext, make_bot, parse_bot
+from sim.play.referee import play_game
+from sim.tablebase import outcomes as V
 from sim.tablebase.advice import TableAdvisor
 from sim.tablebase.analysis import fen_of
 from sim.tablebase.material import parse_material
 from sim.tablebase.probe import probe
-from sim.tablebase.store import cache_for, rules_key, tables_root, use_root
+from sim.tablebase.store import cache_for, rules_key, tables_root
 
 
 def _position(root: Path, code: int, side: int, material: str = "LR v e") -> str:
@@ -31,9 +32,15 @@ def _position(root: Path, code: int, side: int, material: str = "LR v e") -> str
     return fen_of(m, side * m.half + int(np.flatnonzero(half == code)[0]))
 
 
-def _play(fen: str, red: str, blue: str, rules: str = "standard", limit: int = 200) -> Position:
+def _play(
+    fen: str, red: str, blue: str, root: Path, rules: str = "standard", limit: int = 200
+) -> Position:
     pos = Position(rules, fen)
-    bots = [make_bot(red, rules, seed_state(1)), make_bot(blue, rules, seed_state(2))]
+    context = BotContext(tables=root)  # the bots probe the tables in root
+    bots = [
+        make_bot(red, rules, seed_state(1), context),
+        make_bot(blue, rules, seed_state(2), context),
+    ]
     while pos.result is None and pos.ply < limit:
         side = 0 if pos.side == "red" else 1
         pos.play(decode_move(bots[side].choose(pos.st)))
@@ -45,16 +52,24 @@ def test_won_endgame_converted_in_the_table_plies(tb_data: Path, winner: str) ->
     root = tables_root(tb_data)
     fen = _position(root, V.win_code(19), 0)
     assert probe("standard", fen, root) == ("win", 19)
-    with use_root(root):
-        pos = _play(fen, winner, "alphabeta:depth=2")
+    pos = _play(fen, winner, "alphabeta:depth=2", root)
     assert pos.result is not None and pos.result.winner == "red" and pos.ply == 19
+
+
+def test_the_referee_hands_its_tables_folder_to_the_bots(tb_data: Path, tmp_path: Path) -> None:
+    root = tables_root(tb_data)
+    fen = _position(root, V.win_code(19), 0)
+    bots = ("mcts:playouts=50", "alphabeta:depth=2")
+    game = play_game("standard", *bots, seed=1, fen=fen, ply_cap=200, tables=str(root))
+    assert (game["winner"], game["plies"]) == ("red", 19)
+    elsewhere = play_game("standard", *bots, seed=1, fen=fen, ply_cap=200, tables=str(tmp_path))
+    assert (elsewhere["winner"], elsewhere["plies"]) != ("red", 19)  # no tables there
 
 
 def test_without_tables_the_bot_is_not_faster(tb_data: Path) -> None:
     root = tables_root(tb_data)
     fen = _position(root, V.win_code(19), 0)
-    with use_root(root):
-        pos = _play(fen, "alphabeta:depth=2,tablebase=off", "alphabeta:depth=2")
+    pos = _play(fen, "alphabeta:depth=2,tablebase=off", "alphabeta:depth=2", root)
     assert pos.result is None or pos.result.winner != "red" or pos.ply >= 19
 
 
@@ -62,9 +77,8 @@ def test_a_draw_is_kept(tb_data: Path) -> None:
     root = tables_root(tb_data)
     fen = _position(root, V.DRAW, 1)
     pos = Position("standard", fen)
-    bot = make_bot("alphabeta:depth=3", "standard", seed_state(4))
-    with use_root(root):
-        move = bot.choose(pos.st)
+    bot = make_bot("alphabeta:depth=3", "standard", seed_state(4), BotContext(tables=root))
+    move = bot.choose(pos.st)
     assert bot.info["tablebase"] == {"value": "draw", "plies": None}
     pos.play(decode_move(move))
     assert probe("standard", pos.st, root) == ("draw", None)
@@ -74,13 +88,14 @@ def test_the_clock_decides_when_a_win_is_played_from_the_table(tb_data: Path) ->
     root = tables_root(tb_data)
     fen = _position(root, V.win_code(19), 0)
     late = fen.replace(" r 0 1", " r 25 1")
-    advisor = TableAdvisor(parse_rules("standard+no_capture_plies=44"))
-    with use_root(root):
-        st = Position("standard+no_capture_plies=44", late).st
-        legal = Position("standard+no_capture_plies=44", late).legal_codes()
-        assert advisor.advise(st, legal).play is not None  # 19 <= 44 - 25
-        st2 = Position("standard+no_capture_plies=43", late).st
-        assert TableAdvisor(parse_rules("standard+no_capture_plies=43")).advise(st2, legal) is None
+    advisor = TableAdvisor(parse_rules("standard+no_capture_plies=44"), root)
+    st = Position("standard+no_capture_plies=44", late).st
+    legal = Position("standard+no_capture_plies=44", late).legal_codes()
+    assert advisor.advise(st, legal).play is not None  # 19 <= 44 - 25
+    st2 = Position("standard+no_capture_plies=43", late).st
+    assert (
+        TableAdvisor(parse_rules("standard+no_capture_plies=43"), root).advise(st2, legal) is None
+    )
 
 
 def test_parameter_and_no_tables(tmp_path: Path) -> None:
@@ -89,7 +104,7 @@ def test_parameter_and_no_tables(tmp_path: Path) -> None:
     over = Position("standard", "7/7/7/7/7/7/7/7/L6 b 0 1").st
     with pytest.raises(MoveError):
         make_bot("alphabeta", "standard", seed_state(1)).choose(over)
-    with use_root(tmp_path):  # no tables there: the bot searches as always
-        bot = make_bot("alphabeta:depth=2", "standard", seed_state(1))
-        bot.choose(Position("standard", "7/7/7/7/3L3/7/7/7/e6 r 0 1").st)
-        assert "tablebase" not in bot.info
+    empty = BotContext(tables=tmp_path)  # no tables there: the bot searches as always
+    bot = make_bot("alphabeta:depth=2", "standard", seed_state(1), empty)
+    bot.choose(Position("standard", "7/7/7/7/3L3/7/7/7/e6 r 0 1").st)
+    assert "tablebase" not in bot.info

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.board import NSQ
-from sim.tablebase import values as V
+from sim.tablebase import outcomes as V
 from sim.tablebase.analysis import fen_of, square_heatmap, verify_table
 from sim.tablebase.build import build_tables, plan, solve, swap_table
 from sim.tablebase.material import (

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.board import piece_letter
-from sim.tablebase import values as V
+from sim.tablebase import outcomes as V
 from sim.tablebase.analysis import fen_of, table_stats
 from sim.tablebase.material import PLACE, Material, all_materials, parse_material, squares_of
 from sim.tablebase.store import cache_for, rules_key, tables_root

@@ -16,7 +16,6 @@ from sim.tablebase.store import (
     rules_key,
     table_path,
     tables_root,
-    use_root,
 )
 from tests.sim.tablebase.conftest import STANDARD
 
@@ -37,9 +36,6 @@ def test_layout_under_the_data_folder(tmp_path: Path) -> None:
     assert table_path(root, "datou", "LR v e") == (
         root / "standard+tiger_jump=horizontal+no_capture_plies=0" / "LR_v_e.dsqtb"
     )
-    with use_root(tmp_path / "elsewhere"):
-        assert tables_root() == tmp_path / "elsewhere"
-        assert tables_root(tmp_path) == root  # an explicit data folder wins
 
 
 def _damage(path: Path, offset: int, data: bytes) -> None:

@@ -1,0 +1,132 @@
+"""Hostile engines (tests/support/bad_engine.py) against the real CLI: no hang, no runaway
+memory, no process left behind, no command injected through the registry.
+
+Every ``dsq`` runs as a subprocess under an address-space limit; the tests print the peak
+memory of ``dsq simulate`` against each flooding engine (``pytest -s`` shows it)."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import pytest
+
+from sim.external import pool
+from sim.external.registry import activate
+from sim.play.referee import play_game
+from tests.support.engines import bad_engine, processes_with, write_registry
+from tests.support.procs import dsq_peak, one_line_error, wait_for
+
+BIG = "x" * 100_000  # an option value longer than a pipe's buffer
+MOVE = ["move", "--rules", "standard"]
+
+
+def tag() -> str:
+    return f"dsq-test-{secrets.token_hex(6)}"
+
+
+def left_behind(marker: str) -> list[int]:
+    """The processes an engine tagged ``marker`` left running (killed ones may take a
+    moment to be reaped by init)."""
+    try:
+        wait_for(lambda: not processes_with(marker), "the engine's processes to end", 10)
+    except AssertionError:
+        pass
+    return processes_with(marker)
+
+
+def simulate(registry: Path, data: Path, red: str) -> list[str]:
+    return ["simulate", "--engines", str(registry), "--data", str(data), "--red", red,
+            "--blue", "random", "--games", "2", "--seed", "1"]  # fmt: skip
+
+
+def test_an_engine_that_stops_reading_cannot_hang_a_write(tmp_path: Path) -> None:
+    marker = tag()
+    reg = write_registry(
+        tmp_path / "engines.toml",
+        bad_engine("deaf", "deaf", tag=marker, timeout=2, options=f'Big = "{BIG}"'),
+        bad_engine("deaf2", "deaf", tag=marker, timeout=2),
+    )
+    res, _ = dsq_peak(*MOVE, "--engines", str(reg), "--bot", "engine:deaf,movetime=100")
+    assert res.returncode != 0 and "did not read its input" in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr
+    # the same through a bot spec's option
+    spec = f"engine:deaf2,movetime=100,Big={BIG}"
+    res, _ = dsq_peak(*MOVE, "--engines", str(reg), "--bot", spec)
+    assert res.returncode != 0 and "did not read its input" in res.stderr, res.stderr
+    # and in the rules check before a batch
+    res, peak = dsq_peak(*simulate(reg, tmp_path / "data", "engine:deaf,movetime=100"))
+    assert res.returncode != 0 and "did not read its input" in res.stderr, res.stderr
+    assert left_behind(marker) == []
+
+
+@pytest.mark.parametrize("fault", ["flood_perft", "flood_options"])
+def test_a_flooding_engine_costs_bounded_memory(tmp_path: Path, fault: str) -> None:
+    marker = tag()
+    reg = write_registry(tmp_path / "engines.toml", bad_engine("flood", fault, tag=marker))
+    res, peak = dsq_peak(*simulate(reg, tmp_path / "data", "engine:flood,movetime=100"))
+    print(f"\ndsq simulate against {fault}: exit {res.returncode}, peak RSS {peak:.0f} MiB")
+    assert res.returncode != 0 and "Traceback" not in res.stderr, res.stderr
+    assert "more than 10,000 lines or 4 MiB" in res.stderr, res.stderr
+    assert peak < 1024  # MiB; it reached gigabytes when answers were unbounded
+    assert left_behind(marker) == []
+
+
+def test_what_an_engine_starts_ends_with_it(tmp_path: Path) -> None:
+    marker = tag()
+    reg = write_registry(tmp_path / "engines.toml", bad_engine("forks", "fork", tag=marker))
+    res, _ = dsq_peak(*MOVE, "--engines", str(reg), "--bot", "engine:forks,movetime=2000")
+    assert res.returncode == 0, res.stderr
+    assert left_behind(marker) == []
+    res, _ = dsq_peak(*simulate(reg, tmp_path / "data", "engine:forks,movetime=2000"))
+    assert res.returncode == 0, res.stderr
+    assert left_behind(marker) == []
+
+
+def test_a_handshake_that_never_ends_leaves_no_engine(tmp_path: Path) -> None:
+    marker = tag()
+    reg = write_registry(tmp_path / "engines.toml", bad_engine("mute", "mute", tag=marker))
+    for args in (
+        ["engines", "show", "mute", "--engines", str(reg)],
+        ["engines", "check", "mute", "--engines", str(reg), "--games", "1"],
+        simulate(reg, tmp_path / "data", "engine:mute,movetime=100"),
+    ):
+        res, _ = dsq_peak(*args)
+        assert res.returncode != 0 and "handshake" in res.stderr, res.stderr
+        assert left_behind(marker) == [], args
+
+
+def test_an_engine_that_exits_while_its_child_holds_the_pipes_crashed(tmp_path: Path) -> None:
+    marker = tag()
+    activate(write_registry(tmp_path / "e.toml", bad_engine("orphan", "orphan", tag=marker)))
+    try:
+        game = play_game("standard", "random", "engine:orphan,movetime=5000", seed=1)
+    finally:
+        pool.close_all()
+    assert (game["winner"], game["reason"]) == ("red", "forfeit")
+    assert game["forfeit_note"].startswith("crash"), game["forfeit_note"]
+    assert left_behind(marker) == []
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        'command = ["/bin/e\\u0000cho"]',
+        'command = ["/bin/echo"]\nargs = ["a\\u0000b"]',
+        'command = ["/bin/echo"]\ncwd = "/tm\\u0000p"',
+        'command = ["/bin/echo"]\n[engines.x.options]\nX = "1\\nquit"',
+        'command = ["/bin/echo"]\n[engines.x.options]\n"A\\rB" = 1',
+    ],
+    ids=["nul-command", "nul-args", "nul-cwd", "newline-value", "cr-name"],
+)
+def test_a_registry_cannot_smuggle_a_nul_or_a_command(tmp_path: Path, table: str) -> None:
+    reg = tmp_path / "engines.toml"
+    reg.write_text(f"[engines.x]\n{table}\n", encoding="utf-8")
+    for args, command in (
+        ([*MOVE, "--engines", str(reg), "--bot", "engine:x"], "move"),
+        (["engines", "show", "x", "--engines", str(reg)], "engines"),
+        (simulate(reg, tmp_path / "data", "engine:x"), "simulate"),
+    ):
+        res, _ = dsq_peak(*args)
+        line = one_line_error(res, command)
+        assert "NUL" in line or "line break" in line, line
