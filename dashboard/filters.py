@@ -24,9 +24,28 @@ def _keep_known(key: str, options: list[str]) -> None:
         st.session_state[key] = [v for v in chosen if v in options]
 
 
+QUERY_BATCHES = "batches"  # ?batches=A,B: a link that shows those batches (Studies page)
+
+
+def _apply_query_batches(options: dict[str, list[str]]) -> None:
+    """A link whose URL names batches (``?batches=A,B``) sets the filters to exactly those
+    batches, once per link: the sidebar shows it, and can be changed from there."""
+    try:
+        wanted = st.query_params.get(QUERY_BATCHES)
+    except Exception:  # noqa: BLE001 - no URL outside a browser session
+        return
+    if not wanted or st.session_state.get("f_query_batches") == wanted:
+        return
+    st.session_state["f_query_batches"] = wanted
+    st.session_state["f_batches"] = [b for b in wanted.split(",") if b in options["batches"]]
+    st.session_state["f_rules"] = []
+    st.session_state["f_bots"] = []
+
+
 def sidebar_filters() -> Selection:
     """Draw the filters in the sidebar and return the selection they describe."""
     options = filter_options()
+    _apply_query_batches(options)
     sb = st.sidebar
     sb.markdown(f"**{t('filters.title')}**")
     for key, name in (("f_rules", "rules"), ("f_bots", "bots"), ("f_batches", "batches")):

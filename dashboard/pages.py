@@ -15,4 +15,5 @@ PAGE_LIST = (
     ("endgames.py", "nav.endgames", ":material/flag:", "endgames"),
     ("play.py", "nav.play", ":material/sports_esports:", "play"),
     ("simulate.py", "nav.simulate", ":material/play_circle:", "simulate"),
+    ("studies.py", "nav.studies", ":material/science:", "studies"),
 )

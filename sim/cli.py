@@ -33,6 +33,7 @@ COMMAND_MODULES = [
     "sim.commands.tablebase",
     "sim.commands.serve",
     "sim.commands.engines",
+    "sim.commands.study",
 ]
 
 # Former names of commands, kept working for scripts: command -> its aliases. The command

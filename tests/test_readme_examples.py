@@ -171,6 +171,8 @@ def check_output(argv: list[str], out: str, comment: str) -> None:
     elif name in ("serve", "engine"):
         assert "uciok" in lines and lines[-1].startswith("bestmove ")
         assert MOVE.fullmatch(lines[-1].split()[1])
+    elif name == "study":
+        assert ("games played in" in out) if argv[1] == "run" else out.startswith("study ")
     elif name == "bench":
         assert lines[0].startswith("perft 3:") and "random games" in out
 

@@ -62,7 +62,7 @@ def run_batches(
     specs: Sequence[BatchSpec] = (),
     data_dir: str | os.PathLike[str] | None = None,
     *,
-    resume: str | None = None,
+    resume: str | Sequence[str] | None = None,
     label: str | None = None,
     batch_id: str | None = None,
     sprt: str | None = None,
@@ -71,6 +71,8 @@ def run_batches(
     options: RunOptions | None = None,
     progress: BatchProgress | None = None,
     stop_check: StopCheck | None = None,
+    ids: Sequence[str] | None = None,
+    labels: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Create a batch per spec and play them in turn, or resume one batch; return the final
     records of the batches played, in order, each with ``seconds`` (its wall time, not
@@ -79,8 +81,11 @@ def run_batches(
     New batches (``specs``, usually one match under several rule sets with the same seed)
     share the group id ``batch_id`` (default: a fresh id); with one spec the batch id is
     the group id, with several ``ID-1``, ``ID-2``, ... ``label`` and the canonical
-    ``sprt`` spec are stored in each record. ``resume`` names an existing batch instead:
-    exactly its missing games are played, with the options it was created with.
+    ``sprt`` spec are stored in each record; ``ids`` (one per spec) names the batches
+    instead of ``ID-1``, ``ID-2``, ... and ``labels`` (one per spec) label each batch in
+    place of ``label`` (a study's cells). ``resume`` names an existing batch instead
+    (or several, played in turn on the same workers): exactly its missing games are
+    played, with the options it was created with.
 
     Each batch stops early when its check says so: ``stop_check`` if given (used for every
     batch), else the SPRT its record's ``sprt`` asks for (see :func:`build_stop_check`).
@@ -98,18 +103,33 @@ def run_batches(
         raise ValueError("give sprt (stored with the batches) or stop_check, not both")
     if label is not None:
         label = check_label(label)
+    if labels is not None:
+        if label is not None or len(labels) != len(specs):
+            raise ValueError("give one label per spec, or label")
+        labels = [check_label(x) for x in labels]
     if resume is not None:
-        if specs or label is not None or batch_id is not None or sprt is not None:
+        if (
+            specs
+            or label is not None
+            or labels is not None
+            or batch_id is not None
+            or sprt is not None
+        ):
             raise DsqError("resume replays a recorded batch: give no specs, label, id or sprt")
-        check_batch_id(resume)
-        read_spec_for_resume(resolve_data_dir(data_dir), resume)  # before any worker starts
-        group, ids = None, [resume]
+        group, ids = None, [resume] if isinstance(resume, str) else list(resume)
+        for bid in ids:
+            check_batch_id(bid)
+            read_spec_for_resume(resolve_data_dir(data_dir), bid)  # before any worker starts
     else:
         if not specs:
             raise DsqError("no batch to run: give at least one spec, or a batch to resume")
         sprt = canonical_sprt(sprt)
         group = check_batch_id(batch_id) if batch_id is not None else new_batch_id()
-        ids = batch_ids(group, len(specs))
+        if ids is None:
+            ids = batch_ids(group, len(specs))
+        elif len(ids) != len(specs):
+            raise ValueError("give one batch id per spec")
+        ids = [check_batch_id(bid) for bid in ids]
         for bid in ids:
             check_new_batch(resolve_data_dir(data_dir), bid)
 
@@ -122,16 +142,18 @@ def run_batches(
         d = prepare_data_dir(data_dir)
         if group is None:
             # Own the batch before reading anything it holds: a second driver stops here.
-            locks[ids[0]] = BatchLock(d, ids[0]).acquire()
-            check_resumable(d, ids[0])
+            for bid in ids:
+                locks[bid] = BatchLock(d, bid).acquire()
+                check_resumable(d, bid)
         else:
-            for bid, spec in zip(ids, specs, strict=True):
+            for i, (bid, spec) in enumerate(zip(ids, specs, strict=True)):
                 # Locked before its record exists: no reader ever sees it unowned.
                 try:
                     locks[bid] = BatchLock(d, bid).acquire(wait=0)
                 except BatchBusy:
                     raise DsqError(f"batch {bid!r} already exists in {d}") from None
-                create_batch(d, spec, label=label, group=group, batch_id=bid, sprt=sprt)
+                own = label if labels is None else labels[i]
+                create_batch(d, spec, label=own, group=group, batch_id=bid, sprt=sprt)
                 created.append(bid)
         return _play_all(d, ids, backend, options, progress, stop_check, locks)
     except KeyboardInterrupt:

@@ -1,0 +1,320 @@
+"""Playing a study: each cell's rounds as ordinary batches, resumable, with one progress
+line for the whole study.
+
+Rounds are played round by round over the cells (every cell's first batch, then the second
+batch of the cells whose first-move interval is still too wide, ...), so an interrupted
+study already holds a first look at every cell. A batch already ``done`` is kept, one
+interrupted (or killed) is resumed with exactly its missing games, so running the study
+again after any stop ends with the same games as an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine.errors import DsqError
+from sim.batch import make_spec, run_batches
+from sim.batch.progress import BatchProgress, _fmt_eta
+from sim.storage.atomic import atomic_write_json
+from sim.storage.paths import resolve_data_dir
+from sim.storage.records import now_iso, read_batch_record
+from sim.study.spec import Cell, Games, Study
+
+STUDIES_DIR = "studies"
+
+
+def study_path(data_dir: Path, name: str) -> Path:
+    """Where a study's plan is kept: ``DATA/studies/NAME.json``."""
+    return Path(data_dir) / STUDIES_DIR / f"{name}.json"
+
+
+def _flat(obj: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(obj, dict):
+        out: dict[str, Any] = {}
+        for k, v in obj.items():
+            out.update(_flat(v, f"{prefix}.{k}" if prefix else str(k)))
+        return out
+    return {prefix: obj}
+
+
+def plan_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """What differs between two plans, in words (``games.per_cell: 200 -> 300``)."""
+    changes: list[str] = []
+    oc, nc = old.get("cells", []), new.get("cells", [])
+    if oc != nc:
+        gone = [" ".join(c) for c in oc if c not in nc]
+        added = [" ".join(c) for c in nc if c not in oc]
+        text = "cells"
+        if gone:
+            text += f" removed: {'; '.join(gone[:3])}" + (" ..." if len(gone) > 3 else "")
+        if added:
+            text += f" added: {'; '.join(added[:3])}" + (" ..." if len(added) > 3 else "")
+        changes.append(text if gone or added else "cells reordered")
+    fo = _flat({k: v for k, v in old.items() if k != "cells"})
+    fn = _flat({k: v for k, v in new.items() if k != "cells"})
+    for key in sorted(set(fo) | set(fn)):
+        if fo.get(key) != fn.get(key):
+            changes.append(f"{key}: {fo.get(key)!r} -> {fn.get(key)!r}")
+    return changes
+
+
+def register_study(data_dir: Path, study: Study) -> None:
+    """Record the study's plan in the data folder, or check it is the one recorded:
+    ``DsqError`` naming what changed when the file was edited after the study started."""
+    path = study_path(data_dir, study.name)
+    plan = study.plan()
+    if path.exists():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise DsqError(f"{path}: unreadable study record: {exc}") from None
+        changes = plan_changes(old.get("plan", {}), plan)
+        if changes:
+            raise DsqError(
+                f"{Path(study.path).name}: the study {study.name!r} was started with another "
+                f"plan ({path}); changed: {', '.join(changes)}. Give the study a new name, "
+                "or use another data folder"
+            )
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(
+        path,
+        {
+            "name": study.name,
+            "title": study.title,
+            "file": study.path,
+            "created_at": now_iso(),
+            "plan": plan,
+            "study": study_dict(study),
+        },
+    )
+
+
+def study_dict(study: Study) -> dict[str, Any]:
+    """The study as the report reads it back (``dsq study report NAME``)."""
+    return {
+        "name": study.name,
+        "title": study.title,
+        "seed": study.seed,
+        "ply_cap": study.ply_cap,
+        "opening_plies": study.opening_plies,
+        "base": study.base,
+        "design": study.design,
+        "grid": study.grid,
+        "interactions": study.interactions,
+        "bots": study.bots,
+        "pairings": study.pairings,
+        "games": study.games.__dict__,
+        "cells": [c.__dict__ for c in study.cells],
+    }
+
+
+def recorded_studies(data_dir: Path) -> list[str]:
+    """The names of the studies recorded in ``data_dir`` (sorted)."""
+    folder = Path(data_dir) / STUDIES_DIR
+    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+def recorded_study(data_dir: Path, name: str) -> Study:
+    """The study ``name`` as recorded when it started (no need of its file)."""
+    path = study_path(data_dir, name)
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))["study"]
+        return Study(
+            name=d["name"], title=d["title"], path=str(path), seed=d["seed"],
+            ply_cap=d["ply_cap"], opening_plies=d["opening_plies"], base=d["base"],
+            design=d["design"], grid=d["grid"], interactions=d["interactions"],
+            bots=d["bots"], pairings=d["pairings"], games=Games(**d["games"]),
+            cells=[Cell(**c) for c in d["cells"]],
+        )  # fmt: skip
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise DsqError(f"{path}: unreadable study record: {exc}") from None
+
+
+def _record(data_dir: Path, batch_id: str) -> dict[str, Any] | None:
+    try:
+        return read_batch_record(data_dir, batch_id)
+    except DsqError:
+        return None
+
+
+def _counts(rec: dict[str, Any]) -> tuple[int, int, int]:
+    c = rec.get("counts", {})
+    return int(c.get("red", 0)), int(c.get("draw", 0)), int(c.get("blue", 0))
+
+
+def cell_done(study: Study, data_dir: Path, cell: Cell, rounds: int) -> bool:
+    """Whether ``cell`` needs no round after its first ``rounds``: every round planned is
+    played, or the first player's score interval is within the target."""
+    g = study.games_for(cell)
+    if rounds >= g.rounds():
+        return True
+    if g.target is None:
+        return False
+    # lazy: start-up time (scipy)
+    from sim.stats import score_estimate
+
+    red = draw = blue = 0
+    for k in range(rounds):
+        rec = _record(data_dir, study.batch_id(cell, k))
+        if rec is None:
+            return False
+        r, d, b = _counts(rec)
+        red, draw, blue = red + r, draw + d, blue + b
+    if red + draw + blue == 0:
+        return False
+    est = score_estimate(red, draw, blue)
+    return (est.high - est.low) / 2 <= g.target
+
+
+def cell_batches(study: Study, data_dir: Path, cell: Cell) -> list[str]:
+    """The batch ids recorded for ``cell``, in round order."""
+    out = []
+    for k in range(study.games_for(cell).rounds()):
+        bid = study.batch_id(cell, k)
+        if _record(data_dir, bid) is None:
+            break
+        out.append(bid)
+    return out
+
+
+class StudyProgress(BatchProgress):
+    """One line for the whole study: cells done, games, rate and ETA (at the current rate,
+    over the games still planned; with a target the most games a cell may take)."""
+
+    def __init__(
+        self,
+        study: Study,
+        stream: TextIO | None = None,
+        interval: float = 10.0,
+        quiet: bool = False,
+    ) -> None:
+        super().__init__(stream, mode="quiet" if quiet else "plain", interval=interval)
+        self.study = study
+        self.cells_done = 0
+        self.games_before = 0  # games recorded in finished batches
+        self.planned = sum(study.games_for(c).most() for c in study.cells)
+        self.played = 0  # games played by this process
+        self.t_study = time.monotonic()
+        self.last_line = 0.0
+        self.batch_start = 0
+
+    def start(self, name: str, total: int, done: int, counts: dict[str, int]) -> None:
+        self.name, self.total, self.done, self.counts = name, total, done, dict(counts)
+        self.batch_start = done
+
+    def update(self, done: int, counts: dict[str, int]) -> None:
+        self.done, self.counts = done, dict(counts)
+        if time.monotonic() - self.last_line >= self.interval:
+            self.line()
+
+    def finish(self, record: dict[str, Any]) -> None:
+        self.played += self.done - self.batch_start
+        self.games_before += self.done
+        self.done = self.batch_start = 0
+
+    def line(self, final: bool = False) -> None:
+        """Print the study's progress line."""
+        if self.mode == "quiet":
+            return
+        self.last_line = time.monotonic()
+        current = self.done - self.batch_start
+        games = self.games_before + self.done
+        elapsed = time.monotonic() - self.t_study
+        rate = (self.played + current) / elapsed if elapsed > 0 else 0.0
+        left = max(0, self.planned - games)
+        eta = "0:00" if final else _fmt_eta(left / rate if rate > 0 else None)
+        self.stream.write(
+            f"study {self.study.name}: cells {self.cells_done}/{len(self.study.cells)} done, "
+            f"{games:,} games (at most {self.planned:,}), {rate:.1f} games/s, ETA {eta}\n"
+        )
+        self.stream.flush()
+
+
+def run_study(
+    study: Study,
+    data_dir: str | Path | None = None,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    stream: TextIO | None = None,
+    quiet: bool = False,
+) -> dict[str, Any]:
+    """Play (or resume) every cell of ``study``; return ``{"seconds", "games", "batches"}``
+    of this run. ``DsqError`` if the study file changed since it started."""
+    d = resolve_data_dir(data_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    register_study(d, study)
+    workers = workers or study.workers
+    scheduler = scheduler or study.scheduler
+    progress = StudyProgress(study, stream or sys.stderr, quiet=quiet)
+    t0 = time.monotonic()
+    batches = 0
+    done_cells: set[int] = set()
+    for k in range(max(study.games_for(c).rounds() for c in study.cells)):
+        new_specs, new_ids, labels, resumes = [], [], [], []
+        for cell in study.cells:
+            if cell.index in done_cells:
+                continue
+            if cell_done(study, d, cell, k):
+                done_cells.add(cell.index)
+                continue
+            bid = study.batch_id(cell, k)
+            rec = _record(d, bid)
+            if rec is not None and rec.get("status") == "done":
+                progress.games_before += int(rec.get("games_done", 0))
+                continue
+            if rec is not None:  # interrupted, killed or cancelled: its missing games
+                resumes.append(bid)
+                continue
+            new_specs.append(
+                make_spec(
+                    cell.rules,
+                    cell.red,
+                    cell.blue,
+                    study.games_for(cell).round_games(k),
+                    seed=study.batch_seed(cell, k),
+                    swap=cell.red != cell.blue,
+                    opening_plies=study.opening_plies,
+                    ply_cap=study.ply_cap,
+                )
+            )
+            new_ids.append(bid)
+            labels.append(study.label(cell))
+        progress.cells_done = len(done_cells)
+        # One call per round (and one for the batches to resume): the workers are started
+        # once for all of them.
+        if resumes:
+            run_batches(
+                data_dir=d, resume=resumes, workers=workers, scheduler=scheduler, progress=progress
+            )
+            batches += len(resumes)
+        if new_specs:
+            run_batches(
+                new_specs,
+                d,
+                ids=new_ids,
+                batch_id=f"{study.name}-r{k:02d}",
+                labels=labels,
+                workers=workers,
+                scheduler=scheduler,
+                progress=progress,
+            )
+            batches += len(new_specs)
+        progress.line()
+    for cell in study.cells:
+        if cell.index not in done_cells and cell_done(
+            study, d, cell, study.games_for(cell).rounds()
+        ):
+            done_cells.add(cell.index)
+    progress.cells_done = len(done_cells)
+    progress.line(final=True)
+    return {
+        "seconds": round(time.monotonic() - t0, 3),
+        "games": progress.played,
+        "batches": batches,
+    }
