@@ -94,13 +94,20 @@ def special_reason(path: Path) -> str | None:
     return None
 
 
-def read_bounded(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
-    """The bytes of a small regular file, never following a symbolic link and never waiting
-    on a FIFO; OSError (a link, a special file) or ValueError (over ``limit`` bytes)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+def _size_text(n: int) -> str:
+    """``n`` bytes in words: whole MiB where it is a whole number of them."""
+    return f"{n >> 20} MiB" if n >= 1 << 20 and not n % (1 << 20) else f"{n:,} bytes"
+
+
+def read_bounded(path: Path, limit: int = MAX_RECORD_BYTES, follow: bool = False) -> bytes:
+    """The bytes of a small regular file, never waiting on a FIFO or a device and, unless
+    ``follow`` (a file a person names), never following a symbolic link; OSError (a link,
+    a special file) or ValueError (over ``limit`` bytes)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags if follow else flags | os.O_NOFOLLOW)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{path} is not a regular file")
+            raise OSError(0, f"{path} is not a regular file")
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
@@ -111,5 +118,5 @@ def read_bounded(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
     finally:
         os.close(fd)
     if size > limit:
-        raise ValueError(f"larger than {limit >> 20} MiB")
+        raise ValueError(f"larger than {_size_text(limit)}")
     return b"".join(chunks)

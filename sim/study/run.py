@@ -20,7 +20,7 @@ from engine.errors import DsqError
 from sim.batch import make_spec, run_batches
 from sim.batch.progress import BatchProgress, _fmt_eta
 from sim.storage.atomic import atomic_write_json
-from sim.storage.paths import resolve_data_dir
+from sim.storage.paths import read_bounded, resolve_data_dir
 from sim.storage.records import now_iso, read_batch_record
 from sim.study.spec import Cell, Games, Study
 
@@ -69,7 +69,7 @@ def register_study(data_dir: Path, study: Study) -> None:
     plan = study.plan()
     if path.exists():
         try:
-            old = json.loads(path.read_text(encoding="utf-8"))
+            old = json.loads(read_bounded(path).decode("utf-8"))
         except (OSError, ValueError) as exc:
             raise DsqError(f"{path}: unreadable study record: {exc}") from None
         changes = plan_changes(old.get("plan", {}), plan)
@@ -123,7 +123,7 @@ def recorded_study(data_dir: Path, name: str) -> Study:
     """The study ``name`` as recorded when it started (no need of its file)."""
     path = study_path(data_dir, name)
     try:
-        d = json.loads(path.read_text(encoding="utf-8"))["study"]
+        d = json.loads(read_bounded(path).decode("utf-8"))["study"]
         return Study(
             name=d["name"], title=d["title"], path=str(path), seed=d["seed"],
             ply_cap=d["ply_cap"], opening_plies=d["opening_plies"], base=d["base"],

@@ -33,6 +33,7 @@ bots = st.one_of(
     numbers.map(lambda n: "alphabeta:depth=" + n),
     words,
 )  # fmt: skip
+BAD_FILES = ["/dev/zero", "/nonexistent", "/", "/dev/null", "docs/rules.md", "README.md"]
 small = st.sampled_from(["0", "1", "2", "-1", HUGE, "x", "", "1e3", "\u0663"])
 
 
@@ -87,6 +88,16 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
              pieces=st.sampled_from(["1", "2", "0", "5", HUGE, "x"]), fen=words,
              json=None, jsonl=None, jobs=st.sampled_from(["1", "0", HUGE])),
     ).map(lambda t: [t[0], *t[1]] if t[0] else t[1]),
+    # run: only files that cannot start a study (a real one would play its games)
+    "study": st.one_of(
+        st.tuples(st.just("run"), st.one_of(st.sampled_from(BAD_FILES), words),
+                  opts(quick=None, workers=numbers, scheduler=words, quiet=None)),
+        st.tuples(st.just("report"),
+                  st.one_of(st.sampled_from([*BAD_FILES, "docs/studies/atlas.toml", "atlas"]),
+                            words),
+                  opts(quick=None, json=None, csv=st.sampled_from(["/dev/full", "/"]))),
+        st.tuples(st.sampled_from(["", "nope", "-x"]), words, opts(data=words)),
+    ).map(lambda t: [x for x in t[:2] if x] + t[2]),
     "rules": st.tuples(st.lists(rules, max_size=3), opts(json=None)).map(
         lambda t: t[0] + t[1]),
     "stats": opts(rules=rules, bot=bots, batch=words, colour=words, between=None,
@@ -123,7 +134,7 @@ def test_no_arguments_give_a_traceback(command: str, data_copy: Path, tmp_path: 
     def run(argv: list[str]) -> None:
         full = [command, *BASE.get(command, []), *argv]
         if (
-            command in ("simulate", "stats", "batches", "tablebase", "replay")
+            command in ("simulate", "stats", "batches", "tablebase", "replay", "study")
             and "--data" not in argv
         ):
             full += ["--data", str(data)]
