@@ -74,12 +74,14 @@ def _mean(values: list[float]) -> dict[str, Any]:
     return out
 
 
-def score_metrics(games: Iterable[tuple[Scores, str]], plies: int) -> dict[str, Any]:
+def score_metrics(games: Iterable[tuple[Scores | None, str]], plies: int) -> dict[str, Any]:
     """The score figures of a cell from its games' ``(scores, winner)`` (games whose column
     is NULL may be left out) and the number of ``plies`` of all its games: each the mean
     over the games it is defined for, with its 95% t interval; ``decisiveness_threshold``
     also gives the median and quartiles over games; ``scored_share`` the scored plies."""
-    leads, variances, thresholds = [], [], []
+    leads: list[float] = []
+    variances: list[float] = []
+    thresholds: list[float] = []
     scored = 0
     for scores, winner in games:
         if scores is None:
@@ -102,5 +104,9 @@ def score_metrics(games: Iterable[tuple[Scores, str]], plies: int) -> dict[str, 
         "lead_change": _mean(leads),
         "stability": _mean(variances),
         "decisiveness_threshold": decisive,
-        "scored_share": {"value": scored / plies if plies else None, "count": scored, "plies": plies},
+        "scored_share": {
+            "value": scored / plies if plies else None,
+            "count": scored,
+            "plies": plies,
+        },
     }

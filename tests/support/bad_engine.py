@@ -21,7 +21,8 @@ legal move (by dsq's engine) for its first N searches, then commits FAULT at eve
 - ``orphan``: starts a child that holds its pipes open, then exits at its first ``go``.
 
 ``--scores "cp 120;mate -3"`` gives the ``info ... score`` of each search in turn (cycled;
-default ``cp 0``; ``cp 50,mate 2``: one ``info`` line for each, in that order). ``--tag TEXT`` is only carried on the command line (children carry it too), so a test can
+default ``cp 0``; ``cp 50,mate 2``: one ``info`` line for each, in that order).
+``--tag TEXT`` is only carried on the command line (children carry it too), so a test can
 find every process an engine left behind.
 """
 

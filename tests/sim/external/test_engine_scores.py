@@ -37,9 +37,8 @@ def test_cp_and_mate_map_to_red_view(registry: EngineRegistry) -> None:
 
 def test_the_newest_info_line_decides_between_cp_and_mate(tmp_path: Path) -> None:
     # each search prints two info lines: the later score, cp or mate, is the move's
-    path = write_registry(
-        tmp_path / "engines.toml", bad_engine("deeper", "good", scores="mate 4,cp -300;cp 80,mate 5")
-    )
+    table = bad_engine("deeper", "good", scores="mate 4,cp -300;cp 80,mate 5")
+    path = write_registry(tmp_path / "engines.toml", table)
     game = play_game(
         "standard", "random", "engine:deeper", seed=4, ply_cap=4, engines=EngineRegistry.load(path)
     )
