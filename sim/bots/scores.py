@@ -8,9 +8,11 @@ a lost one:
 
 - a mate (a forced end found by the search, or a win from the endgame tables) is ±1 by
   its sign (``mate 0``, the protocol's "mated", is -1);
-- evaluation units ``u`` become ``tanh(u / EVAL_SCALE)`` with ``EVAL_SCALE = 1000``, the
-  elephant's value: a lead of a cat (200) is 0.20, of a tiger (800) 0.66, of an elephant
-  0.76, of the elephant and the lion together 0.95;
+- evaluation units ``u`` become ``tanh(u / EVAL_SCALE)`` with ``EVAL_SCALE = 800``: a
+  lead of a cat (200) is 0.24, of a tiger (800) 0.76, of an elephant (1000) 0.85, of the
+  elephant and the lion together 0.98. It is the scale MCTS itself puts on an evaluation:
+  a playout cut short scores ``1 / (1 + exp(-u / 400))``, and ``2v - 1`` of that is
+  ``tanh(u / 800)``, so the two bots' scores of a quiet position agree;
 - an MCTS value ``v`` (its expected score: 1 win, 0.5 draw, 0 loss) becomes ``2v - 1``.
 
 :func:`mover_score` is the one accessor (a bot's ``last_score()``, None for bots that do
@@ -23,8 +25,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-EVAL_SCALE = 1000.0
-"""Evaluation units at which a lead scores tanh(1) = 0.76: the elephant's value."""
+EVAL_SCALE = 800.0
+"""Evaluation units at which a lead scores tanh(1) = 0.76 (a tiger's value; MCTS's scale)."""
 
 
 def from_mate(mate_in: int) -> float:

@@ -30,8 +30,8 @@ def test_cp_and_mate_map_to_red_view(registry: EngineRegistry) -> None:
     assert game["plies"] == 6 and game["reason"] == "ply_cap"
     scores = game["scores"]
     assert scores[0::2] == [None, None, None]  # Red, a random bot, reports nothing
-    # Blue's cp 120 is Blue ahead: Red's view -tanh(0.12); Blue mated in 3: +1; Blue mates: -1
-    assert scores[1] == pytest.approx(-math.tanh(0.12))
+    # Blue's cp 120 is Blue ahead: Red's view -tanh(120 / 800); Blue mated in 3: +1; Blue mates: -1
+    assert scores[1] == pytest.approx(-math.tanh(120 / 800))
     assert scores[3:6:2] == [1.0, -1.0]
 
 
@@ -43,5 +43,5 @@ def test_the_newest_info_line_decides_between_cp_and_mate(tmp_path: Path) -> Non
         "standard", "random", "engine:deeper", seed=4, ply_cap=4, engines=EngineRegistry.load(path)
     )
     pool.close_all()
-    assert game["scores"][1] == pytest.approx(math.tanh(0.3))  # Blue behind by 300
+    assert game["scores"][1] == pytest.approx(math.tanh(300 / 800))  # Blue behind by 300
     assert game["scores"][3] == -1.0  # Blue mates in 5
