@@ -24,6 +24,15 @@ def test_the_scale() -> None:
     assert red_view(0.25, 0) == 0.25 and red_view(0.25, 1) == -0.25 and red_view(None, 1) is None
 
 
+def test_the_scale_is_the_one_mcts_puts_on_an_evaluation() -> None:
+    from sim.bots import mcts_kernel
+
+    # a cut playout scores 1 / (1 + exp(-u / k)); 2v - 1 of it is tanh(u / 2k)
+    u = 350.0
+    v = 1.0 / (1.0 + math.exp(-u / mcts_kernel.EVAL_SCALE))
+    assert from_value(v) == pytest.approx(from_eval(u))
+
+
 @pytest.mark.parametrize("searcher", ["red", "blue"])
 def test_alpha_beta_against_random_records_its_scores(searcher: str) -> None:
     bot = "alphabeta:depth=2"
