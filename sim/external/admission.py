@@ -117,8 +117,17 @@ def _quick_check(
     # lazy: start-up time (numba kernels)
     from sim.external.check import check_engine
 
+    # lazy: start-up time (engine registry and client: only when an engine is used)
+    from sim.external.process import EngineFault
+
     heard = None if progress is None else (lambda done, total: progress(entry.name, done, total))
-    report = check_engine(entry, rules, progress=heard, **QUICK).to_dict()
+    try:
+        report = check_engine(entry, rules, progress=heard, **QUICK).to_dict()
+    except EngineFault as exc:
+        raise DsqError(
+            f"the rules check of engine {entry.name} under {rules} stopped: {exc}; "
+            "--force-engines plays it without the check"
+        ) from None
     try:
         save_check(data_dir, entry, report)
     except OSError:

@@ -17,6 +17,8 @@ LOG_CAP = 8 << 20  # bytes per log file (8 MiB)
 
 def check_log_dir(folder: str | os.PathLike[str]) -> str:
     """``folder`` made (if need be) and writable, as an absolute path; DsqError otherwise."""
+    if not str(folder):
+        raise DsqError("--engine-log takes a folder")
     path = Path(folder).expanduser()
     try:
         path.mkdir(parents=True, exist_ok=True)

@@ -11,12 +11,16 @@ dsq's engine) of the position it was sent:
 - ``--moves``: ``colon`` answers ``moves`` with ``legal moves: a3a4 ...``, ``unreadable``
   with ``legal moves: a3-a4 ...``, ``none`` ignores it (the default);
 - ``--fen-broken``: reads every ``position fen`` as the initial position;
-- ``--movetime-only``: ignores ``go depth`` and thinks ``movetime`` ms (3000 without one).
+- ``--movetime-only``: ignores ``go depth`` and thinks ``movetime`` ms (3000 without one);
+- ``--fen-newgame-crash``: dies of a segmentation fault at ``ucinewgame`` once it has read a
+  ``position fen`` (as jungine's glm-5 branch does).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 import time
 
@@ -29,10 +33,12 @@ def main() -> int:
     ap.add_argument("--moves", choices=("colon", "unreadable", "none"), default="none")
     ap.add_argument("--fen-broken", action="store_true")
     ap.add_argument("--movetime-only", action="store_true")
+    ap.add_argument("--fen-newgame-crash", action="store_true")
     args = ap.parse_args()
     from engine.position import Position
 
     pos = Position("standard")
+    read_fen = False
 
     def say(line: str) -> None:
         sys.stdout.write(line + "\n")
@@ -58,8 +64,11 @@ def main() -> int:
             say("uciok")
         elif cmd == "isready":
             say("readyok")
+        elif cmd == "ucinewgame" and args.fen_newgame_crash and read_fen:
+            os.kill(os.getpid(), signal.SIGSEGV)
         elif cmd == "position":
             end = tokens.index("moves") if "moves" in tokens else len(tokens)
+            read_fen = read_fen or tokens[1] == "fen"
             fen = None if tokens[1] != "fen" or args.fen_broken else ours(tokens[2:end])
             try:
                 pos = Position("standard", fen)

@@ -150,6 +150,20 @@ def test_batches_keep_the_check_force_skips_it_and_workers_log(
     assert third and not any(x.endswith("> moves") for lines in third.values() for x in lines)
 
 
+def test_an_engine_that_crashes_in_the_check_is_one_error_before_a_batch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    registry = write_registry(
+        tmp_path / "e.toml", dialect_engine("seg", "--moves", "colon", "--fen-newgame-crash")
+    )
+    code, _, err = dsq(capsys, "simulate", "--engines", str(registry), "--data", str(tmp_path),
+                       "--red", "engine:seg,depth=1", "--blue", "random", "--games", "1",
+                       "--quiet")  # fmt: skip
+    assert code == 2 and err.count("\n") == 1, err
+    assert "the rules check of engine seg under standard stopped: engine seg crashed" in err
+    assert "killed by signal 11" in err and "--force-engines" in err
+
+
 def test_a_log_file_is_capped(tmp_path: Path) -> None:
     log = EngineLog(str(tmp_path), "e", 1, cap=300)
     for n in range(100):
