@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import TextIO
 
 from engine.errors import DsqError
 
@@ -38,6 +39,7 @@ class EngineLog:
         self.path = Path(folder) / f"{engine}-{pid}.log"
         self.cap = cap
         self.size = 0
+        self.fh: TextIO | None
         try:
             self.fh = open(self.path, "a", encoding="utf-8", errors="replace")  # noqa: SIM115
         except OSError:

@@ -209,7 +209,8 @@ def _entry(path: Path, name: str, table: Any) -> EngineEntry:
         move_case=move_case,
         start_timeout=float(timeout),
         source=str(path),
-        **flags,
+        fen_counters=flags["fen_counters"],
+        startpos=flags["startpos"],
     )
 
 

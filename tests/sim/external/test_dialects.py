@@ -7,6 +7,7 @@ progress and kept verdict, ``--force-engines`` and ``--engine-log``."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ SETTINGS = 'move_case = "upper"\nfen_case = "red_lower"\nfen_side = "wb"\nstartp
 
 
 @pytest.fixture(autouse=True)
-def _close_engines() -> None:
+def _close_engines() -> Iterator[None]:
     yield
     pool.close_all()
 
