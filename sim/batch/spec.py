@@ -106,10 +106,10 @@ def _suite_text(values: dict[str, Any]) -> str:
     """The canonical text of the spec's opening suite, checked under its rules and against
     its ply cap; ``SpecError`` naming ``--openings`` otherwise."""
     # lazy: start-up time (the engine's Position: only when a suite is given)
-    from sim.play.openings import SuiteError, parse_suite
+    from sim.play.openings import SuiteError, cached_suite
 
     try:
-        suite = parse_suite(values["openings"], values["rules"], "--openings")
+        suite = cached_suite(values["openings"], values["rules"], "--openings")
     except SuiteError as exc:
         raise SpecError(str(exc), "openings") from None
     if suite.longest + values["opening_plies"] >= values["ply_cap"]:

@@ -170,14 +170,19 @@ def parse_suite(text: str, rules: Ruleset | str, source: str = "openings") -> Su
 
 
 @lru_cache(maxsize=16)
-def cached_suite(text: str, rules: str) -> Suite:
+def cached_suite(text: str, rules: str, source: str = "the batch's openings") -> Suite:
     """:func:`parse_suite` of a batch spec's canonical text, once per process."""
-    return parse_suite(text, rules, "the batch's openings")
+    return parse_suite(text, rules, source)
 
 
 def load_suite(path: str | Path, rules: Ruleset | str) -> Suite:
     """Read the suite file ``path`` (a regular file of at most 1 MiB of UTF-8 text, never a
     FIFO or a device) and check it under ``rules``; one ``SuiteError`` if it cannot be used."""
+    return parse_suite(read_suite_file(path), rules, str(path))
+
+
+def read_suite_file(path: str | Path) -> str:
+    """The text of the suite file ``path``, read bounded (see :func:`load_suite`)."""
     source = str(path)
     try:
         data = read_bounded(Path(path), MAX_SUITE_BYTES, follow=True)
@@ -190,7 +195,7 @@ def load_suite(path: str | Path, rules: Ruleset | str) -> Suite:
         raise SuiteError(f"{source}: the openings file is not UTF-8 text") from None
     except ValueError as exc:  # over the size limit
         raise SuiteError(f"{source}: cannot read the openings file: {exc}") from None
-    return parse_suite(text, rules, source)
+    return text
 
 
 @lru_cache(maxsize=64)
