@@ -200,3 +200,11 @@ def test_a_searching_bot_plays_after_the_suite_line_and_the_game_replays() -> No
     replay = replay_game("standard", game["moves"], 120, None)
     assert replay.error is None and replay.plies == game["plies"]
     assert (replay.winner, replay.reason) == (game["winner"], game["reason"])
+
+
+def test_the_documented_example_suite() -> None:
+    path = ROOT / "docs" / "examples" / "openings.txt"
+    suite = load_suite(path, "standard")
+    assert len(suite) == 6 and suite.entries[2].moves == ("g3g4",)
+    doc = (ROOT / "docs" / "openings.md").read_text(encoding="utf-8")
+    assert path.read_text(encoding="utf-8") in doc  # the page shows the file as it is
