@@ -16,7 +16,9 @@ from sim.batch import RunOptions, make_spec, run_batches
 from sim.batch.spec import SpecError
 from sim.play.openings import load_suite
 from sim.play.replay import replay_recorded
+from sim.storage.batchspec import MAX_SUITE_TEXT
 from sim.storage.reading import open_dataset
+from sim.storage.recordcheck import RecordError, check_spec
 
 BLUE_TO_MOVE = "7/7/7/7/7/7/7/3l3/L6 b 0 1"
 SUITE = f"""# three openings
@@ -127,3 +129,26 @@ def test_dsq_simulate_openings_flags(tmp_path: Path, suite_file: Path) -> None:
     spec = json.loads(proc.stdout)["batches"][0]["spec"]
     assert spec["openings"] == load_suite(suite_file, "standard").text
     assert spec["openings_order"] == "random"
+
+
+def test_the_record_check_knows_the_suite_fields(suite_file: Path) -> None:
+    spec = suite_spec(suite_file).to_dict()
+    assert check_spec(dict(spec)) == spec
+    old = {k: v for k, v in spec.items() if k not in ("openings", "openings_order")}
+    check_spec(old)  # a record written before the fields existed
+    for key, bad in [("openings", 5), ("openings", "x" * (MAX_SUITE_TEXT + 1)),
+                     ("openings_order", "shuffled")]:  # fmt: skip
+        with pytest.raises(RecordError, match=f"spec.{key}: expected"):
+            check_spec({**spec, key: bad})
+
+
+def test_dask_plays_the_same_suite_games(tmp_path: Path, suite_file: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    spec = suite_spec(suite_file, openings_order="random", opening_plies=1)
+    run_batches([spec], tmp_path, batch_id="inline", options=SMALL)
+    suite_file.unlink()  # the workers get the suite with the spec
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        run_batches([spec], tmp_path, batch_id="dask", scheduler=cluster.scheduler_address)
+    assert games(tmp_path, "dask").equals(games(tmp_path, "inline"))
