@@ -104,7 +104,7 @@ def test_files_that_are_not_small_regular_utf8_files(tmp_path: Path) -> None:
     huge.write_bytes(b"startpos\n" * 200_000)
     latin = tmp_path / "latin.txt"
     latin.write_bytes(b"startpos\t\xe9t\xe9\n")
-    cases = [
+    cases: list[tuple[str | Path, str]] = [
         ("/dev/zero", "not a regular file"),
         (fifo, "not a regular file"),
         (huge, "larger than"),
