@@ -29,6 +29,7 @@ from sim.bots import search as S
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evaluate import ZOBRIST, full_hash
 from sim.bots.piece_values import values_array
+from sim.bots.scores import from_report
 from sim.bots.spec import BotSpec
 from sim.tablebase.advice import TableAdvisor
 
@@ -153,6 +154,13 @@ class AlphaBetaBot:
         if advice is not None:
             self.info["tablebase"] = advice.info()
         return best
+
+    def last_score(self) -> float | None:
+        """The last move's score on the common scale of :mod:`sim.bots.scores` (a mate ±1,
+        else tanh of the evaluation), None when it was not searched (its only legal move)."""
+        if self.info.get("mate_in") is None and not self.info.get("depth"):
+            return None
+        return from_report(self.info)
 
     @staticmethod
     def _report(

@@ -19,6 +19,7 @@ from sim.bots import mcts_kernel as K
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evaluate import V_OFF
 from sim.bots.piece_values import values_array
+from sim.bots.scores import from_value
 from sim.bots.spec import BotSpec
 from sim.tablebase.advice import TableAdvisor
 
@@ -125,6 +126,13 @@ class MctsBot:
         if advice is not None:
             self.info["tablebase"] = advice.info()
         return mv
+
+    def last_score(self) -> float | None:
+        """The last move's score on the common scale of :mod:`sim.bots.scores` (``2v - 1``
+        of its mean playout value ``v``; 1 for an immediate win), None when it was not
+        searched (its only legal move)."""
+        score = self.info.get("score")
+        return from_value(score) if isinstance(score, float) else None
 
     def _best_line(self) -> tuple[int, list[int], float]:
         """The most visited root move, the line of most visited moves, its value."""

@@ -20,6 +20,7 @@ from engine import core
 from engine.position import encode_move
 from engine.rules import Ruleset
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
+from sim.bots.scores import from_report
 from sim.bots.spec import BotSpec
 from sim.external import pool
 from sim.external.client import EngineClient, file_sha256
@@ -101,6 +102,11 @@ class EngineBot:
             "time_ms": result.elapsed_ms,
         }
         return code
+
+    def last_score(self) -> float | None:
+        """The last move's score on the common scale of :mod:`sim.bots.scores` (from the
+        engine's last ``info score cp N`` or ``mate N``), None if it reported none."""
+        return from_report(self.info)
 
     def _check(self, st: np.ndarray, move: str) -> int:
         """The code of the engine's ``move`` if legal here, else the fault it is."""

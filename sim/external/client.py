@@ -224,7 +224,11 @@ class EngineClient:
                 deadline = time.monotonic() + grace_ms / 1000.0
                 continue
             if line.startswith("info "):
-                info.update(parse_info(line.split()))
+                fields = parse_info(line.split())
+                if "score" in fields or "mate_in" in fields:  # the newest score, cp or mate
+                    info.pop("score", None)
+                    info.pop("mate_in", None)
+                info.update(fields)
             elif line.startswith("bestmove"):
                 tokens = line.split()
                 elapsed = (time.monotonic() - t0) * 1000.0

@@ -24,13 +24,13 @@ import json
 import os
 import shlex
 import sys
-import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
 from sim.storage.paths import resolve_data_dir
+from sim.storage.textfiles import read_named_toml
 
 ENV_VAR = "DSQ_ENGINES"
 DEFAULT_NAME = "engines.toml"
@@ -103,19 +103,13 @@ def registry_path(
     return resolve_data_dir(data_dir) / DEFAULT_NAME
 
 
+MAX_REGISTRY_BYTES = 1 << 20  # a registry is a page of TOML
+
+
 def load_registry(path: str | os.PathLike[str]) -> dict[str, EngineEntry]:
     """The engines of a registry file, by name; DsqError naming the file and the entry."""
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise DsqError(f"cannot read the engine registry {p}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise DsqError(f"the engine registry {p} is not a UTF-8 text file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DsqError(f"the engine registry {p} is not valid TOML: {exc}") from None
-    except ValueError as exc:  # e.g. a NUL in the path
-        raise DsqError(f"cannot read the engine registry {str(p)[:200]!r}: {exc}") from None
+    data = read_named_toml(p, "the engine registry", MAX_REGISTRY_BYTES)
     engines = data.get("engines", {})
     extra = sorted(set(data) - {"engines"})
     if extra or not isinstance(engines, dict):

@@ -181,6 +181,7 @@ def human_game_row(
         "red_engine": engine if engine is not None and blue == HUMAN else None,
         "blue_engine": engine if engine is not None and red == HUMAN else None,
         "start_fen": fen,
+        "scores": None,  # a person reports no search score (nor, here, the bot)
     }
 
 

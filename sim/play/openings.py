@@ -27,7 +27,7 @@ from engine.errors import DsqError, FenError, MoveError, RulesError
 from engine.position import Position, encode_move
 from engine.rules import Ruleset, parse_rules
 from sim.play.seeds import suite_seed
-from sim.storage.paths import read_bounded
+from sim.storage.textfiles import read_named_text
 
 __all__ = [
     "MAX_LINE_MOVES",
@@ -183,19 +183,7 @@ def load_suite(path: str | Path, rules: Ruleset | str) -> Suite:
 
 def read_suite_file(path: str | Path) -> str:
     """The text of the suite file ``path``, read bounded (see :func:`load_suite`)."""
-    source = str(path)
-    try:
-        data = read_bounded(Path(path), MAX_SUITE_BYTES, follow=True)
-        text = data.decode("utf-8")
-    except OSError as exc:
-        raise SuiteError(
-            f"{source}: cannot read the openings file: {exc.strerror or exc}"
-        ) from None
-    except UnicodeDecodeError:
-        raise SuiteError(f"{source}: the openings file is not UTF-8 text") from None
-    except ValueError as exc:  # over the size limit
-        raise SuiteError(f"{source}: cannot read the openings file: {exc}") from None
-    return text
+    return read_named_text(path, "the openings file", MAX_SUITE_BYTES, SuiteError)
 
 
 @lru_cache(maxsize=64)

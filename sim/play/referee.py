@@ -13,7 +13,9 @@ Same arguments, same game. When both bots are ``random`` or ``greedy`` the whole
 runs in one compiled loop (:func:`sim.bots.fast.play_fast`); otherwise the referee asks
 each bot for its move ply by ply, timing each answer: a side that overruns its time
 budget loses on ``time``, and an external engine's fault loses by ``forfeit``
-(:mod:`sim.external`). Timing is not reproducible: a game decided on time is not.
+(:mod:`sim.external`). Timing is not reproducible: a game decided on time is not. Each
+ply a searching bot chose records its search score in Red's view (``scores``, on the
+scale of :mod:`sim.bots.scores`); the compiled loop's bots report none.
 
 With ``adjudicate="tablebase"`` a game ends at its first position where an endgame table
 settles the result for certain (:mod:`sim.tablebase.adjudicate`), recorded with reason
@@ -42,6 +44,7 @@ from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.piece_values import values_array
 from sim.bots.protocol import make_bot, warm_up
 from sim.bots.registry import fast_kinds
+from sim.bots.scores import mover_score, red_view
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
 from sim.external.clocks import GameClocks
 from sim.external.process import EngineFault
@@ -50,12 +53,12 @@ if TYPE_CHECKING:
     from sim.external.registry import EngineRegistry
 
 _MASK64 = (1 << 64) - 1
-# The columns of clocks, forfeits and engines and the start position (``OPTIONAL_COLUMNS``
-# of the storage schema, which a test checks): None for a game without them (the referee's
-# games begin at the initial position).
+# The columns of clocks, forfeits and engines, the start position and the search scores
+# (``OPTIONAL_COLUMNS`` of the storage schema, which a test checks): None for a game without
+# them (the referee's games begin at the initial position; fast bots report no scores).
 NO_EXTRAS = dict.fromkeys(
     ("forfeit_note", "time_control", "move_ms", "red_clock_ms", "blue_clock_ms")
-    + ("red_engine", "blue_engine", "start_fen")
+    + ("red_engine", "blue_engine", "start_fen", "scores")
 )
 _FAST_KINDS = fast_kinds()
 _KINDS: dict[tuple[int, int], np.ndarray] = {}
@@ -218,8 +221,8 @@ def _play_stepwise(
     forced: np.ndarray | None = None,
 ) -> np.ndarray:
     """The game loop asking each bot for its move; returns what ``fast.fast_game`` does,
-    and fills ``extras`` (if given) with the clock, forfeit and engine columns. The first
-    moves are ``forced`` (an opening suite's line), the next ``opening_plies`` random.
+    and fills ``extras`` (if given) with the clock, forfeit, engine and score columns. The
+    first moves are ``forced`` (an opening suite's line), the next ``opening_plies`` random.
 
     ``adj`` (a :class:`sim.tablebase.adjudicate.Adjudicator`, optional) may end the game
     at any position where it goes on, before a move is chosen there. Each move's wall time
@@ -239,6 +242,7 @@ def _play_stepwise(
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
     moves = np.empty(ply_cap, dtype=np.int32)
     move_ms: list[int] = []
+    scores: list[float | None] = []  # Red's view of each ply's search score (None: none)
     plies = branch = 0
     n_forced = 0 if forced is None else len(forced)
     loss: tuple[int, Reason, str] | None = None  # (side, reason, note) of a forfeit
@@ -249,7 +253,7 @@ def _play_stepwise(
             if n == 0 or (adj is not None and _adjudicated(adj, st)):
                 break
             branch += n
-            ms = 0.0
+            ms, score = 0.0, None
             if plies < n_forced:
                 mv = int(forced[plies])  # type: ignore[index]
             elif plies < n_forced + opening_plies:
@@ -274,8 +278,10 @@ def _play_stepwise(
                     raise MoveError(
                         f"bot {specs[side].canonical} chose an illegal move {decode_move(mv)}"
                     )
+                score = red_view(mover_score(bots[side]), side)
             moves[plies] = mv
             move_ms.append(min(round(ms), 2**32 - 1))
+            scores.append(score)
             core.make_move(st, ra, mv)
             plies += 1
     finally:
@@ -305,6 +311,7 @@ def _play_stepwise(
             "blue_clock_ms": clocks.remaining(1),
             "red_engine": getattr(bots[0], "identity", None),
             "blue_engine": getattr(bots[1], "identity", None),
+            "scores": scores if any(s is not None for s in scores) else None,
         })  # fmt: skip
     return packed
 

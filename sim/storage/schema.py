@@ -10,7 +10,7 @@ import pyarrow as pa
 
 from engine import codes
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # The values of the string columns, from the engine's vocabulary (engine.codes):
 WINNERS = codes.WINNERS  # winner: red, blue, draw
@@ -52,7 +52,12 @@ V2_FIELDS = [
 V3_FIELDS = [
     pa.field("start_fen", pa.string()),  # the FEN the game began from; null: the initial one
 ]
-OPTIONAL_FIELDS = [*V2_FIELDS, *V3_FIELDS]  # what an older file may lack (read as NULL)
+# Columns added in version 4: each ply's search score (docs in data/README.md). Files of
+# versions 1 to 3 lack it and read with it NULL, as do games where no ply reported a score.
+V4_FIELDS = [
+    pa.field("scores", pa.list_(pa.float32())),  # per ply, Red's view in [-1, 1]; null: none
+]
+OPTIONAL_FIELDS = [*V2_FIELDS, *V3_FIELDS, *V4_FIELDS]  # what an older file may lack (NULL)
 OPTIONAL_COLUMNS = tuple(f.name for f in OPTIONAL_FIELDS)
 
 GAME_SCHEMA = pa.schema(

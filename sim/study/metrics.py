@@ -1,6 +1,7 @@
 """The figures of one study cell (docs/studies.md defines each; Ludii's name where it has
 one): the same statistics functions as ``dsq stats`` over the cell's batches, plus the
-design metrics computed here (balance, completion, draws by kind, coverage, endings).
+design metrics computed here (balance, completion, draws by kind, coverage, endings) and
+those of the games' search scores (:mod:`sim.study.score_metrics`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import duckdb
 from sim.stats import Selection, general_stats, length_histogram
 from sim.stats.intervals import proportion
 from sim.stats.query import query_rows
+from sim.study.score_metrics import PLIES_SQL, SCORE_METRICS, SCORES_SQL, score_metrics
 
 SQUARES = 63
 # Per game: distinct squares entered (a move's destination), and plies for the weighting
@@ -43,6 +45,7 @@ METRICS = (
     "no_moves_rate",
     "forbidden_7_3",
     "forbidden_17_5",
+    *SCORE_METRICS,
 )
 """Every per-cell figure by name, in the order tables show them."""
 
@@ -116,6 +119,8 @@ def cell_metrics(con: duckdb.DuckDBPyConnection, batches: list[str]) -> dict[str
     out["coverage"] = {"value": _num(cov / SQUARES) if cov is not None else None}
     for reason in ("den", "capture_all", "no_moves"):
         out[f"{reason}_rate"] = _prop(reasons.get(reason, 0), n)
+    plies = query_rows(con, sel, PLIES_SQL)[0][0]
+    out.update(score_metrics(query_rows(con, sel, SCORES_SQL), int(plies)))
     return out
 
 

@@ -143,6 +143,10 @@ COLUMNS = (
     ("coverage", "coverage", "frac"),
     ("7-3", "forbidden_7_3", "frac"),
     ("17-5", "forbidden_17_5", "frac"),
+    ("lead chg", "lead_change", "frac"),
+    ("stability", "stability", "frac"),
+    ("decisive", "decisiveness_threshold", "frac"),
+    ("scored", "scored_share", "pct"),
 )
 
 
@@ -161,7 +165,8 @@ def report_text(rep: dict[str, Any]) -> str:
         "",
         "first move: Elo of the first player's edge fitted with the bots "
         "(95% interval); 1st score: Red's raw score; 7-3, 17-5: share of positions "
-        "where the rule forbade a move",
+        "where the rule forbade a move; lead chg, stability, decisive: from the bots' search "
+        "scores (docs/studies.md), over the scored share of plies",
         "",
     ]
     for entry in rep["ladder"]:

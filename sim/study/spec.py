@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
-import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,8 +16,8 @@ from typing import Any
 from engine import parse_rules
 from engine.errors import DsqError
 from engine.rules import OPTION_NAMES
-from sim.storage.paths import read_bounded
 from sim.storage.recordcheck import MAX_OPENING_PLIES, MAX_PLY_CAP
+from sim.storage.textfiles import read_named_toml
 from sim.study.errors import StudyError
 from sim.study.errors import err as _err
 from sim.study.suite import read_openings
@@ -322,16 +321,7 @@ def load_study(file: str | Path, quick: bool = False) -> Study:
     """Read and check a study file; ``quick`` applies its ``[quick]`` table (fewer games,
     optionally fewer bots or rule sets) under the name ``NAME-quick``."""
     path = str(file)
-    try:
-        raw = tomllib.loads(read_bounded(Path(path), MAX_STUDY_FILE_BYTES, True).decode("utf-8"))
-    except OSError as exc:
-        raise StudyError(f"{path}: cannot read the study file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise StudyError(f"{path}: the study file is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise StudyError(f"{Path(path).name}: not valid TOML: {exc}") from None
-    except ValueError as exc:  # over the size limit
-        raise StudyError(f"{path}: cannot read the study file: {exc}") from None
+    raw = read_named_toml(path, "the study file", MAX_STUDY_FILE_BYTES, StudyError)
     _unknown(path, "", raw, TOP_KEYS)
     name = raw.get("name")
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):

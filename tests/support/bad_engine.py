@@ -20,6 +20,8 @@ legal move (by dsq's engine) for its first N searches, then commits FAULT at eve
 - ``fork``: starts a child that sleeps (stdio detached), then plays like ``good``;
 - ``orphan``: starts a child that holds its pipes open, then exits at its first ``go``.
 
+``--scores "cp 120;mate -3"`` gives the ``info ... score`` of each search in turn (cycled;
+default ``cp 0``; ``cp 50,mate 2``: one ``info`` line for each, in that order).
 ``--tag TEXT`` is only carried on the command line (children carry it too), so a test can
 find every process an engine left behind.
 """
@@ -63,6 +65,7 @@ def main() -> int:
     ap.add_argument("--sleep", type=int, default=2000)
     ap.add_argument("--rules", default="standard")
     ap.add_argument("--tag", default="")
+    ap.add_argument("--scores", default="cp 0")
     args = ap.parse_args()
     if args.fault in ("fork", "orphan"):
         child(args.tag, detached=args.fault == "fork")
@@ -130,7 +133,10 @@ def main() -> int:
                 if fault == "slow":
                     time.sleep(args.sleep / 1000)
                 moves = legal()
-                say("info depth 1 score cp 0 nodes 1 pv " + (moves[0] if moves else ""))
+                scores = args.scores.split(";")
+                for depth, score in enumerate(scores[(searches - 1) % len(scores)].split(",")):
+                    pv = moves[0] if moves else ""
+                    say(f"info depth {depth + 1} score {score} nodes 1 pv {pv}")
                 say(f"bestmove {moves[0] if moves else '0000'}")
         elif cmd == "perft" and args.fault == "flood_perft":
             return flood("x" * 1_000_000)

@@ -35,14 +35,18 @@ def dsq_engine(name: str, bot: str, rules: str = "standard", claims: str | None 
 
 
 def bad_engine(name: str, fault: str, after: int = 0, sleep_ms: int = 2000, tag: str = "",
-               options: str = "", timeout: float | None = None) -> str:  # fmt: skip
+               options: str = "", timeout: float | None = None,
+               scores: str = "") -> str:  # fmt: skip
     """The registry table of the misbehaving engine with ``fault`` after ``after`` searches
     (``tag``: carried on its command line and its children's; ``options``: the TOML lines
-    of its ``[options]`` table)."""
+    of its ``[options]`` table; ``scores``: its ``--scores``, the ``info score`` of each
+    search in turn)."""
     argv = ["{python}", "-m", "tests.support.bad_engine", fault, "--after", str(after),
             "--sleep", str(sleep_ms)]  # fmt: skip
     if tag:
         argv += ["--tag", tag]
+    if scores:
+        argv += ["--scores", scores]
     if timeout is None:
         timeout = 1 if fault in ("handshake", "mute") else 10
     table = (

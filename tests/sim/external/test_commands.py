@@ -4,6 +4,7 @@ move and play, with their refusals as one line and exit code 2."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -104,3 +105,27 @@ def test_bad_registry_and_unknown_engine(
     bad.write_text("[engines.x]\ncommand = 1\n", encoding="utf-8")
     code, _, err = dsq(capsys, "engines", "--engines", str(bad))
     assert code == 2 and err.count("\n") == 1 and "command is required" in err
+
+
+def test_a_registry_that_is_special_huge_or_not_text_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--engines naming a device, a FIFO, a folder, a file over 1 MiB or bytes that are
+    not UTF-8: one line naming the file, exit 2, never a read that waits or fills memory."""
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    huge = tmp_path / "huge.toml"
+    huge.write_bytes(b"#" * (2 << 20))
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe [engines]")
+    cases = {
+        "/dev/zero": "not a regular file",
+        str(fifo): "not a regular file",
+        str(tmp_path): "not a regular file",
+        str(huge): "larger than 1 MiB",
+        str(binary): "not UTF-8",
+    }
+    for path, why in cases.items():
+        code, out, err = dsq(capsys, "engines", "--engines", path)
+        assert code == 2 and out == "", path
+        assert err.count("\n") == 1 and path in err and why in err, err
