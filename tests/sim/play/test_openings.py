@@ -197,6 +197,7 @@ def test_a_searching_bot_plays_after_the_suite_line_and_the_game_replays() -> No
     )  # fmt: skip
     assert game_moves(game)[:3] == ["a3a4", "a7a6", "g3g4"]
     assert game["opening_plies"] == 4
+    assert game["scores"][:4] == [None] * 4 and game["scores"][4] is not None  # Red's search
     replay = replay_game("standard", game["moves"], 120, None)
     assert replay.error is None and replay.plies == game["plies"]
     assert (replay.winner, replay.reason) == (game["winner"], game["reason"])
