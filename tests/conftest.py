@@ -33,3 +33,31 @@ def _seal_key_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
     import os
 
     os.environ["DSQ_KEY_DIR"] = str(tmp_path_factory.mktemp("dsq-key"))
+
+
+# Numba: the suite's controller compiles the kernels once, in two processes side by side,
+# before the xdist workers start (tests/support/warm.py); without it every worker, and
+# every subprocess a test starts before the cache is written, compiles the same kernels.
+def pytest_configure(config: pytest.Config) -> None:
+    import os
+    import subprocess
+    import sys
+
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    if not getattr(config.option, "numprocesses", None):
+        return  # one process: it compiles as it goes, once
+    from tests.support.warm import GROUPS
+
+    root = str(Path(__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "tests.support.warm", name], cwd=root, env=env)
+        for name in GROUPS
+    ]
+    for proc in procs:
+        try:
+            proc.wait(timeout=900)
+        except subprocess.TimeoutExpired:  # the tests then compile what they need
+            proc.kill()
+            proc.wait()

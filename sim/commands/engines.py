@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
@@ -21,6 +23,46 @@ def add_engines_arg(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="engine registry (TOML; default: $DSQ_ENGINES, else engines.toml in the data folder)",
     )
+
+
+def add_engine_log_arg(parser: argparse.ArgumentParser) -> None:
+    """``--engine-log DIR``: one protocol log per engine process."""
+    parser.add_argument(
+        "--engine-log",
+        metavar="DIR",
+        help="write each external engine process's protocol lines to DIR/ENGINE-PID.log "
+        "(UTC time, '>' sent, '<' received, '!' its stderr; at most 8 MiB a file)",
+    )
+
+
+def logged(registry: Any, folder: str | None) -> Any:
+    """``registry`` (an EngineRegistry) with its engines logging into ``folder`` (checked
+    writable; DsqError otherwise), or as it is when ``folder`` is None."""
+    if folder is None:
+        return registry
+    # lazy: start-up time (engine registry and client: only when an engine is used)
+    from sim.external.enginelog import check_log_dir
+
+    return registry.with_log_dir(check_log_dir(folder))
+
+
+def check_progress(quiet: bool) -> Callable[[str, int, int], None] | None:
+    """What prints a rules check's progress on stderr (None when ``quiet``): rewritten in
+    place on a terminal, else a line every tenth of the positions."""
+    if quiet:
+        return None
+    tty = sys.stderr.isatty()
+    last = [-1]
+
+    def show(engine: str, done: int, total: int) -> None:
+        step = done * 10 // max(total, 1)
+        if not tty and step == last[0]:
+            return
+        last[0] = step
+        end = "\r" if tty else "\n"
+        print(f"rules check of {engine}: {done}/{total} positions", end=end, file=sys.stderr)
+
+    return show
 
 
 def bot_context(bots: list[str], engines_file: str | None, data: str | None = None) -> BotContext:
@@ -65,6 +107,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the random games")
     p.add_argument("--fen", help="start the random games (and perft) from this position")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_engine_log_arg(p)
     p.set_defaults(func=run)
 
 
@@ -73,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.external.registry import EngineRegistry
 
-    registry = EngineRegistry.load(args.engines, args.data)
+    registry = logged(EngineRegistry.load(args.engines, args.data), args.engine_log)
     entries = registry.entries
     if args.action == "list":
         return _list(entries, args.json)
@@ -89,10 +133,14 @@ def run(args: argparse.Namespace) -> int:
     rules = args.rules or entry.rules
     if not rules:
         raise DsqError(f"engine {entry.name} claims no rules: give --rules SPEC")
+    show = check_progress(args.quiet or args.json)
     report = check_engine(
         entry, rules, games=args.games, plies=args.plies, perft_depth=args.perft_depth,
         seed=args.seed, fen=args.fen,
+        progress=None if show is None else (lambda done, total: show(entry.name, done, total)),
     )  # fmt: skip
+    if show is not None and sys.stderr.isatty():
+        print(file=sys.stderr)
     data = report.to_dict()
     try:
         save_check(args.data, entry, data)

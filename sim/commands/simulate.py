@@ -29,7 +29,7 @@ from sim.batch.progress import BatchProgress
 from sim.batch.run import run_batches
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
 from sim.commands._common import add_data_arg, float_in, int_in
-from sim.commands.engines import add_engines_arg
+from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 from sim.play.seeds import MAX_SEED, new_batch_seed
 from sim.report.batch_text import summary_text
 from sim.storage.batchspec import MAX_GAMES, FieldInfo, spec_fields
@@ -99,9 +99,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--force-engines",
         action="store_true",
-        help="play external engines whose claimed rules differ from --rules or fail the rules "
-        "check (their games may end in forfeits)",
+        help="play external engines without the rules check, even if their claimed rules "
+        "differ from --rules (their games may end in forfeits)",
     )
+    add_engine_log_arg(p)
     p.add_argument("--json", action="store_true", help="print a JSON summary at the end")
     p.add_argument(
         "--quiet",
@@ -247,9 +248,10 @@ def _engine_entries(
     from sim.external.admission import admit
     from sim.external.registry import EngineRegistry
 
-    registry = EngineRegistry.load(engines, args.data)
+    registry = logged(EngineRegistry.load(engines, args.data), getattr(args, "engine_log", None))
     force = bool(getattr(args, "force_engines", False))
-    return admit(registry, bots, rules, args.data, force=force)
+    show = check_progress(bool(args.quiet or getattr(args, "json", False)))
+    return admit(registry, bots, rules, args.data, force=force, progress=show)
 
 
 def default_bots_note(args: argparse.Namespace) -> str | None:

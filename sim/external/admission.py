@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +36,7 @@ def check_path(data_dir: DataDir, entry: EngineEntry, rules: str) -> Path:
     # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.external.client import file_sha256
 
-    d = json.loads(entry.to_json())
-    d.pop("source", None)
-    d.pop("rules", None)
+    d = json.loads(entry.key_json())
     text = json.dumps([d, file_sha256(entry.program), rules], sort_keys=True)
     key = hashlib.sha1(text.encode()).hexdigest()[:16]
     return checks_dir(data_dir) / f"{entry.name}-{key}.json"
@@ -76,23 +75,27 @@ def admit(
     rules: list[str],
     data_dir: DataDir = None,
     force: bool = False,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> tuple[str, ...]:
     """The ``registry``'s entries (JSON, for the chunks) of the engines among ``bots``, after
     checking each plays ``rules``: the rules it claims (when it claims some) must be the
-    batch's, and they must pass the (kept or quick) rules check. DsqError otherwise,
-    unless ``force``."""
+    batch's, and they must pass the (kept or quick) rules check. DsqError otherwise.
+    ``force`` skips both (no check runs); ``progress(engine, done, total)`` hears of a
+    quick check's positions."""
     names = engine_names(bots)
-    for name in names:
+    for name in [] if force else names:
         entry = registry.find(name)
         for spec in rules:
-            if entry.rules is not None and entry.rules != spec and not force:
+            if entry.rules is not None and entry.rules != spec:
                 raise DsqError(
                     f"engine {name} plays {entry.rules}, not {spec} (its registry entry's "
                     "rules); --force-engines plays it anyway"
                 )
             target = entry.rules or spec
-            report = load_check(data_dir, entry, target) or _quick_check(data_dir, entry, target)
-            if not report["passed"] and not force:
+            report = load_check(data_dir, entry, target) or _quick_check(
+                data_dir, entry, target, progress
+            )
+            if not report["passed"]:
                 found = (
                     "; ".join(f"{d['clause']}: {d['moves']} moves" for d in report["differences"])
                     or "perft differs"
@@ -105,11 +108,26 @@ def admit(
     return registry.entries_json(names)
 
 
-def _quick_check(data_dir: DataDir, entry: EngineEntry, rules: str) -> dict[str, Any]:
+def _quick_check(
+    data_dir: DataDir,
+    entry: EngineEntry,
+    rules: str,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> dict[str, Any]:
     # lazy: start-up time (numba kernels)
     from sim.external.check import check_engine
 
-    report = check_engine(entry, rules, **QUICK).to_dict()
+    # lazy: start-up time (engine registry and client: only when an engine is used)
+    from sim.external.process import EngineFault
+
+    heard = None if progress is None else (lambda done, total: progress(entry.name, done, total))
+    try:
+        report = check_engine(entry, rules, progress=heard, **QUICK).to_dict()
+    except EngineFault as exc:
+        raise DsqError(
+            f"the rules check of engine {entry.name} under {rules} stopped: {exc}; "
+            "--force-engines plays it without the check"
+        ) from None
     try:
         save_check(data_dir, entry, report)
     except OSError:

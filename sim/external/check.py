@@ -5,16 +5,23 @@ decides it (:mod:`sim.external.why`):
 
 - ``perft`` (when the engine has it): from the initial position to ``perft_depth``, and
   at depth 2 from positions along the random games;
-- legal moves (``moves``, when the engine has it): in every position of ``games`` random
-  games (uniform among our legal moves, seeded) of up to ``plies`` plies, sent as
-  ``position ... moves ...`` so the engine sees the history;
-- otherwise its accepted moves: the engine's ``go depth 1`` answer in each position must
-  be legal here.
+- legal moves (``moves``, when the engine has it and dsq can read its list): in every
+  position of ``games`` random games (uniform among our legal moves, seeded) of up to
+  ``plies`` plies; the even games are sent as ``position ... moves ...`` (the engine sees
+  the history), the odd ones as the FEN of each position alone (``position fen ...``, so a
+  FEN reader that gets a position wrong shows), compared with dsq's moves from that FEN;
+- otherwise its accepted moves: the engine's ``go depth 1 movetime 200`` answer in each
+  position must be legal here (``stop`` after 2 s; no answer 1 s later is a fault).
+
+A list of moves dsq cannot read is reported once (``unreadable_moves``) and the chosen
+moves are compared instead. ``progress(done, total)`` hears of each position compared
+(``total`` is ``games * plies``, an upper bound: a game may end sooner).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,13 +29,15 @@ from engine.errors import DsqError
 from engine.position import Position, decode_move, encode_move
 from engine.rng import rng_below, seed_state
 from engine.rules import Ruleset, parse_rules
-from sim.external.client import EngineClient
+from sim.external.client import EngineClient, UnreadableMoves
 from sim.external.positions import PositionText
 from sim.external.process import EngineFault
 from sim.external.registry import EngineEntry
 from sim.external.why import move_clause
 
 PERFT_EVERY = 40  # plies between the positions of a random game whose perft is compared
+CHECK_GO = "depth 1 movetime 200"  # the search asked for when the engine lists no moves
+CHECK_WAIT_MS, CHECK_GRACE_MS = 2000, 1000  # then stop; then no answer is a fault
 
 
 @dataclass
@@ -53,6 +62,7 @@ class CheckReport:
     perft: list[dict[str, Any]] = field(default_factory=list)
     differences: dict[str, Difference] = field(default_factory=dict)
     seconds: float = 0.0
+    unreadable_moves: str | None = None  # the move list line dsq could not read
 
     @property
     def perft_failures(self) -> list[dict[str, Any]]:
@@ -81,6 +91,7 @@ class CheckReport:
             "passed": self.passed,
             "method": self.method,
             "positions": self.positions,
+            "unreadable_moves": self.unreadable_moves,
             "perft": self.perft,
             "differences": [
                 {
@@ -104,6 +115,7 @@ def check_engine(
     perft_depth: int = 4,
     seed: int = 0,
     fen: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> CheckReport:
     """Compare ``entry``'s perft and moves with ours under ``rules`` (see the module
     docstring), the random games starting from ``fen`` (default: the initial position);
@@ -116,16 +128,27 @@ def check_engine(
         texts = PositionText(entry)
         start = Position(ruleset, fen)
         _compare_perft(client, report, start, texts.command(start.st), perft_depth)
-        probe = client.legal_moves(texts.command(start.st))
+        try:
+            probe = client.legal_moves(texts.command(start.st))
+        except UnreadableMoves as exc:
+            probe, report.unreadable_moves = None, exc.line
         report.method = "moves" if probe is not None else "bestmove"
         rng = seed_state(seed)
-        for _ in range(games):
+        for game in range(games):
             client.new_game()
             pos = Position(ruleset, fen)
             texts = PositionText(entry)
             while pos.ply < plies and pos.result is None:
                 command = texts.command(pos.st)
-                _compare_moves(client, report, pos, command)
+                if game % 2 and pos.has_fen:  # the position as a FEN alone
+                    alone = Position(ruleset, pos.fen())
+                    _compare_moves(
+                        client, report, alone, PositionText(entry, True).command(alone.st)
+                    )
+                else:
+                    _compare_moves(client, report, pos, command)
+                if progress is not None:
+                    progress(report.positions, games * plies)
                 if pos.ply and pos.ply % PERFT_EVERY == 0:
                     _compare_perft(client, report, pos, command, 2)
                 legal = pos.legal_codes()
@@ -155,14 +178,20 @@ def _compare_moves(client: EngineClient, report: CheckReport, pos: Position, com
     """File each move the engine and dsq disagree on in ``pos`` (the engine's one chosen
     move when it has no ``moves`` command)."""
     ours = {int(m) for m in pos.legal_codes()}
+    listed = None
     if report.method == "moves":
-        listed = client.legal_moves(command)
-        if listed is None:
-            raise EngineFault("no_answer", f"engine {report.engine} stopped answering 'moves'")
+        try:
+            listed = client.legal_moves(command)
+        except UnreadableMoves as exc:  # reported once; chosen moves from here on
+            report.unreadable_moves, report.method = exc.line, "bestmove"
+        else:
+            if listed is None:
+                raise EngineFault("no_answer", f"engine {report.engine} stopped answering 'moves'")
+    if listed is not None:
         theirs = {encode_move(m) for m in listed}
         differing = ours ^ theirs
     else:
-        answer = client.go(command, "depth 1", 10_000, 1000).move
+        answer = client.go(command, CHECK_GO, CHECK_WAIT_MS, CHECK_GRACE_MS).move
         try:
             theirs = {encode_move(answer)}
         except DsqError:
@@ -186,9 +215,16 @@ def report_text(report: CheckReport) -> str:
     out = [
         f"engine {report.engine} ({ident.get('version') or 'no id name'}), rules {report.rules}",
         f"perft: {_perft_summary(report)}",
-        f"{'legal moves' if report.method == 'moves' else 'chosen moves (go depth 1)'} "
-        f"compared in {report.positions} positions",
     ]
+    if report.unreadable_moves is not None:
+        out.append(
+            f"legal moves: could not read the engine's move list "
+            f"({report.unreadable_moves[:120]!r}); its chosen moves were compared instead"
+        )
+    out.append(
+        f"{'legal moves' if report.method == 'moves' else f'chosen moves (go {CHECK_GO})'} "
+        f"compared in {report.positions} positions"
+    )
     if not report.differences:
         out.append("moves: no difference")
     for d in sorted(report.differences.values(), key=lambda d: -d.count):

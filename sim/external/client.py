@@ -28,8 +28,21 @@ MAX_ANSWER_BYTES = 4 << 20  # bytes of one handshake or one query answer
 _PERFT_RE = re.compile(
     r"(?:perft\s*\(?\s*\d+\s*\)?|nodes(?: searched)?|total)\s*[=:]\s*(\d+)", re.IGNORECASE
 )
-_MOVE_RE = re.compile(r"^[a-g][1-9][a-g][1-9]$")
+_MOVE_RE = re.compile(r"^[a-g][1-9][a-g][1-9]$", re.IGNORECASE)  # either case: lowered
 _HASHES: dict[tuple[str, int, int], str] = {}
+
+
+class UnreadableMoves(EngineFault):
+    """The engine answered ``moves`` with a move list dsq cannot read (``line``)."""
+
+    def __init__(self, engine: str, line: str) -> None:
+        super().__init__("garbage", f"could not read the engine's move list: {line[:200]!r}")
+        self.engine, self.line = engine, line
+
+
+def move_word(word: str) -> str:
+    """A move an engine wrote, in dsq's case (``F2E2`` is ``f2e2``); other words as they are."""
+    return word.lower() if _MOVE_RE.match(word) else word
 
 
 @dataclass
@@ -84,7 +97,7 @@ def parse_info(tokens: list[str]) -> dict[str, Any]:
                     out["mate_in"] = value
                 i += 3
             elif t == "pv":
-                out["pv"] = [m for m in tokens[i + 1 :] if _MOVE_RE.match(m)]
+                out["pv"] = [m.lower() for m in tokens[i + 1 :] if _MOVE_RE.match(m)]
                 break
             else:
                 i += 1
@@ -111,7 +124,7 @@ class EngineClient:
         """Start the process, shake hands, set the options, wait for ``readyok``; an engine
         that fails any of it is closed (its process group killed) before the fault rises."""
         entry = self.entry
-        self.proc = EngineProcess(entry.argv(), entry.cwd, label=entry.name)
+        self.proc = EngineProcess(entry.argv(), entry.cwd, label=entry.name, log_dir=entry.log_dir)
         try:
             self._handshake()
         except BaseException:
@@ -232,7 +245,8 @@ class EngineClient:
             elif line.startswith("bestmove"):
                 tokens = line.split()
                 elapsed = (time.monotonic() - t0) * 1000.0
-                return SearchResult(tokens[1] if len(tokens) > 1 else "", info, elapsed)
+                move = move_word(tokens[1]) if len(tokens) > 1 else ""
+                return SearchResult(move, info, elapsed)
             else:
                 other += 1
                 if other > MAX_OTHER_LINES:
@@ -278,13 +292,17 @@ class EngineClient:
 
     def legal_moves(self, position: str, timeout: float = 10.0) -> list[str] | None:
         """The engine's legal moves from its ``moves`` command (a line ``Legal moves (n):
-        a3a4 ...`` or ``moves: ...``), or None if it has no such command."""
+        a3a4 ...`` or ``moves: ...``, moves in either case), or None if it has no such
+        command; :class:`UnreadableMoves` when that line holds words that are not moves."""
         self._send(position)
         lines = self.query("moves", timeout)
         for line in lines or []:
             head, sep, rest = line.partition(":")
             if sep and "moves" in head.lower():
-                return sorted(t for t in rest.split() if _MOVE_RE.match(t))
+                words = rest.split()
+                if not all(_MOVE_RE.match(t) for t in words):
+                    raise UnreadableMoves(self.entry.name, line)
+                return sorted(t.lower() for t in words)
         return None
 
     # -- lines -----------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 
 from engine.errors import DsqError
+from sim.external.enginelog import EngineLog
 
 MAX_LINE = 1 << 20  # a longer line is garbage
 STDERR_TAIL = 2000  # characters of stderr kept for messages
@@ -48,8 +49,15 @@ class EngineFault(DsqError):
 class EngineProcess:
     """A started engine process (``argv`` run in ``cwd``)."""
 
-    def __init__(self, argv: Sequence[str], cwd: str | None = None, label: str = "") -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: str | None = None,
+        label: str = "",
+        log_dir: str | None = None,
+    ) -> None:
         self.label = label or os.path.basename(argv[0])
+        self.log: EngineLog | None = None
         try:
             self.proc = subprocess.Popen(
                 list(argv),
@@ -74,6 +82,8 @@ class EngineProcess:
         self._buf = bytearray()
         self._tail = ""
         self._eof = False
+        if log_dir is not None:
+            self.log = EngineLog(log_dir, self.label, self.proc.pid)
 
     @property
     def pid(self) -> int:
@@ -88,6 +98,8 @@ class EngineProcess:
         """Write one line within ``timeout`` seconds: a closed pipe is a ``crash`` fault, an
         engine that leaves it unread a ``no_answer`` fault. Its output is read meanwhile
         (up to :data:`MAX_LINE` bytes), so an engine that writes as it reads cannot block."""
+        if self.log is not None:
+            self.log.write(">", line)
         data = memoryview((line + "\n").encode())
         deadline = time.monotonic() + timeout
         while data:
@@ -130,7 +142,10 @@ class EngineProcess:
             if nl >= 0:
                 raw = bytes(self._buf[:nl])
                 del self._buf[: nl + 1]
-                return raw.decode("utf-8", "replace").rstrip("\r")
+                text = raw.decode("utf-8", "replace").rstrip("\r")
+                if self.log is not None:
+                    self.log.write("<", text)
+                return text
             if len(self._buf) > MAX_LINE:
                 raise EngineFault("garbage", f"engine {self.label} wrote a line over 1 MiB")
             if self._eof:
@@ -159,7 +174,11 @@ class EngineProcess:
         if not chunk:
             self._watch.remove(self._err)
             return False
-        self._tail = (self._tail + chunk.decode("utf-8", "replace"))[-STDERR_TAIL:]
+        text = chunk.decode("utf-8", "replace")
+        self._tail = (self._tail + text)[-STDERR_TAIL:]
+        if self.log is not None:
+            for part in text.splitlines():
+                self.log.write("!", part)
         return True
 
     def crashed(self) -> EngineFault:
@@ -192,6 +211,8 @@ class EngineProcess:
             except subprocess.TimeoutExpired:
                 pass
         self.kill()
+        if self.log is not None:
+            self.log.close()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
                 if stream is not None:

@@ -24,7 +24,7 @@ import json
 import os
 import shlex
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,8 @@ ENV_VAR = "DSQ_ENGINES"
 DEFAULT_NAME = "engines.toml"
 HANDSHAKES = ("uci", "jcei", "uji")
 FEN_SIDES = ("rb", "wb")
+MOVE_CASES = ("lower", "upper")
+FEN_CASES = ("red_upper", "red_lower")
 PYTHON = "{python}"  # in a command: the Python running dsq
 _KEYS = {
     "command": "the program and its arguments (a list, or one string split like a shell line)",
@@ -45,6 +47,8 @@ _KEYS = {
     "options": "a table of options set with setoption at start",
     "rules": "the rules spec the engine claims to play",
     "fen_side": "rb (r/b for the side to move, as dsq) or wb (w for red)",
+    "fen_case": "red_upper (red's pieces upper case, as dsq) or red_lower (red lower case)",
+    "move_case": "lower (a3a4, as dsq) or upper (A3A4): the case of the moves it is sent",
     "fen_counters": "whether FENs carry '<clock> <fullmove>' after the side (true)",
     "startpos": "whether games from the initial position are sent as 'position startpos'",
     "start_timeout": "seconds allowed for the handshake and each isready (10)",
@@ -62,10 +66,13 @@ class EngineEntry:
     options: tuple[tuple[str, str], ...] = ()
     rules: str | None = None
     fen_side: str = "rb"
+    fen_case: str = "red_upper"
+    move_case: str = "lower"
     fen_counters: bool = True
     startpos: bool = True
     start_timeout: float = 10.0
     source: str = field(default="", compare=False)
+    log_dir: str | None = field(default=None, compare=False)  # --engine-log: not a TOML key
 
     def to_json(self) -> str:
         """The entry as one JSON text (what a chunk carries to a worker)."""
@@ -78,6 +85,18 @@ class EngineEntry:
         d["command"] = tuple(d["command"])
         d["options"] = tuple(tuple(kv) for kv in d["options"])
         return cls(**d)
+
+    def key_json(self) -> str:
+        """The entry as JSON without what does not change how the engine plays (where it was
+        read from, the rules it claims, its log folder): what a kept check is keyed on."""
+        d = asdict(self)
+        for key in ("source", "rules", "log_dir"):
+            d.pop(key, None)
+        return json.dumps(d, sort_keys=True)
+
+    def move_text(self, move: str) -> str:
+        """A move (``a3a4``) as the engine writes it (``move_case``)."""
+        return move.upper() if self.move_case == "upper" else move
 
     @property
     def program(self) -> str:
@@ -143,6 +162,8 @@ def _entry(path: Path, name: str, table: Any) -> EngineEntry:
         cwd = str((base / cwd).resolve()) if not Path(cwd).is_absolute() else cwd
     handshake = _choice(where, "handshake", table.get("handshake", "uci"), HANDSHAKES)
     fen_side = _choice(where, "fen_side", table.get("fen_side", "rb"), FEN_SIDES)
+    fen_case = _choice(where, "fen_case", table.get("fen_case", "red_upper"), FEN_CASES)
+    move_case = _choice(where, "move_case", table.get("move_case", "lower"), MOVE_CASES)
     options = table.get("options", {})
     if not isinstance(options, dict) or any(isinstance(v, dict | list) for v in options.values()):
         raise DsqError(f"{where}: options is a table of NAME = value")
@@ -178,9 +199,12 @@ def _entry(path: Path, name: str, table: Any) -> EngineEntry:
         options=tuple((str(k), _option_text(v)) for k, v in options.items()),
         rules=rules,
         fen_side=fen_side,
+        fen_case=fen_case,
+        move_case=move_case,
         start_timeout=float(timeout),
         source=str(path),
-        **flags,
+        fen_counters=flags["fen_counters"],
+        startpos=flags["startpos"],
     )
 
 
@@ -275,6 +299,13 @@ class EngineRegistry:
     def entries_json(self, names: list[str] | tuple[str, ...]) -> tuple[str, ...]:
         """The entries ``names`` as JSON texts (for a chunk to carry)."""
         return tuple(self.find(n).to_json() for n in sorted(set(names)))
+
+    def with_log_dir(self, folder: str | None) -> EngineRegistry:
+        """This registry with every engine logging its protocol lines into ``folder``
+        (``--engine-log``; None: no log)."""
+        return EngineRegistry(
+            {n: replace(e, log_dir=folder) for n, e in self.entries.items()}, self.path
+        )
 
     def with_entries(self, entries: dict[str, EngineEntry]) -> EngineRegistry:
         """This registry with ``entries`` added (replacing those of the same name)."""

@@ -10,8 +10,14 @@ depth/nodes/movetime/wtime/btime`` replace the bot's own limits for that search;
 then (an ``mcts`` bot plays at most its own playouts, whose tree it has room for, and also
 answers after ``stop``). ``alphabeta`` prints an ``info`` line per completed depth. ``perft N``,
 ``moves`` and ``d`` answer as in ``docs/engine-protocol.md``; ``perft`` runs on the search
-thread too (``stop`` ends it). Input is bounded (:mod:`sim.external.serverinput`: lines of at
-most 1 MiB, numbers clamped); at end of input a search still running is stopped after
+thread too (``stop`` ends it). A ``position`` with a bad FEN or an illegal move is refused
+whole: until the next good one, ``go`` answers ``info string`` (why) and ``bestmove 0000``,
+and ``perft``, ``moves`` and ``d`` the ``info string``. A ``go`` whose limits are not whole
+numbers or are below range (``depth 0``, ``movetime -5``), or that asks to ``ponder`` (no
+Ponder option is offered), is answered the same way. Unknown commands (``ponderhit``
+among them) are ignored with an ``info string``, without waiting for a search. Input is
+bounded (:mod:`sim.external.serverinput`: lines of at most 1 MiB, large numbers clamped);
+at end of input a search still running is stopped after
 ``EOF_GRACE_S``; a closed output stops the search and ends the loop.
 """
 
@@ -40,12 +46,15 @@ from sim.external.serverinput import (
     LineTooLong,
     clock_ms,
     go_args,
-    our_fen,
     parse_count,
     perft_until,
+    set_up,
 )
 
 HANDSHAKES = ("uci", "jcei", "uji")
+COMMANDS = (*HANDSHAKES, "isready", "ucinewgame", "setoption", "position", "go", "stop", "quit",
+            "perft", "moves", "d")  # fmt: skip
+NEED_POSITION = ("go", "perft", "moves", "d")  # refused while the last position was refused
 MAX_DEPTH = 60
 EOF_GRACE_S = 10.0  # at end of input, a search (or perft) still running is stopped after this
 
@@ -72,6 +81,7 @@ class EngineServer:
         self.out = out
         self.pos = Position(self.rules)
         self.head = "startpos"
+        self.refused: str | None = None  # why the last position command was refused
         self.bot: Any = None
         self.warm = False
         self.lock = threading.Lock()  # one writer at a time: the loop and the search thread
@@ -142,6 +152,9 @@ class EngineServer:
         if not tokens:
             return True
         cmd, rest = tokens[0], tokens[1:]
+        if cmd not in COMMANDS:  # ignored (UCI), while a search goes on
+            self.say(f"info string unknown command {cmd[:40]}")
+            return True
         if cmd == "isready" and self.searching:
             with self.lock:  # a perft's answer comes before readyok, a search's after it
                 self.ready_owed += self.perfting
@@ -150,6 +163,10 @@ class EngineServer:
                 self.say("readyok")  # at once, while the search goes on
             return True
         self.finish(stop=cmd in ("stop", "quit"))
+        if cmd in NEED_POSITION and self.refused is not None:
+            why = f"info string error: no position: {self.refused}"
+            self.say(why, "bestmove 0000") if cmd == "go" else self.say(why)
+            return True
         try:
             if cmd in HANDSHAKES:
                 self.handshake(cmd)
@@ -174,8 +191,6 @@ class EngineServer:
                 self.say(f"Fen: {fen}", f"Rules: {self.rules.spec}")
             elif cmd == "quit":
                 return False
-            elif cmd != "stop":
-                self.say(f"info string unknown command {cmd}")
         except DsqError as exc:
             self.say(f"info string error: {exc}")
         return True
@@ -199,7 +214,7 @@ class EngineServer:
         if name.lower() == "rules":
             self.rules = parse_rules(value)
             self.pos = Position(self.rules)
-            self.head = "startpos"
+            self.head, self.refused = "startpos", None
         elif name.lower() == "seed":
             seed = parse_count(value)
             self.seed = self.seed if seed is None else seed
@@ -216,23 +231,13 @@ class EngineServer:
 
     def position(self, args: list[str]) -> None:
         """``position startpos|fen FEN [moves ...]``, played on from the last one if it
-        extends it."""
-        if not args or args[0] not in ("startpos", "fen"):
-            raise DsqError("position takes startpos or fen FEN, then moves ...")
-        if "moves" in args:
-            k = args.index("moves")
-            setup, moves = args[:k], args[k + 1 :]
-        else:
-            setup, moves = args, []
-        head = "startpos" if setup[0] == "startpos" else " ".join(our_fen(setup[1:]))
-        if head != self.head or self.pos.history != moves[: len(self.pos.history)]:
-            self.pos = Position(self.rules, None if head == "startpos" else head)
-            self.head = head
+        extends it; refused whole (see the module docstring) when anything in it is bad."""
         try:
-            self.pos.play_moves(moves[len(self.pos.history) :])
-        except DsqError:
-            self.head = ""  # set up afresh next time
-            raise
+            self.pos, self.head = set_up(self.rules, args, self.pos, self.head)
+        except DsqError as exc:
+            self.refused = str(exc)
+            raise DsqError(f"position refused: {exc}") from None
+        self.refused = None
 
     def warm_up(self) -> None:
         """Load the compiled kernels the bot plays with (before ``readyok``, and before a
@@ -251,10 +256,14 @@ class EngineServer:
 
     def go(self, args: list[str]) -> None:
         """Search the current position; ``info`` then ``bestmove`` (``0000`` if none)."""
+        try:
+            limits = go_args(args)
+        except DsqError as exc:
+            self.say(f"info string error: {exc}", "bestmove 0000")
+            return
         if self.pos.result is not None:
             self.say("bestmove 0000")
             return
-        limits = go_args(args)
         self.warm_up()
         bot = self._bot()
         attrs = KINDS[self.spec.name].limits.attrs()  # what the go limits set on this bot

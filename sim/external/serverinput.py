@@ -1,14 +1,17 @@
 """What ``dsq engine`` reads from its client, bounded: lines of at most ``MAX_LINE_BYTES``
-(a longer one is skipped up to its newline, never held whole), numbers clamped to a range
-(``go`` limits, then a clock shared into a time per move), ``position fen`` fields, and a
-``perft`` that a ``stop`` ends between small steps."""
+(a longer one is skipped up to its newline, never held whole), ``go`` limits checked
+(refused when not a whole number or out of range below, clamped above) and a clock shared
+into a time per move, ``position`` commands set up whole or refused, and a ``perft`` that
+a ``stop`` ends between small steps."""
 
 from __future__ import annotations
 
 import threading
 from typing import IO, Any
 
+from engine.errors import DsqError
 from engine.position import Position
+from engine.rules import Ruleset
 from sim.bots.registry import DEPTH
 
 MAX_LINE_BYTES = 1 << 20  # 1 MiB: a position with ~200,000 moves fits
@@ -83,18 +86,60 @@ GO_NUMBERS = {"depth": int(DEPTH.high), "nodes": 2**63 - 1, "movestogo": 2**31 -
 GO_NUMBERS.update(dict.fromkeys(("movetime", "wtime", "btime", "winc", "binc"), MAX_MS))
 
 
+POSITIVE = ("depth", "nodes", "movetime", "movestogo")  # limits of at least 1; clocks >= 0
+
+
 def go_args(args: list[str]) -> dict[str, int]:
-    """The numeric arguments of ``go``, clamped to ``GO_NUMBERS`` (``infinite``, unknown
-    words and numbers that are not whole numbers are dropped)."""
+    """The numeric arguments of ``go``, clamped above to ``GO_NUMBERS``; DsqError for a
+    limit without a whole number after it, a negative one, or a zero ``depth``, ``nodes``,
+    ``movetime`` or ``movestogo``, and for ``ponder`` (not offered). Other words
+    (``infinite``, ``searchmoves`` ...) are left to the caller or ignored."""
+    if "ponder" in args:
+        raise DsqError("go ponder: pondering is not supported (no Ponder option is offered)")
     out: dict[str, int] = {}
-    for i, word in enumerate(args[:-1]):
-        if word in GO_NUMBERS:
-            value = parse_count(args[i + 1], GO_NUMBERS[word])
-            if value is not None:
-                out[word] = value
-    if out.get("depth") == 0:
-        out.pop("depth")
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word not in GO_NUMBERS:
+            i += 1
+            continue
+        text = args[i + 1] if i + 1 < len(args) else ""
+        value = parse_count(text, GO_NUMBERS[word])
+        if value is None:
+            raise DsqError(f"go {word} takes a whole number, not {text[:40]!r}")
+        least = 1 if word in POSITIVE else 0
+        if text.startswith("-") and text[1:].strip("0") or value < least:
+            raise DsqError(f"go {word} {text[:40]}: {word} is at least {least}")
+        out[word] = value
+        i += 2
     return out
+
+
+def set_up(rules: Ruleset, args: list[str], pos: Position, head: str) -> tuple[Position, str]:
+    """The position of ``position startpos|fen FEN [moves ...]`` and its set-up (``startpos``
+    or the FEN), played on from ``pos`` (set up from ``head``) when the command extends it;
+    ``pos`` is left as it was. DsqError for a bad command, FEN or move, naming the move's
+    place in the command (``move 5 of the command``)."""
+    if not args or args[0] not in ("startpos", "fen"):
+        raise DsqError("position takes startpos or fen FEN, then moves ...")
+    k = args.index("moves") if "moves" in args else len(args)
+    setup, moves = args[:k], args[k + 1 :]
+    if setup[0] == "startpos" and len(setup) > 1:
+        raise DsqError(f"position startpos takes moves, not {setup[1][:40]!r}")
+    if setup[0] == "fen" and len(setup) < 3:
+        raise DsqError("position fen takes a FEN: the board and the side to move at least")
+    new = "startpos" if setup[0] == "startpos" else " ".join(our_fen(setup[1:]))
+    done = len(pos.history)
+    if new == head and head and pos.history == moves[:done]:
+        start = pos.copy()
+    else:
+        start, done = Position(rules, None if new == "startpos" else new), 0
+    for n, move in enumerate(moves[done:], start=done + 1):
+        try:
+            start.play(move)
+        except DsqError as exc:
+            raise DsqError(f"move {n} of the command ({move[:40]}): {exc}") from None
+    return start, new
 
 
 def clock_ms(args: dict[str, int], red_to_move: bool) -> int | None:

@@ -1,7 +1,8 @@
 """``dsq engine`` against a hostile client, as a real subprocess over pipes (its address
-space limited to 1.5 GB): a huge line is skipped, not held; numbers out of range clamp or
-are refused in one line; ``perft`` and deep searches never block ``isready``/``stop``/
-``quit``; end of input ends any search; a closed output ends the server quietly."""
+space limited to 1.5 GB): a huge line is skipped, not held; numbers above range clamp, below
+range or garbage are refused in one line, as are bad positions (whole); ``perft`` and deep
+searches never block ``isready``/``stop``/``quit``; end of input ends any search; a closed
+output ends the server quietly."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from collections.abc import Callable
 
 import pytest
 
+from engine.errors import DsqError
 from sim.external.server import EngineServer
 from sim.external.serverinput import LineReader, LineTooLong, go_args, parse_count
 from tests.support import ROOT
@@ -146,8 +148,69 @@ def test_limits_above_2_63_clamp_to_the_largest(engine: Engine, limits: str) -> 
     engine.send("stop")
     seen = engine.expect(bestmove)
     assert seen[-1] != "bestmove 0000" and not any("error" in line for line in seen)
-    engine.send("go movetime -5")  # clamps to 0: the shortest search
+    engine.send("go movetime 1")  # the shortest search
     assert engine.expect(bestmove)[-1] != "bestmove 0000"
+    assert engine.close() == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("limits", "why"),
+    [
+        ("depth 0", "go depth 0: depth is at least 1"),
+        ("movetime -5", "go movetime -5: movetime is at least 1"),
+        ("nodes 0", "go nodes 0: nodes is at least 1"),
+        ("wtime -1 btime 1000", "go wtime -1: wtime is at least 0"),
+        ("depth x", "go depth takes a whole number, not 'x'"),
+        ("movetime", "go movetime takes a whole number, not ''"),
+        ("ponder wtime 1000 btime 1000", "go ponder: pondering is not supported"),
+    ],
+)
+def test_bad_go_limits_are_refused_with_an_info_string(
+    engine: Engine, limits: str, why: str
+) -> None:
+    engine.send("position startpos", f"go {limits}")
+    seen = engine.expect(bestmove)
+    assert seen[-1] == "bestmove 0000" and len(seen) == 2
+    assert seen[0].startswith(f"info string error: {why}")
+    engine.send("go depth 1")  # the position is still there
+    assert engine.expect(bestmove)[-1] != "bestmove 0000"
+    assert engine.close() == (0, "")
+
+
+def test_a_bad_position_is_refused_whole_until_the_next_good_one(engine: Engine) -> None:
+    engine.send("position startpos moves a3a4 a7a6", "go depth 1")
+    assert engine.expect(bestmove)[-1] != "bestmove 0000"
+    # the fifth move is illegal: none of the command is applied, the old position is gone
+    engine.send("position startpos moves a3a4 a7a6 a4a5 a6a5 a1a9", "moves", "go depth 1")
+    seen = engine.expect(bestmove)
+    assert seen[0].startswith("info string error: position refused: move 5 of the command (a1a9)")
+    assert seen[1].startswith("info string error: no position: move 5 of the command")
+    assert seen[2:] == [seen[1], "bestmove 0000"]
+    engine.send("position fen l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1 r 0 1", "go depth 1")
+    seen = engine.expect(bestmove)
+    assert seen[0].startswith("info string error: position refused: ")
+    assert seen[-2].startswith("info string error: no position: ") and seen[-1] == "bestmove 0000"
+    engine.send("position startpos moves a3a4", "moves")
+    assert engine.expect(lambda line: line.startswith("Legal moves"))[0].startswith("Legal moves")
+    engine.send("go depth 1")
+    assert engine.expect(bestmove)[-1] != "bestmove 0000"
+    assert engine.close() == (0, "")
+
+
+def test_unknown_commands_are_ignored_at_once_even_while_searching(engine: Engine) -> None:
+    engine.send("position startpos", "go infinite")
+    engine.expect(lambda line: line.startswith("info depth 1 "))
+    engine.send("ponderhit", "frobnicate now", "isready")  # answered while the search runs
+    seen = engine.expect(lambda line: line == "readyok")
+    unknown = [line for line in seen if line.startswith("info string unknown command")]
+    assert unknown == [
+        "info string unknown command ponderhit",
+        "info string unknown command frobnicate",
+    ]
+    engine.send("stop")
+    assert engine.expect(bestmove)[-1] != "bestmove 0000"
+    engine.send("uci")
+    assert not any("onder" in line for line in engine.expect(lambda line: line == "uciok"))
     assert engine.close() == (0, "")
 
 
@@ -178,10 +241,13 @@ def test_the_line_reader_and_number_parsing() -> None:
         None,
         None,
     ]
-    assert go_args(["depth", "2000000000", "nodes", "-1", "movetime", "x"]) == {
+    assert go_args(["depth", "2000000000", "nodes", "9" * 30, "infinite"]) == {
         "depth": 60,
-        "nodes": 0,
+        "nodes": 2**63 - 1,
     }
+    for bad in (["nodes", "-1"], ["movetime", "x"], ["depth", "0"], ["movestogo", "0"]):
+        with pytest.raises(DsqError):
+            go_args(bad)
 
 
 def test_a_closed_output_in_process_stops_the_search_and_the_loop() -> None:

@@ -34,6 +34,7 @@ bots = st.one_of(
     words,
 )  # fmt: skip
 BAD_FILES = ["/dev/zero", "/nonexistent", "/", "/dev/null", "docs/rules.md", "README.md"]
+logs = st.sampled_from(["", "/dev/null", "/dev/null/x", "/proc/1/x"])  # none made in the tree
 small = st.sampled_from(["0", "1", "2", "-1", HUGE, "x", "", "1e3", "\u0663"])
 
 
@@ -70,7 +71,8 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
                      batch_id=words, resume=words, sprt=words, chunk_games=small,
                      chunk_seconds=numbers, flush_games=small, flush_seconds=numbers,
                      max_seconds=numbers, quiet=None, json=None, engines=words,
-                     force_engines=None, openings=st.one_of(st.sampled_from(BAD_FILES), words),
+                     force_engines=None, engine_log=logs,
+                     openings=st.one_of(st.sampled_from(BAD_FILES), words),
                      openings_order=st.sampled_from(["random", "sequential", "x", ""]),
                      scheduler=st.sampled_from(["x", "", "tcp://", "udp://a:1"])),
     "batches": opts(json=None),
@@ -79,7 +81,8 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
         st.sampled_from([[], ["list"], ["show"], ["check"], ["check", "x"], ["show", "x"],
                          ["nope"]]),
         opts(engines=words, data=words, rules=rules, games=small, plies=small,
-             perft_depth=small, seed=numbers, fen=words, json=None),
+             perft_depth=small, seed=numbers, fen=words, json=None, quiet=None,
+             engine_log=logs),
     ).map(lambda t: t[0] + t[1]),
     # Materials of at most 2 animals (or refused ones), so a run builds little.
     "tablebase": st.tuples(

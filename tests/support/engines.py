@@ -1,5 +1,6 @@
-"""Engine registries for tests: dsq's own bots served by ``dsq engine``, and the
-misbehaving engine of ``tests/support/bad_engine.py``.
+"""Engine registries for tests: dsq's own bots served by ``dsq engine``, the misbehaving
+engine of ``tests/support/bad_engine.py`` and the plain-UCI engine of another dialect of
+``tests/support/dialect_engine.py``.
 
 Every entry runs ``{python} -m ...`` in the project folder, so the engines import this
 checkout's code (not an installed copy).
@@ -54,6 +55,16 @@ def bad_engine(name: str, fault: str, after: int = 0, sleep_ms: int = 2000, tag:
         f'rules = "standard"\nstart_timeout = {timeout}\n'
     )
     return table + (f"[engines.{name}.options]\n{options}\n" if options else "")
+
+
+def dialect_engine(name: str, *flags: str, keys: str = "") -> str:
+    """The registry table of ``tests/support/dialect_engine.py`` with ``flags`` (its command
+    line) and ``keys`` (more TOML lines of the table, e.g. ``move_case = "upper"``)."""
+    argv = ["{python}", "-m", "tests.support.dialect_engine", *flags]
+    return (
+        f"[engines.{name}]\ncommand = {_toml_list(argv)}\ncwd = {_toml_str(str(ROOT))}\n"
+        f'rules = "standard"\nstart_timeout = 600\n{keys}\n'
+    )
 
 
 def write_registry(path: Path, *tables: str) -> Path:

@@ -10,6 +10,7 @@ import pytest
 
 from engine import Position, encode_move, parse_rules
 from engine.errors import DsqError
+from engine.fen import START_FEN
 from sim.bots import parse_bot
 from sim.bots.spec import short_spec
 from sim.external.clocks import GameClocks
@@ -146,6 +147,10 @@ def test_position_commands_follow_the_game() -> None:
         "position fen l5t/1d3c1/2p1w1e/r6/7/E6/2W1P1R/1C3D1/T5L w moves a4a5"
     )
     assert dialect_fen("7/7/7/7/3L3/7/7/7/7 r 3 9", "wb") == "7/7/7/7/3L3/7/7/7/7 w 3 9"
+    swapped = dialect_fen("3l3/7/7/7/3L3/7/7/7/7 b 3 9", fen_case="red_lower")
+    assert swapped == "3L3/7/7/7/3l3/7/7/7/7 b 3 9"
+    upper = PositionText(EngineEntry("x", ("x",), move_case="upper"), fen_always=True)
+    assert upper.command(pos.st) == f"position fen {START_FEN} moves A3A4 A7A6"
 
 
 def test_clauses_of_moves() -> None:
