@@ -25,6 +25,7 @@ settles the result for certain (:mod:`sim.tablebase.adjudicate`), recorded with 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -122,10 +123,14 @@ def play_game(
     adjudicate: str = "none",
     tables: str | None = None,
     engines: EngineRegistry | None = None,
+    opening_moves: Sequence[int] = (),
 ) -> dict[str, Any]:
     """Play one game and return its record (the per-game columns of GAME_SCHEMA).
 
     ``fen`` (optional, not stored in the record) starts from another position.
+    ``opening_moves`` (move codes, legal there: an opening suite's line, checked when the
+    suite was read) are the game's first moves, before the ``opening_plies`` random ones;
+    the record's ``opening_plies`` counts both, its ``moves`` begin with them.
     ``adjudicate`` is ``none`` or ``tablebase`` (end the game by the tables in ``tables``,
     default the data folder's); bots that probe tables read ``tables`` too, and engine bots
     start from ``engines`` (default: the default registry). Raises DsqError on a bad rules
@@ -141,15 +146,17 @@ def play_game(
     oseed = seed if opening_seed is None else _check_int("opening_seed", opening_seed, -(2**63))
     if fen is not None:
         start = parse_fen(fen, ra, 1)
+    forced = np.array(opening_moves, dtype=np.int32)
     # The opening's, Red's and Blue's generator words (each exactly ``seed_state(...)``).
     rngs = np.array(
         [_seed_word(oseed), _seed_word(bot_seed(seed, 0)), _seed_word(bot_seed(seed, 1))],
         dtype=np.uint64,
     )
+    opening = len(forced) + opening_plies  # plies not chosen by the bots
     adj = _adjudicator(ruleset, adjudicate, tables)
     kinds = _fast_kinds(red_spec.name, blue_spec.name)
     if kinds is not None:
-        packed = fast.fast_game(start, ra, kinds, values, rngs, opening_plies, ply_cap)
+        packed = fast.fast_game(start, ra, kinds, values, rngs, forced, opening_plies, ply_cap)
         if adj is not None:
             # lazy: start-up time (numba kernels)
             from sim.tablebase.adjudicate import cut_packed
@@ -171,10 +178,11 @@ def play_game(
             adj,
             extras,
             context,
+            forced,
         )
-        record = _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
+        record = _record(packed, rules_spec, red_spec, blue_spec, opening, ply_cap, t0)
         return {**record, **extras}
-    return _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
+    return _record(packed, rules_spec, red_spec, blue_spec, opening, ply_cap, t0)
 
 
 def _adjudicator(ruleset: Ruleset, adjudicate: str, tables: str | None) -> Any:
@@ -210,9 +218,11 @@ def _play_stepwise(
     adj: Any = None,
     extras: dict[str, Any] | None = None,
     context: BotContext = DEFAULT_CONTEXT,
+    forced: np.ndarray | None = None,
 ) -> np.ndarray:
     """The game loop asking each bot for its move; returns what ``fast.fast_game`` does,
-    and fills ``extras`` (if given) with the clock, forfeit, engine and score columns.
+    and fills ``extras`` (if given) with the clock, forfeit, engine and score columns. The
+    first moves are ``forced`` (an opening suite's line), the next ``opening_plies`` random.
 
     ``adj`` (a :class:`sim.tablebase.adjudicate.Adjudicator`, optional) may end the game
     at any position where it goes on, before a move is chosen there. Each move's wall time
@@ -234,6 +244,7 @@ def _play_stepwise(
     move_ms: list[int] = []
     scores: list[float | None] = []  # Red's view of each ply's search score (None: none)
     plies = branch = 0
+    n_forced = 0 if forced is None else len(forced)
     loss: tuple[int, Reason, str] | None = None  # (side, reason, note) of a forfeit
     try:
         faults = start_engines(bots, clocks)
@@ -243,7 +254,9 @@ def _play_stepwise(
                 break
             branch += n
             ms, score = 0.0, None
-            if plies < opening_plies:
+            if plies < n_forced:
+                mv = int(forced[plies])  # type: ignore[index]
+            elif plies < n_forced + opening_plies:
                 mv = int(buf[rng_below(rngs[0:1], n)])
             else:
                 side = int(st[core.S_SIDE])
