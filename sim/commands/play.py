@@ -6,7 +6,6 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from engine.board import FILES, NFILES, NRANKS, TRAP_OWNER, WATER
 from engine.errors import DsqError, MoveError
 from sim.bots.spec import HUMAN
 from sim.commands._common import SEED_ARG, add_data_arg, int_in
@@ -33,6 +32,9 @@ def legend(fox: bool = False) -> str:
 def render_board(pos: Position, last: str | None = None, fox: bool = False) -> str:
     """A text board, rank 9 on top: pieces, water ``~``, traps ``#``, dens ``@``; with
     ``fox`` the wolf shows as a fox (``F``), a display setting only."""
+    # lazy: start-up time (the board's tables are numpy arrays: not for --help)
+    from engine.board import FILES, NFILES, NRANKS, TRAP_OWNER, WATER
+
     cells = pos.board()
     marks: set[int] = set()
     if last:
