@@ -16,11 +16,9 @@ import pandas as pd
 
 from engine.errors import DsqError
 from engine.rules import canonical_rules
+from sim.bots.spec import HUMAN
 
 COLOURS = ("red", "blue")
-# The player spec recorded for a person (a game played on the dashboard's Play page or
-# with ``dsq play``); statistics leave such games out unless asked (``humans``).
-HUMAN = "human"
 
 # The side that moves first in a game: the side to move in its ``start_fen`` (a FEN's
 # second field, ``r`` or ``b``), Red from the initial position. Opening plies, random or
