@@ -19,7 +19,10 @@ scale of :mod:`sim.bots.scores`); the compiled loop's bots report none.
 
 With ``adjudicate="tablebase"`` a game ends at its first position where an endgame table
 settles the result for certain (:mod:`sim.tablebase.adjudicate`), recorded with reason
-``tablebase``; the compiled loop's games are cut at that same position afterwards.
+``tablebase``; the compiled loop's games are cut at that same position afterwards. With
+``resign`` or ``draw`` rules (:mod:`sim.play.adjudication`, cutechess-cli's) a game ends
+when the players' search scores settle it (``adjudicated_resign``, ``adjudicated_draw``);
+the compiled loop's bots report no scores, so its games are never adjudicated so.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine import core
-from engine.codes import ANIMAL_NAMES, H_PIECE, Reason, Status
+from engine.codes import ANIMAL_NAMES, H_CAPTURED, H_PIECE, Reason, Status
 from engine.errors import DsqError, MoveError
 from engine.fen import parse_fen
 from engine.position import decode_move
@@ -45,6 +48,7 @@ from sim.bots.protocol import make_bot, warm_up
 from sim.bots.registry import fast_kinds
 from sim.bots.scores import mover_score, red_view
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
+from sim.play.adjudication import ScoreAdjudicator, score_adjudicator
 from sim.external.clocks import GameClocks
 from sim.external.process import EngineFault
 
@@ -122,14 +126,18 @@ def play_game(
     adjudicate: str = "none",
     tables: str | None = None,
     engines: EngineRegistry | None = None,
+    resign: str = "none",
+    draw: str = "none",
 ) -> dict[str, Any]:
     """Play one game and return its record (the per-game columns of GAME_SCHEMA).
 
     ``fen`` (optional, not stored in the record) starts from another position.
     ``adjudicate`` is ``none`` or ``tablebase`` (end the game by the tables in ``tables``,
     default the data folder's); bots that probe tables read ``tables`` too, and engine bots
-    start from ``engines`` (default: the default registry). Raises DsqError on a bad rules
-    spec, bot spec or number.
+    start from ``engines`` (default: the default registry). ``resign`` and ``draw`` are the
+    score adjudication rules (``none`` or as :mod:`sim.play.adjudication` parses them; no
+    effect on random and greedy, which report no scores). Raises DsqError on a bad rules
+    spec, bot spec, number or rule.
     """
     t0 = time.perf_counter()
     key = rules if isinstance(rules, Ruleset) else str(rules)
@@ -147,6 +155,7 @@ def play_game(
         dtype=np.uint64,
     )
     adj = _adjudicator(ruleset, adjudicate, tables)
+    scorer = score_adjudicator(resign, draw)
     kinds = _fast_kinds(red_spec.name, blue_spec.name)
     if kinds is not None:
         packed = fast.fast_game(start, ra, kinds, values, rngs, opening_plies, ply_cap)
@@ -171,6 +180,7 @@ def play_game(
             adj,
             extras,
             context,
+            scorer,
         )
         record = _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
         return {**record, **extras}
@@ -210,12 +220,14 @@ def _play_stepwise(
     adj: Any = None,
     extras: dict[str, Any] | None = None,
     context: BotContext = DEFAULT_CONTEXT,
+    scorer: ScoreAdjudicator | None = None,
 ) -> np.ndarray:
     """The game loop asking each bot for its move; returns what ``fast.fast_game`` does,
     and fills ``extras`` (if given) with the clock, forfeit, engine and score columns.
 
     ``adj`` (a :class:`sim.tablebase.adjudicate.Adjudicator`, optional) may end the game
-    at any position where it goes on, before a move is chosen there. Each move's wall time
+    at any position where it goes on, before a move is chosen there; so may ``scorer``
+    after a ply its rules settle (the rules' end of the game first). Each move's wall time
     is measured around the bot's answer: a side whose move overruns its time budget loses
     on ``time``; an external engine's fault (it cannot start, an illegal move, ``0000``,
     garbage, a crash, silence) loses by ``forfeit``.
@@ -239,14 +251,13 @@ def _play_stepwise(
         faults = start_engines(bots, clocks)
         while plies < ply_cap:
             n = int(core.settle(st, ra, buf))
-            if n == 0 or (adj is not None and _adjudicated(adj, st)):
+            if n == 0 or _judged(adj, scorer, st):
                 break
             branch += n
-            ms, score = 0.0, None
+            ms, score, side = 0.0, None, int(st[core.S_SIDE])
             if plies < opening_plies:
                 mv = int(buf[rng_below(rngs[0:1], n)])
             else:
-                side = int(st[core.S_SIDE])
                 if (fault_note := faults[side]) is not None:
                     loss = (side, Reason.FORFEIT, fault_note)
                     break
@@ -271,6 +282,9 @@ def _play_stepwise(
             scores.append(score)
             core.make_move(st, ra, mv)
             plies += 1
+            if scorer is not None:
+                took = st[core.HEADER + (plies - 1) * core.HIST_SIZE + H_CAPTURED] != 0
+                scorer.update(plies, side, red_view(score, side), bool(took))  # own view
     finally:
         for bot in bots:
             close = getattr(bot, "close", None)
@@ -278,8 +292,8 @@ def _play_stepwise(
                 close()
     if plies == ply_cap and loss is None:
         n = int(core.settle(st, ra, buf))
-        if n > 0 and adj is not None:
-            _adjudicated(adj, st)
+        if n > 0:
+            _judged(adj, scorer, st)
     last = int(st[core.HEADER + (plies - 1) * core.HIST_SIZE + H_PIECE]) if plies else 0
     status, reason = int(st[core.S_STATUS]), int(st[core.S_REASON])
     if loss is not None:
@@ -317,13 +331,15 @@ def start_engines(bots: list[Any], clocks: GameClocks) -> list[str | None]:
     return faults
 
 
-def _adjudicated(adj: Any, st: np.ndarray) -> bool:
-    """Whether the tables end the game at this position (then recorded in ``st``)."""
-    status = adj.status(st)
-    if status is None:
+def _judged(adj: Any, scorer: ScoreAdjudicator | None, st: np.ndarray) -> bool:
+    """Whether the tables (``adj``) or the scores (``scorer``) end the game at this position
+    the rules leave going on (then recorded in ``st``)."""
+    status = adj.status(st) if adj is not None else None
+    found = (status, Reason.TABLEBASE) if status is not None else None
+    found = found or (scorer.result if scorer is not None else None)
+    if found is None:
         return False
-    st[core.S_STATUS] = status
-    st[core.S_REASON] = Reason.TABLEBASE
+    st[core.S_STATUS], st[core.S_REASON] = found
     return True
 
 

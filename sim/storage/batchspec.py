@@ -130,6 +130,28 @@ class BatchSpec:
         " under the no-capture rule (reason 'tablebase'); the tables of DIR/tablebases are"
         " used (build them with dsq tablebase build). Default none",
     )
+    resign: str = spec_field(
+        "text",
+        "none",
+        flag="--resign",
+        canon="resign",
+        what="none or a --resign rule (movecount=K,score=X[,twosided=true])",
+        help="movecount=K,score=X[,twosided=true]: a side whose own last K moves all scored"
+        " <= -X loses (reason adjudicated_resign); two-sided, the opponent's last K must also"
+        " have scored >= X. Scores are on dsq's [-1, 1] scale: a threshold of S centipawns"
+        " (evaluation units) is tanh(S/800). A move without a score breaks the run: random"
+        " and greedy report none, so their games are never adjudicated. Default none",
+    )
+    draw: str = spec_field(
+        "text",
+        "none",
+        flag="--draw",
+        canon="draw",
+        what="none or a --draw rule (movenumber=P,movecount=K,score=Y)",
+        help="movenumber=P,movecount=K,score=Y: a draw (reason adjudicated_draw) once each"
+        " side has made P moves and the last K moves of each side all scored within [-Y, Y];"
+        " a capture or a move without a score restarts the run (as --resign). Default none",
+    )
 
     def to_dict(self) -> dict[str, Any]:
         """The spec as stored in the batch record."""
