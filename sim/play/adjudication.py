@@ -68,8 +68,7 @@ class DrawRule:
     def canonical(self) -> str:
         """The stored form, e.g. ``movenumber=20,movecount=4,score=0.05``."""
         return (
-            f"movenumber={self.movenumber},movecount={self.movecount},"
-            f"score={_number(self.score)}"
+            f"movenumber={self.movenumber},movecount={self.movecount},score={_number(self.score)}"
         )
 
 

@@ -48,9 +48,9 @@ from sim.bots.protocol import make_bot, warm_up
 from sim.bots.registry import fast_kinds
 from sim.bots.scores import mover_score, red_view
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
-from sim.play.adjudication import ScoreAdjudicator, score_adjudicator
 from sim.external.clocks import GameClocks
 from sim.external.process import EngineFault
+from sim.play.adjudication import ScoreAdjudicator, score_adjudicator
 
 if TYPE_CHECKING:
     from sim.external.registry import EngineRegistry
@@ -335,7 +335,7 @@ def _judged(adj: Any, scorer: ScoreAdjudicator | None, st: np.ndarray) -> bool:
     """Whether the tables (``adj``) or the scores (``scorer``) end the game at this position
     the rules leave going on (then recorded in ``st``)."""
     status = adj.status(st) if adj is not None else None
-    found = (status, Reason.TABLEBASE) if status is not None else None
+    found = (int(status), int(Reason.TABLEBASE)) if status is not None else None
     found = found or (scorer.result if scorer is not None else None)
     if found is None:
         return False

@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from engine.codes import SCORE_ADJUDICATIONS
 from engine.errors import DsqError
 from engine.rules import canonical_rules
 
@@ -21,6 +22,7 @@ COLOURS = ("red", "blue")
 # The player spec recorded for a person (a game played on the dashboard's Play page or
 # with ``dsq play``); statistics leave such games out unless asked (``humans``).
 HUMAN = "human"
+_ADJUDICATED = tuple(sorted(SCORE_ADJUDICATIONS))
 
 
 def _tuple(values: Iterable[str] | str | None, what: str) -> tuple[str, ...]:
@@ -55,6 +57,10 @@ class Selection:
         humans: also count games a person played (a player recorded as ``human``). They
             are left out by default, so that the figures describe the bots and the rules;
             naming ``human`` among ``bots`` asks for them too.
+        adjudicated: count the games the referee adjudicated on the players' search
+            scores (reasons ``adjudicated_resign``, ``adjudicated_draw``: results, a
+            resign the other side's win, each under its own reason); False leaves them
+            out.
     """
 
     rules: tuple[str, ...] = ()
@@ -64,6 +70,7 @@ class Selection:
     min_plies: int = 0
     between: bool = False
     humans: bool = False
+    adjudicated: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", _tuple(self.rules, "rules spec"))
@@ -83,6 +90,8 @@ class Selection:
             raise DsqError(f"min_plies must be 0 or more, got {self.min_plies}")
         if not isinstance(self.humans, bool):
             raise DsqError(f"humans must be true or false, got {self.humans!r}")
+        if not isinstance(self.adjudicated, bool):
+            raise DsqError(f"adjudicated must be true or false, got {self.adjudicated!r}")
 
     @property
     def with_humans(self) -> bool:
@@ -131,6 +140,8 @@ class Selection:
         if not self.with_humans:
             conds.append("red <> ? AND blue <> ?")
             params.extend((HUMAN, HUMAN))
+        if not self.adjudicated:
+            conds.append("NOT " + in_list("coalesce(reason, '')", _ADJUDICATED))
         return (" AND ".join(conds) if conds else "TRUE"), params
 
     def cte(self) -> tuple[str, list[Any]]:
