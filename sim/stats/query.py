@@ -165,6 +165,8 @@ class Selection:
             parts.append(f"at least {self.min_plies} plies")
         if self.with_humans:
             parts.append("games against people included")
+        if not self.adjudicated:
+            parts.append("games adjudicated on scores left out")
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -177,6 +179,7 @@ class Selection:
             "min_plies": self.min_plies,
             "between": self.between,
             "humans": self.humans,
+            "adjudicated": self.adjudicated,
         }
 
 
