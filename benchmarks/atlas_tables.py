@@ -99,6 +99,34 @@ def design_table(rep: dict[str, Any], pairing: str) -> str:
     return "\n".join(lines)
 
 
+def _interval(cell: dict[str, Any], name: str, digits: int = 3) -> str:
+    m = cell.get(name) or {}
+    if m.get("value") is None:
+        return "-"
+    if m.get("low") is None:
+        return fmt.num(m["value"], digits)
+    low, high = fmt.num(m["low"], digits), fmt.num(m["high"], digits)
+    return f"{fmt.num(m['value'], digits)} [{low}, {high}]"
+
+
+def score_table(rep: dict[str, Any], pairing: str) -> str:
+    """The search-score metrics of one pairing, per rule set (mean [95% interval])."""
+    head = ["rules", "scored plies", "lead change", "stability", "decisiveness threshold"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for c in rep["cells"]:
+        if c["pairing"] != pairing or not c["games"]:
+            continue
+        row = [
+            f"`{c['rules']}`",
+            "-" if _v(c, "scored_share") is None else fmt.pct(_v(c, "scored_share")),
+            _interval(c, "lead_change"),
+            _interval(c, "stability"),
+            _interval(c, "decisiveness_threshold"),
+        ]
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def effects_list(rep: dict[str, Any]) -> str:
     """The significant effects, one sentence each (Holm-corrected p)."""
     sig = [e for e in rep.get("effects", []) if e.get("sentence")]
@@ -111,6 +139,7 @@ def main() -> int:
     rungs = list(dict.fromkeys(c["pairing"] for c in rep["cells"] if c["rung"] is not None))
     print(headline(rep), "\n")
     print(design_table(rep, rungs[-1]), "\n")
+    print(score_table(rep, rungs[-1]), "\n")
     print(effects_list(rep))
     return 0
 

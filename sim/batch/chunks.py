@@ -31,6 +31,7 @@ from sim.storage.writing import rows_to_table
 
 if TYPE_CHECKING:
     from sim.external.registry import EngineRegistry
+    from sim.play.openings import Entry, Suite
 
 DEFAULT_PLAY_FN = "sim.play.referee:play_game"
 
@@ -98,6 +99,9 @@ def play_one(
         extra["tables"] = job.tables or None
         if job.engines:
             extra["engines"] = engines or _registry(job)
+    entry = opening_entry(spec, plan.pair_id)
+    if entry is not None:  # only then, so game functions without a suite keep working
+        extra.update(fen=entry.start_fen, opening_moves=entry.codes)
     row = dict(
         fn(
             spec.rules,
@@ -120,7 +124,31 @@ def play_one(
         seed=plan.seed,
         engine_version=engine_version(),
     )
+    if entry is not None:
+        row["start_fen"] = entry.start_fen
     return row
+
+
+def _suite(spec: BatchSpec) -> Suite | None:
+    """The batch's opening suite (parsed once per process), or None."""
+    if not spec.openings:
+        return None
+    # lazy: start-up time (the engine's Position: only for a batch with a suite)
+    from sim.play.openings import cached_suite
+
+    return cached_suite(spec.openings, spec.rules)
+
+
+def opening_entry(spec: BatchSpec, pair: int) -> Entry | None:
+    """The suite entry pair ``pair`` of the batch plays (None: the batch has no suite)."""
+    suite = _suite(spec)
+    if suite is None:
+        return None
+    # lazy: start-up time (as above)
+    from sim.play.openings import opening_indices
+
+    k = opening_indices(spec.seed, spec.openings_order, len(suite), np.array([pair]))[0]
+    return suite.entries[int(k)]
 
 
 def _registry(job: ChunkJob) -> EngineRegistry:
@@ -175,6 +203,12 @@ def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
     spec = job.spec
     plan = plan_games(spec.seed, job.indices, spec.swap)
     red = np.where(plan.a_is_red, 0, 1)  # indices into (spec.red, spec.blue): bots a and b
+    suite, which = _suite(spec), None
+    if suite is not None:
+        # lazy: start-up time (as in _suite)
+        from sim.play.openings import opening_indices
+
+        which = opening_indices(spec.seed, spec.openings_order, len(suite), plan.pair_id)
     columns, n = play_fast_columns(
         spec.rules,
         (spec.red, spec.blue),
@@ -187,6 +221,8 @@ def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
         deadline=time.perf_counter() + (deadline - time.monotonic()),
         adjudicate=spec.adjudicate,
         tables=job.tables or None,
+        suite=suite,
+        which=which,
     )
     columns.update(
         schema_version=pa.repeat(pa.scalar(SCHEMA_VERSION, pa.int16()), n),

@@ -105,7 +105,28 @@ def make_spec(
         elif not check_value(info, value):
             raise value_error(info, value)
     check_pair(values)
+    if values["openings"]:
+        values["openings"] = _suite_text(values)
     return BatchSpec(**values)
+
+
+def _suite_text(values: dict[str, Any]) -> str:
+    """The canonical text of the spec's opening suite, checked under its rules and against
+    its ply cap; ``SpecError`` naming ``--openings`` otherwise."""
+    # lazy: start-up time (the engine's Position: only when a suite is given)
+    from sim.play.openings import SuiteError, cached_suite
+
+    try:
+        suite = cached_suite(values["openings"], values["rules"], "--openings")
+    except SuiteError as exc:
+        raise SpecError(str(exc), "openings") from None
+    if suite.longest + values["opening_plies"] >= values["ply_cap"]:
+        raise SpecError(
+            f"--openings: a line of {suite.longest} moves and --opening-plies "
+            f"({values['opening_plies']}) must stay below --ply-cap ({values['ply_cap']})",
+            "openings",
+        )
+    return suite.text
 
 
 def spec_options(spec: BatchSpec) -> dict[str, Any]:

@@ -117,6 +117,7 @@ def play_fast(
     rng_open,
     rng_red,
     rng_blue,
+    forced,
     opening_plies,
     ply_cap,
     out_moves,
@@ -125,7 +126,8 @@ def play_fast(
 ):
     """Play a whole game from ``st`` between two fast bots (``kinds[side]``).
 
-    The first ``opening_plies`` plies are uniform draws from ``rng_open``. ``out_moves``
+    The first plies are the moves ``forced`` (an opening suite's line, legal: checked when
+    the suite was read), the next ``opening_plies`` uniform draws from ``rng_open``. ``out_moves``
     gets the moves; ``buf`` and ``scratch`` are move lists of ``core.MAX_MOVES`` entries.
     Returns ``(plies, sum of legal-move counts where a move was chosen)``. A game stopped
     by ``ply_cap`` leaves the status ongoing (unless the last position is finished, which
@@ -138,7 +140,9 @@ def play_fast(
         if n == 0:
             break
         branch += n
-        if plies < opening_plies:
+        if plies < forced.shape[0]:
+            mv = forced[plies]
+        elif plies < forced.shape[0] + opening_plies:
             mv = buf[rng_below(rng_open, n)]
         else:
             side = st[core.S_SIDE]
@@ -200,8 +204,9 @@ SUMMARY_SIZE = 7
 
 
 @njit(cache=True)
-def fast_game(start, rules, kinds, values, rngs, opening_plies, ply_cap):
-    """A whole game between two fast bots from the state ``start``, in one call.
+def fast_game(start, rules, kinds, values, rngs, forced, opening_plies, ply_cap):
+    """A whole game between two fast bots from the state ``start``, in one call, its first
+    moves ``forced`` (int32 codes; empty: none), then ``opening_plies`` random ones.
 
     ``rngs`` holds three generator words (opening, Red, Blue). Returns one int64
     array: the summary ``[plies, legal-move sum, status, reason, Red pieces, Blue pieces,
@@ -222,6 +227,7 @@ def fast_game(start, rules, kinds, values, rngs, opening_plies, ply_cap):
         rngs[0:1],
         rngs[1:2],
         rngs[2:3],
+        forced,
         opening_plies,
         ply_cap,
         moves,
@@ -255,9 +261,38 @@ def now_us():
 
 @njit(cache=True)
 def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap, deadline_us=0):
+    """Many games between fast bots from the one state ``start``: :func:`fast_games_from`
+    with every game from ``start`` and no forced moves."""
+    starts = start[: core.HEADER].copy().reshape(1, core.HEADER)
+    which = np.zeros(kinds.shape[0], dtype=np.int64)
+    forced = np.zeros(0, dtype=np.int32)
+    offsets = np.zeros(2, dtype=np.int64)
+    return fast_games_from(
+        starts, which, forced, offsets, rules, kinds, values, rngs, opening_plies, ply_cap,
+        deadline_us,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def fast_games_from(
+    starts,
+    which,
+    forced,
+    forced_offsets,
+    rules,
+    kinds,
+    values,
+    rngs,
+    opening_plies,
+    ply_cap,
+    deadline_us=0,
+):
     """Many games between fast bots in one call, in columnar form (the simulator's fast path).
 
-    Game ``i`` is exactly ``fast_game(start, rules, kinds[i], values, rngs[i], ...)``. The
+    Game ``i`` starts from the state header ``starts[which[i]]`` (a position without history)
+    with the forced moves ``forced[forced_offsets[w]:forced_offsets[w + 1]]``, ``w =
+    which[i]`` (an opening suite's line), and is exactly ``fast_game(start, rules, kinds[i],
+    values, rngs[i], those moves, ...)``. The
     games are played in order until all are done or, with ``deadline_us > 0``, the clock
     (:func:`now_us`, read every ``SLICE`` games) has passed it; at least one game is played.
     Returns ``(summary, moves, move_offsets, captures, capture_offsets)`` of the games
@@ -267,7 +302,7 @@ def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap, deadli
     """
     n = kinds.shape[0]
     size = core.HEADER + core.HIST_SIZE * (ply_cap + 1)
-    st = np.zeros(max(size, start.shape[0]), dtype=np.int32)
+    st = np.zeros(max(size, starts.shape[1]), dtype=np.int32)
     game_moves = np.empty(ply_cap, dtype=np.int32)
     summary = np.empty((n, SUMMARY_SIZE), dtype=np.int64)
     moves = np.empty(max(ply_cap, n * min(ply_cap, 256)), dtype=np.uint16)  # grows as needed
@@ -276,13 +311,13 @@ def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap, deadli
     capture_offsets = np.zeros(n + 1, dtype=np.int32)
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
     scratch = np.empty(core.MAX_MOVES, dtype=np.int32)
-    used = core.HEADER + core.HIST_SIZE * start[core.S_NPLY]  # the position and its history
     played = n
     for g in range(n):
         if deadline_us > 0 and g > 0 and g % SLICE == 0 and now_us() >= deadline_us:
             played = g
             break
-        st[:used] = start[:used]
+        w = which[g]
+        st[: core.HEADER] = starts[w, : core.HEADER]
         rng = rngs[g]
         plies, branch = play_fast(
             st,
@@ -292,6 +327,7 @@ def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap, deadli
             rng[0:1],
             rng[1:2],
             rng[2:3],
+            forced[forced_offsets[w] : forced_offsets[w + 1]],
             opening_plies,
             ply_cap,
             game_moves,

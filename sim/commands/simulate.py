@@ -148,6 +148,8 @@ def _arg_kind(f: FieldInfo) -> dict[str, Any]:
         return {"type": int_in(f.low, f.high)}
     if f.kind == "choice":
         return {"choices": f.choices}
+    if f.kind == "suite":
+        return {"metavar": "FILE"}
     return {}
 
 
@@ -179,7 +181,7 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
             DEFAULT_BOT if args.blue is None else args.blue,
             args.games,
             seed=seed,
-            **options,
+            **_suite_option(options, r),
         )
         for r in rules
     ]
@@ -188,6 +190,17 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
     if len(set(canon)) != len(canon):
         raise DsqError(f"--rules names the same rules twice: {', '.join(canon)}")
     return specs
+
+
+def _suite_option(options: dict[str, Any], rules: str) -> dict[str, Any]:
+    """``options`` with the ``--openings`` file replaced by its suite's text, read and
+    checked under ``rules`` (a ``DsqError`` naming ``FILE:LINE`` otherwise)."""
+    if not options.get("openings"):
+        return options
+    # lazy: start-up time (the engine's Position: only when a suite is given)
+    from sim.play.openings import load_suite
+
+    return {**options, "openings": load_suite(options["openings"], rules).text}
 
 
 def _check_tables(specs: list[BatchSpec], args: argparse.Namespace) -> None:

@@ -18,8 +18,11 @@ from functools import lru_cache
 import numpy as np
 import pyarrow as pa
 
+from engine import core
 from engine.codes import ANIMAL_NAMES, DEN, DRAWN, ONGOING, PLY_CAP, REASON_NAMES, Status
+from engine.fen import parse_fen
 from sim.bots import fast
+from sim.play.openings import Suite
 from sim.play.referee import _FAST_KINDS, _adjudicator, _bot, _check_int, _rules
 from sim.storage.schema import CAPTURE_TYPE, GAME_SCHEMA, OPTIONAL_FIELDS
 
@@ -124,13 +127,29 @@ def play_fast_columns(
     deadline: float | None = None,
     adjudicate: str = "none",
     tables: str | None = None,
+    suite: Suite | None = None,
+    which: np.ndarray | None = None,
 ) -> tuple[dict[str, pa.Array], int]:
     """:func:`play_fast_games` with the bots given as indices into ``bots`` and the seeds
     as int64 arrays; the games are played in order until all are done or the
     ``time.perf_counter`` ``deadline`` has passed (at least one is played). Returns the
-    columns of the games played and their number."""
+    columns of the games played and their number.
+
+    With ``suite``, game ``i`` plays the suite's entry ``which[i]``: it starts from the
+    entry's FEN (the ``start_fen`` column; null for the initial position) with the entry's
+    moves first, as ``play_game(..., fen=, opening_moves=)`` does."""
     t0 = time.perf_counter()
     rules_spec, ruleset, ra, start, values = _rules(str(rules))
+    n_all = len(red)
+    if suite is None or which is None:
+        starts = np.ascontiguousarray(start[None, : core.HEADER])
+        which = np.zeros(n_all, dtype=np.int64)
+        forced, offsets = np.zeros(0, dtype=np.int32), np.zeros(2, dtype=np.int64)
+        lengths, fens = np.zeros(1, dtype=np.int64), pa.nulls(1, pa.string())
+    else:
+        starts, forced, offsets, fens = _suite_arrays(suite, rules_spec)
+        lengths = np.diff(offsets)
+        which = np.ascontiguousarray(which, dtype=np.int64)
     adj = _adjudicator(ruleset, adjudicate, tables)
     opening_plies = _check_int("opening_plies", opening_plies, 0)
     ply_cap = _check_int("ply_cap", ply_cap, 1)
@@ -141,16 +160,17 @@ def play_fast_columns(
         np.asarray(seeds, dtype=np.int64), np.asarray(opening_seeds, dtype=np.int64)
     )
     deadline_us = 0 if deadline is None else max(1, int(deadline * 1e6))
-    summary, moves, move_offsets, caps, cap_offsets = fast.fast_games(
-        start, ra, kinds, values, rngs, opening_plies, ply_cap, deadline_us
-    )
+    summary, moves, move_offsets, caps, cap_offsets = fast.fast_games_from(
+        starts, which, forced, offsets, ra, kinds, values, rngs, opening_plies, ply_cap,
+        deadline_us,
+    )  # fmt: skip
     n = summary.shape[0]
     if adj is not None:
         # lazy: start-up time (numba kernels)
         from sim.tablebase.adjudicate import cut_games
 
         summary, moves, move_offsets, caps, cap_offsets = cut_games(
-            start, ra, adj, summary, moves, move_offsets, caps, cap_offsets
+            starts, ra, adj, summary, moves, move_offsets, caps, cap_offsets, which[:n]
         )
     plies = summary[:, 0]
     capped = summary[:, 2] == ONGOING
@@ -183,7 +203,9 @@ def play_fast_columns(
         "rules": pa.repeat(pa.scalar(rules_spec, pa.string()), n),
         "red": canonical.take(red[:n]),
         "blue": canonical.take(blue[:n]),
-        "opening_plies": col("opening_plies", np.full(n, opening_plies, dtype=np.int16)),
+        "opening_plies": col(
+            "opening_plies", (lengths[which[:n]] + opening_plies).astype(np.int16)
+        ),
         "ply_cap": col("ply_cap", np.full(n, ply_cap, dtype=np.int32)),
         "winner": _WINNER_BY_STATUS.take(status),
         "reason": _REASON_BY_CODE.take(reason),
@@ -197,6 +219,25 @@ def play_fast_columns(
         "moves": pa.ListArray.from_arrays(pa.array(move_offsets), pa.array(moves)),
         "captures": pa.ListArray.from_arrays(pa.array(cap_offsets), capture_structs),
         "duration_ms": col("duration_ms", (elapsed_ms * plies / total_plies).astype(np.float32)),
-        **{f.name: pa.nulls(n, f.type) for f in OPTIONAL_FIELDS},  # no clock, forfeit, engine, FEN
+        **{f.name: pa.nulls(n, f.type) for f in OPTIONAL_FIELDS},  # no clock, forfeit, engine
+        "start_fen": fens.take(pa.array(which[:n])),
     }
     return columns, n
+
+
+@lru_cache(maxsize=8)
+def _suite_arrays(suite: Suite, rules_spec: str) -> tuple[np.ndarray, ...]:
+    """A suite as the compiled loop takes it: the state header of each entry's start, its
+    moves (flat int32 codes) and their offsets, and the start FENs (an Arrow array)."""
+    _, _, ra, start, _ = _rules(rules_spec)
+    heads = [
+        start[: core.HEADER]
+        if e.start_fen is None
+        else parse_fen(e.start_fen, ra, 1)[: core.HEADER]
+        for e in suite.entries
+    ]
+    codes = [c for e in suite.entries for c in e.codes]
+    offsets = np.zeros(len(suite) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(e.moves) for e in suite.entries])
+    fens = pa.array([e.start_fen for e in suite.entries], type=pa.string())
+    return np.ascontiguousarray(np.stack(heads)), np.array(codes, dtype=np.int32), offsets, fens

@@ -20,14 +20,14 @@ scale of :mod:`sim.bots.scores`); the compiled loop's bots report none.
 With ``adjudicate="tablebase"`` a game ends at its first position where an endgame table
 settles the result for certain (:mod:`sim.tablebase.adjudicate`), recorded with reason
 ``tablebase``; the compiled loop's games are cut at that same position afterwards. With
-``resign`` or ``draw`` rules (:mod:`sim.play.adjudication`, cutechess-cli's) a game ends
-when the players' search scores settle it (``adjudicated_resign``, ``adjudicated_draw``);
-the compiled loop's bots report no scores, so its games are never adjudicated so.
+``resign``/``draw`` rules (:mod:`sim.play.adjudication`) the players' search scores may end
+a game (``adjudicated_resign``, ``adjudicated_draw``); the compiled loop's bots have none.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -126,18 +126,21 @@ def play_game(
     adjudicate: str = "none",
     tables: str | None = None,
     engines: EngineRegistry | None = None,
+    opening_moves: Sequence[int] = (),
     resign: str = "none",
     draw: str = "none",
 ) -> dict[str, Any]:
     """Play one game and return its record (the per-game columns of GAME_SCHEMA).
 
     ``fen`` (optional, not stored in the record) starts from another position.
+    ``opening_moves`` (move codes, legal there: an opening suite's line, checked when the
+    suite was read) are the game's first moves, before the ``opening_plies`` random ones;
+    the record's ``opening_plies`` counts both, its ``moves`` begin with them.
     ``adjudicate`` is ``none`` or ``tablebase`` (end the game by the tables in ``tables``,
     default the data folder's); bots that probe tables read ``tables`` too, and engine bots
-    start from ``engines`` (default: the default registry). ``resign`` and ``draw`` are the
-    score adjudication rules (``none`` or as :mod:`sim.play.adjudication` parses them; no
-    effect on random and greedy, which report no scores). Raises DsqError on a bad rules
-    spec, bot spec, number or rule.
+    start from ``engines`` (default: the default registry). ``resign``/``draw``: the score
+    adjudication (:mod:`sim.play.adjudication`; random and greedy report no scores). Raises
+    DsqError on a bad rules spec, bot spec, number or rule.
     """
     t0 = time.perf_counter()
     key = rules if isinstance(rules, Ruleset) else str(rules)
@@ -149,16 +152,18 @@ def play_game(
     oseed = seed if opening_seed is None else _check_int("opening_seed", opening_seed, -(2**63))
     if fen is not None:
         start = parse_fen(fen, ra, 1)
+    forced = np.array(opening_moves, dtype=np.int32)
     # The opening's, Red's and Blue's generator words (each exactly ``seed_state(...)``).
     rngs = np.array(
         [_seed_word(oseed), _seed_word(bot_seed(seed, 0)), _seed_word(bot_seed(seed, 1))],
         dtype=np.uint64,
     )
+    opening = len(forced) + opening_plies  # plies not chosen by the bots
     adj = _adjudicator(ruleset, adjudicate, tables)
     scorer = score_adjudicator(resign, draw)
     kinds = _fast_kinds(red_spec.name, blue_spec.name)
     if kinds is not None:
-        packed = fast.fast_game(start, ra, kinds, values, rngs, opening_plies, ply_cap)
+        packed = fast.fast_game(start, ra, kinds, values, rngs, forced, opening_plies, ply_cap)
         if adj is not None:
             # lazy: start-up time (numba kernels)
             from sim.tablebase.adjudicate import cut_packed
@@ -180,11 +185,12 @@ def play_game(
             adj,
             extras,
             context,
+            forced,
             scorer,
         )
-        record = _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
+        record = _record(packed, rules_spec, red_spec, blue_spec, opening, ply_cap, t0)
         return {**record, **extras}
-    return _record(packed, rules_spec, red_spec, blue_spec, opening_plies, ply_cap, t0)
+    return _record(packed, rules_spec, red_spec, blue_spec, opening, ply_cap, t0)
 
 
 def _adjudicator(ruleset: Ruleset, adjudicate: str, tables: str | None) -> Any:
@@ -220,10 +226,12 @@ def _play_stepwise(
     adj: Any = None,
     extras: dict[str, Any] | None = None,
     context: BotContext = DEFAULT_CONTEXT,
+    forced: np.ndarray | None = None,
     scorer: ScoreAdjudicator | None = None,
 ) -> np.ndarray:
     """The game loop asking each bot for its move; returns what ``fast.fast_game`` does,
-    and fills ``extras`` (if given) with the clock, forfeit, engine and score columns.
+    and fills ``extras`` (if given) with the clock, forfeit, engine and score columns. The
+    first moves are ``forced`` (an opening suite's line), the next ``opening_plies`` random.
 
     ``adj`` (a :class:`sim.tablebase.adjudicate.Adjudicator`, optional) may end the game
     at any position where it goes on, before a move is chosen there; so may ``scorer``
@@ -246,6 +254,7 @@ def _play_stepwise(
     move_ms: list[int] = []
     scores: list[float | None] = []  # Red's view of each ply's search score (None: none)
     plies = branch = 0
+    n_forced = 0 if forced is None else len(forced)
     loss: tuple[int, Reason, str] | None = None  # (side, reason, note) of a forfeit
     try:
         faults = start_engines(bots, clocks)
@@ -255,7 +264,9 @@ def _play_stepwise(
                 break
             branch += n
             ms, score, side = 0.0, None, int(st[core.S_SIDE])
-            if plies < opening_plies:
+            if plies < n_forced:
+                mv = int(forced[plies])  # type: ignore[index]
+            elif plies < n_forced + opening_plies:
                 mv = int(buf[rng_below(rngs[0:1], n)])
             else:
                 if (fault_note := faults[side]) is not None:
@@ -282,18 +293,16 @@ def _play_stepwise(
             scores.append(score)
             core.make_move(st, ra, mv)
             plies += 1
-            if scorer is not None:
-                took = st[core.HEADER + (plies - 1) * core.HIST_SIZE + H_CAPTURED] != 0
-                scorer.update(plies, side, red_view(score, side), bool(took))  # own view
+            if scorer is not None:  # the mover's own score; whether the ply captured
+                took = bool(st[core.HEADER + (plies - 1) * core.HIST_SIZE + H_CAPTURED])
+                scorer.update(plies, side, red_view(score, side), took)
     finally:
         for bot in bots:
             close = getattr(bot, "close", None)
             if close is not None:
                 close()
-    if plies == ply_cap and loss is None:
-        n = int(core.settle(st, ra, buf))
-        if n > 0:
-            _judged(adj, scorer, st)
+    if plies == ply_cap and loss is None and core.settle(st, ra, buf) > 0:
+        _judged(adj, scorer, st)
     last = int(st[core.HEADER + (plies - 1) * core.HIST_SIZE + H_PIECE]) if plies else 0
     status, reason = int(st[core.S_STATUS]), int(st[core.S_REASON])
     if loss is not None:
@@ -335,9 +344,8 @@ def _judged(adj: Any, scorer: ScoreAdjudicator | None, st: np.ndarray) -> bool:
     """Whether the tables (``adj``) or the scores (``scorer``) end the game at this position
     the rules leave going on (then recorded in ``st``)."""
     status = adj.status(st) if adj is not None else None
-    found = (int(status), int(Reason.TABLEBASE)) if status is not None else None
-    found = found or (scorer.result if scorer is not None else None)
-    if found is None:
+    found = (status, Reason.TABLEBASE) if status is not None else scorer and scorer.result
+    if not found:
         return False
     st[core.S_STATUS], st[core.S_REASON] = found
     return True

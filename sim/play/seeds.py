@@ -17,6 +17,7 @@ import numpy as np
 MAX_SEED = 2**63 - 1
 _GAME_DOMAIN = 0
 _OPENING_DOMAIN = 1
+_SUITE_DOMAIN = 2
 
 
 def _derive(batch_seed: int, index: int, domain: int) -> int:
@@ -43,6 +44,12 @@ def pair_id(game_index: int, swap: bool) -> int:
 def opening_seed(batch_seed: int, pair: int) -> int:
     """The seed of the random opening shared by the games of pair ``pair``."""
     return _derive(batch_seed, pair, _OPENING_DOMAIN)
+
+
+def suite_seed(batch_seed: int, cycle: int) -> int:
+    """The seed of the order of an opening suite's ``cycle``-th pass (``--openings-order
+    random``)."""
+    return _derive(batch_seed, cycle, _SUITE_DOMAIN)
 
 
 @dataclass(frozen=True)

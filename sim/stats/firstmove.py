@@ -1,16 +1,18 @@
 """The first-move advantage, estimated jointly with the bots' strengths.
 
-Red moves first, so the raw share of points Red took mixes two things: the first move and
-which bots played Red. The model separates them (a Bradley-Terry model with a first-move
-term, as Elo's home advantage): Red's expected score in a game of bot ``i`` (Red) against
-bot ``j`` (Blue) is ``1 / (1 + exp(-(b_i - b_j + h)))``, a draw counting half. ``h`` is
-the first-move term in natural log-odds; it is shown as Elo (``h * 400 / ln 10``) and as
-the score the first player would make against an equal opponent (``logistic(h)``).
+Red moves first (or, in a game set up from a FEN, the side to move there: see
+``FIRST_SIDE_SQL``), so the raw share of points the first mover took mixes two things: the
+first move and which bots moved first. The model separates them (a Bradley-Terry model with
+a first-move term, as Elo's home advantage): the first mover's expected score in a game of
+bot ``i`` (moving first) against bot ``j`` is ``1 / (1 + exp(-(b_i - b_j + h)))``, a draw
+counting half. ``h`` is the first-move term in natural log-odds; it is shown as Elo
+(``h * 400 / ln 10``) and as the score the first player would make against an equal
+opponent (``logistic(h)``).
 
-Fit (on the games aggregated per (red bot, blue bot): W, D, L): the bots' strengths and
-``h`` maximise the points (quasi-)likelihood, as :mod:`sim.stats.ratings` does (Newton's
-method on the small aggregated table; no optimiser library import, which would cost more
-than the fit). The test
+Fit (on the games aggregated per (first mover's bot, second mover's bot): W, D, L): the
+bots' strengths and ``h`` maximise the points (quasi-)likelihood, as
+:mod:`sim.stats.ratings` does (Newton's method on the small aggregated table; no optimiser
+library import, which would cost more than the fit). The test
 of ``h = 0`` and the interval are score tests: ``z(h) = U(h) / sd(U(h))``, where ``sd`` is
 the efficient score's standard deviation (the bots' strengths profiled out) with each game's
 score variance ``q (1 - q) - d / 4`` (``q`` its expected score, ``d`` its pairing's observed
@@ -35,17 +37,20 @@ import duckdb
 import numpy as np
 
 from sim.stats.intervals import two_sided_p, z_value
-from sim.stats.query import Selection, query_rows
+from sim.stats.query import FIRST_SIDE_SQL, Selection, query_rows
 from sim.stats.ratings import _components
 
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
 H_MAX = 12.0  # |h| searched, in log-odds (about 2,100 Elo)
 
-CELLS_SQL = """
-SELECT red, blue,
-       count(*) FILTER (WHERE winner = 'red')::BIGINT AS wins,
+# Per (first mover's bot, second mover's bot): the first mover's wins, draws and losses
+# (the first mover is Red unless the game began from a FEN with Blue to move).
+CELLS_SQL = f"""
+SELECT CASE WHEN {FIRST_SIDE_SQL} = 'red' THEN red ELSE blue END AS first,
+       CASE WHEN {FIRST_SIDE_SQL} = 'red' THEN blue ELSE red END AS second,
+       count(*) FILTER (WHERE winner = {FIRST_SIDE_SQL})::BIGINT AS wins,
        count(*) FILTER (WHERE winner = 'draw')::BIGINT AS draws,
-       count(*) FILTER (WHERE winner = 'blue')::BIGINT AS losses
+       count(*) FILTER (WHERE winner NOT IN ('draw', {FIRST_SIDE_SQL}))::BIGINT AS losses
 FROM sel GROUP BY 1, 2 ORDER BY 1, 2
 """
 
@@ -300,7 +305,7 @@ def first_move_by(
     """:func:`first_move` per value of ``column`` (``rules`` or ``batch_id``), one query."""
     if column not in ("rules", "batch_id"):
         raise ValueError(f"cannot group the first move by {column!r}")
-    sql = CELLS_SQL.replace("SELECT red", f"SELECT {column} AS key, red").replace(
+    sql = CELLS_SQL.replace("SELECT CASE", f"SELECT {column} AS key, CASE", 1).replace(
         "GROUP BY 1, 2 ORDER BY 1, 2", "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
     )
     groups: dict[str, list[tuple[str, str, int, int, int]]] = {}

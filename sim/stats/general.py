@@ -24,7 +24,7 @@ from sim.stats.intervals import (
     score_interval,
     sign_test,
 )
-from sim.stats.query import Selection, query_df, query_rows
+from sim.stats.query import FIRST_SIDE_SQL, Selection, query_df, query_rows
 from sim.storage.schema import REASONS
 
 GROUP_COLUMNS = {"rules": "rules", "batch": "batch_id"}
@@ -35,6 +35,8 @@ _AGG = ",\n".join(
         "count(*) FILTER (WHERE winner = 'red')::BIGINT AS red",
         "count(*) FILTER (WHERE winner = 'blue')::BIGINT AS blue",
         "count(*) FILTER (WHERE winner = 'draw')::BIGINT AS draw",
+        f"count(*) FILTER (WHERE winner = {FIRST_SIDE_SQL})::BIGINT AS first_wins",
+        f"count(*) FILTER (WHERE winner NOT IN ('draw', {FIRST_SIDE_SQL}))::BIGINT AS second_wins",
         "avg(plies)::DOUBLE AS mean_plies",
         "stddev_samp(plies)::DOUBLE AS sd_plies",
         "min(plies)::BIGINT AS min_plies",
@@ -155,7 +157,9 @@ def _f(x: Any) -> float:
 def _general_from_row(row: dict[str, Any], confidence: float) -> GeneralStats:
     n = int(row["games"] or 0)
     red, blue, draw = (int(row[k] or 0) for k in WINNERS)
-    first = score_estimate(red, draw, blue, confidence)
+    first = score_estimate(
+        int(row.get("first_wins") or 0), draw, int(row.get("second_wins") or 0), confidence
+    )
     mean = _f(row["mean_plies"])
     sd = _f(row["sd_plies"])
     lo, hi = mean_interval(mean, sd, n, confidence)
@@ -279,7 +283,8 @@ def general_stats_by(
 def _empty_general() -> GeneralStats:
     names = ("mean_plies", "sd_plies", "min_plies", "max_plies", "median_plies")
     row: dict[str, Any] = dict.fromkeys(names)
-    row.update(games=0, red=0, blue=0, draw=0, branching=None, mean_duration_ms=None)
+    row.update(games=0, red=0, blue=0, draw=0, first_wins=0, second_wins=0)
+    row.update(branching=None, mean_duration_ms=None)
     row.update({f"reason_{r}": 0 for r in REASONS})
     return _general_from_row(row, 0.95)
 

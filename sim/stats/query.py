@@ -24,6 +24,13 @@ COLOURS = ("red", "blue")
 HUMAN = "human"
 _ADJUDICATED = tuple(sorted(SCORE_ADJUDICATIONS))
 
+# The side that moves first in a game: the side to move in its ``start_fen`` (a FEN's
+# second field, ``r`` or ``b``), Red from the initial position. Opening plies, random or
+# from a suite, are part of the game: they do not change who moved first.
+FIRST_SIDE_SQL = (
+    "(CASE WHEN split_part(coalesce(start_fen, ''), ' ', 2) = 'b' THEN 'blue' ELSE 'red' END)"
+)
+
 
 def _tuple(values: Iterable[str] | str | None, what: str) -> tuple[str, ...]:
     if values is None:

@@ -27,6 +27,8 @@ __all__ = [
     "MAX_GAMES",
     "MAX_OPENING_PLIES",
     "MAX_PLY_CAP",
+    "MAX_SUITE_TEXT",
+    "ORDERS",
     "BatchSpec",
     "FieldInfo",
     "SpecError",
@@ -40,6 +42,8 @@ MAX_OPENING_PLIES = 200
 MAX_PLY_CAP = 65535
 ADJUDICATE = ("none", "tablebase")  # sim.tablebase.adjudicate.MODES, without loading it
 MAX_TEXT = 10_000
+MAX_SUITE_TEXT = 2 << 20  # an opening suite's canonical text (sim.play.openings)
+ORDERS = ("sequential", "random")  # sim.play.openings.ORDERS, without loading it
 
 
 class SpecError(DsqError):
@@ -130,6 +134,23 @@ class BatchSpec:
         " under the no-capture rule (reason 'tablebase'); the tables of DIR/tablebases are"
         " used (build them with dsq tablebase build). Default none",
     )
+    openings: str = spec_field(
+        "suite",
+        "",
+        flag="--openings",
+        what="an opening suite's text (empty: none)",
+        help="FILE of opening positions (docs/openings.md): pair k (game k, or games 2k and"
+        " 2k+1 with --swap) starts from the suite's k-th position, cycling; --opening-plies"
+        " random plies follow it. The suite is stored with the batch",
+    )
+    openings_order: str = spec_field(
+        "choice",
+        "sequential",
+        flag="--openings-order",
+        choices=ORDERS,
+        help="the order the pairs take the --openings positions: sequential (file order) or"
+        " random (shuffled by the batch seed, each position once per pass). Default sequential",
+    )
     resign: str = spec_field(
         "text",
         "none",
@@ -184,6 +205,8 @@ def check_value(info: FieldInfo, value: Any) -> bool:
     """Whether ``value`` is of the field's kind and within its range or choices."""
     if info.kind == "text":
         return isinstance(value, str) and 0 < len(value) <= MAX_TEXT
+    if info.kind == "suite":
+        return isinstance(value, str) and len(value) <= MAX_SUITE_TEXT
     if info.kind == "bool":
         return isinstance(value, bool)
     if info.kind == "int":
@@ -203,6 +226,8 @@ def value_error(info: FieldInfo, value: Any) -> SpecError:
         msg = f"{info.flag} takes one of {', '.join(info.choices)}, not {value!r}"
     elif info.kind == "bool":
         msg = f"{info.flag} must be true or false, got {value!r}"
+    elif info.kind == "suite":
+        msg = f"{info.flag} must be {info.describe()} of at most {MAX_SUITE_TEXT} characters"
     else:
         msg = f"{info.flag} must be {info.describe()}, got {value!r}"
     return SpecError(msg, info.name)

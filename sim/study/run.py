@@ -281,6 +281,8 @@ def run_study(
                     swap=cell.red != cell.blue,
                     opening_plies=study.opening_plies,
                     ply_cap=study.ply_cap,
+                    openings=study.openings,
+                    openings_order=study.openings_order,
                 )
             )
             new_ids.append(bid)

@@ -18,6 +18,9 @@ from engine.errors import DsqError
 from engine.rules import OPTION_NAMES
 from sim.storage.recordcheck import MAX_OPENING_PLIES, MAX_PLY_CAP
 from sim.storage.textfiles import read_named_toml
+from sim.study.errors import StudyError
+from sim.study.errors import err as _err
+from sim.study.suite import read_openings
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
 DESIGNS = ("full", "one_at_a_time", "half")
@@ -28,6 +31,8 @@ TOP_KEYS = {
     "seed",
     "ply_cap",
     "opening_plies",
+    "openings",
+    "openings_order",
     "rules",
     "ladder",
     "games",
@@ -117,6 +122,8 @@ class Study:
     workers: int = 1
     scheduler: str | None = None
     quick: bool = False
+    openings: str = ""  # the opening suite's canonical text (sim.play.openings); "": none
+    openings_order: str = "sequential"
 
     def games_for(self, cell: Cell) -> Games:
         """The games of ``cell``: ``games.mixed_per_cell`` for a mixed pairing if given."""
@@ -133,7 +140,16 @@ class Study:
             "opening_plies": self.opening_plies,
             "games": asdict(self.games),
             "cells": [[c.rules, c.red, c.blue] for c in self.cells],
+            **self._suite_plan(),
         }
+
+    def _suite_plan(self) -> dict[str, Any]:
+        """The opening suite's part of the plan: its content's hash and order (none
+        without a suite, so plans recorded before the key existed still compare)."""
+        if not self.openings:
+            return {}
+        digest = hashlib.sha256(self.openings.encode("utf-8")).hexdigest()
+        return {"openings": digest, "openings_order": self.openings_order}
 
     def batch_id(self, cell: Cell, k: int) -> str:
         """The batch of round ``k`` of ``cell``: ``NAME-CELL-ROUND``."""
@@ -148,14 +164,6 @@ class Study:
     def label(self, cell: Cell) -> str:
         """The label of a cell's batches (``study NAME cell N: RULES, PAIRING``)."""
         return f"study {self.name} cell {cell.index}: {cell.rules}, {cell.pairing}"[:200]
-
-
-class StudyError(DsqError):
-    """A study file that cannot be used; the message names the file and the key."""
-
-
-def _err(path: str, key: str, message: str) -> StudyError:
-    return StudyError(f"{Path(path).name}: {key}: {message}")
 
 
 def _int(path: str, key: str, value: Any, low: int, high: int) -> int:
@@ -348,6 +356,7 @@ def load_study(file: str | Path, quick: bool = False) -> Study:
             keep = [_rules(path, f"quick.rules[{i}]", s) for i, s in enumerate(q["rules"])]
             rules = [r for r in rules if r[0] in keep]
         name = f"{name}-quick"
+    suite, order = read_openings(path, raw, [r for r, _ in rules], opening, ply_cap)
     run = _unknown(path, "run", raw.get("run", {}), RUN_KEYS)
     workers = _int(path, "run.workers", run.get("workers", 1), 1, 256)
     scheduler = run.get("scheduler") or None
@@ -363,21 +372,7 @@ def load_study(file: str | Path, quick: bool = False) -> Study:
         raise _err(path, "games", "mixed pairings swap colours: the games must be even")
     title = raw.get("title", name)
     return Study(
-        name,
-        str(title),
-        path,
-        seed,
-        ply_cap,
-        opening,
-        base,
-        design,
-        {k: list(v) for k, v in grid.items()},
-        interactions,
-        bots,
-        pairings,
-        games,
-        cells,
-        workers,
-        scheduler,
-        quick,
-    )
+        name, str(title), path, seed, ply_cap, opening, base, design,
+        {k: list(v) for k, v in grid.items()}, interactions, bots, pairings, games, cells,
+        workers, scheduler, quick, suite, order,
+    )  # fmt: skip

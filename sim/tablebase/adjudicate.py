@@ -132,18 +132,26 @@ def cut_games(
     move_offsets: np.ndarray,
     caps: np.ndarray,
     cap_offsets: np.ndarray,
+    which: np.ndarray | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Cut whole games (the arrays of :func:`sim.bots.fast.fast_games`) at their first
-    position the tables settle; return the same arrays for the games as adjudicated."""
+    position the tables settle; return the same arrays for the games as adjudicated.
+    ``start`` is one state, or with ``which`` the state headers game ``g`` starts from at
+    ``start[which[g]]`` (:func:`sim.bots.fast.fast_games_from`)."""
     n = summary.shape[0]
+    if which is None:
+        start = np.ascontiguousarray(start[None, : core.HEADER])
+        which = np.zeros(n, dtype=np.int64)
     last_ongoing = summary[:, 2] == core.ONGOING
-    rows = G.table_positions(start, rules, moves, move_offsets, last_ongoing, adj.max_pieces)
+    rows = G.table_positions(start, which, rules, moves, move_offsets, last_ongoing, adj.max_pieces)
     cut, status, where = first_verdicts(rows, adj, n)
     games = np.flatnonzero(cut >= 0)
     if games.size == 0:
         return summary, moves, move_offsets, caps, cap_offsets
     summary = summary.copy()
-    summary[games, 1] = G.prefix_branching(start, rules, moves, move_offsets, games, cut[games])
+    summary[games, 1] = G.prefix_branching(
+        start, which, rules, moves, move_offsets, games, cut[games]
+    )
     summary[games, 0] = cut[games]
     summary[games, 2] = status[games]
     summary[games, 3] = TABLEBASE

@@ -40,8 +40,9 @@ def position_index(st, max_pieces):
 
 
 @njit(cache=True)
-def table_positions(start, rules, moves, offsets, last_ongoing, max_pieces):
-    """Replay each game ``g`` (moves ``moves[offsets[g]:offsets[g + 1]]`` from ``start``)
+def table_positions(starts, which, rules, moves, offsets, last_ongoing, max_pieces):
+    """Replay each game ``g`` (moves ``moves[offsets[g]:offsets[g + 1]]`` from the state
+    header ``starts[which[g]]``)
     and list its positions a table may cover: rows ``(game, ply, mask, index, clock)`` for
     each position after ``ply`` plies where the game goes on (every position but the last,
     and the last when ``last_ongoing[g]``) with at most ``max_pieces`` animals."""
@@ -51,7 +52,7 @@ def table_positions(start, rules, moves, offsets, last_ongoing, max_pieces):
     for g in range(n):
         plies = offsets[g + 1] - offsets[g]
         st = np.zeros(core.HEADER + core.HIST_SIZE * (plies + 1), dtype=np.int32)
-        st[: core.HEADER] = start[: core.HEADER]
+        st[: core.HEADER] = starts[which[g], : core.HEADER]
         for ply in range(plies + 1):
             if ply > 0:
                 core.make_move(st, rules, moves[offsets[g] + ply - 1])
@@ -69,15 +70,15 @@ def table_positions(start, rules, moves, offsets, last_ongoing, max_pieces):
 
 
 @njit(cache=True)
-def prefix_branching(start, rules, moves, offsets, games, cut):
-    """For each game ``games[i]``: the sum of the legal-move counts of its positions
-    before ply ``cut[i]`` (the positions where a move was chosen)."""
+def prefix_branching(starts, which, rules, moves, offsets, games, cut):
+    """For each game ``games[i]`` (from ``starts[which[games[i]]]``): the sum of the
+    legal-move counts of its positions before ply ``cut[i]`` (where a move was chosen)."""
     out = np.zeros(games.size, dtype=np.int64)
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
     for i in range(games.size):
         g = games[i]
         st = np.zeros(core.HEADER + core.HIST_SIZE * (cut[i] + 1), dtype=np.int32)
-        st[: core.HEADER] = start[: core.HEADER]
+        st[: core.HEADER] = starts[which[g], : core.HEADER]
         total = 0
         for ply in range(cut[i]):
             total += core.settle(st, rules, buf)

@@ -72,6 +72,8 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
                      chunk_seconds=numbers, flush_games=small, flush_seconds=numbers,
                      max_seconds=numbers, quiet=None, json=None, engines=words,
                      force_engines=None, engine_log=logs,
+                     openings=st.one_of(st.sampled_from(BAD_FILES), words),
+                     openings_order=st.sampled_from(["random", "sequential", "x", ""]),
                      scheduler=st.sampled_from(["x", "", "tcp://", "udp://a:1"])),
     "batches": opts(json=None),
     "serve": opts(bot=bots, rules=rules, seed=numbers),

@@ -1,0 +1,40 @@
+"""A study's opening suite: the key ``openings`` (a file relative to the study file, in
+the format of docs/openings.md) and ``openings_order``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sim.study.errors import err
+
+
+def read_openings(
+    path: str, raw: dict[str, Any], rules: list[str], opening: int, ply_cap: int
+) -> tuple[str, str]:
+    """The study's opening suite (key ``openings``, a file relative to the study file):
+    its canonical text, checked under every rule set, and ``openings_order``."""
+    # lazy: start-up time (the engine's Position: only for a study with a suite)
+    from sim.play.openings import ORDERS, SuiteError, parse_suite, read_suite_file
+
+    order = raw.get("openings_order", "sequential")
+    if order not in ORDERS:
+        raise err(path, "openings_order", f"must be one of {', '.join(ORDERS)}, got {order!r}")
+    file = raw.get("openings")
+    if file is None:
+        if "openings_order" in raw:
+            raise err(path, "openings_order", "needs an openings file (key openings)")
+        return "", order
+    if not isinstance(file, str) or not file.strip():
+        raise err(path, "openings", "must be the path of an openings file (docs/openings.md)")
+    target = Path(path).parent / file
+    try:
+        text = read_suite_file(target)
+        suites = [parse_suite(text, r, str(target)) for r in dict.fromkeys(rules)]
+    except SuiteError as exc:
+        raise err(path, "openings", str(exc)) from None
+    longest = max(s.longest for s in suites)
+    if longest + opening >= ply_cap:
+        raise err(path, "openings", f"a line of {longest} moves and opening_plies ({opening})"
+                   f" must stay below ply_cap ({ply_cap})")  # fmt: skip
+    return suites[0].text, order
