@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.errors import DsqError
+from sim.play.adjudication import parse_draw, parse_resign
 from sim.play.seeds import MAX_SEED
 
 __all__ = [
@@ -201,10 +202,22 @@ def spec_fields() -> tuple[FieldInfo, ...]:
     return tuple(SPEC_INFO.values())
 
 
+_RULES = {"resign": parse_resign, "draw": parse_draw}  # the score adjudication's texts
+
+
+def _parses(parse: Any, value: str) -> bool:
+    try:
+        parse(value)
+    except DsqError:
+        return False
+    return True
+
+
 def check_value(info: FieldInfo, value: Any) -> bool:
     """Whether ``value`` is of the field's kind and within its range or choices."""
     if info.kind == "text":
-        return isinstance(value, str) and 0 < len(value) <= MAX_TEXT
+        text = isinstance(value, str) and 0 < len(value) <= MAX_TEXT
+        return text and (info.canon not in _RULES or _parses(_RULES[info.canon], value))
     if info.kind == "suite":
         return isinstance(value, str) and len(value) <= MAX_SUITE_TEXT
     if info.kind == "bool":

@@ -14,6 +14,7 @@ from sim.batch import RunOptions, make_spec, resume_batch, run_batch
 from sim.batch.progress import BatchProgress
 from sim.play.adjudication import canonical_draw, canonical_resign, parse_draw, parse_resign
 from sim.play.referee import play_game
+from sim.storage.batchspec import SPEC_INFO, check_value
 from sim.storage.reading import open_dataset
 from sim.storage.records import read_batch_record, request_cancel
 
@@ -224,3 +225,10 @@ def test_bad_rules_are_one_clear_error(field: str, value: str, needle: str) -> N
         make_spec("standard", "random", "random", 2, seed=1, **{field: value})
     assert str(err.value).startswith(f"--{field}") and "\n" not in str(err.value)
     assert getattr(err.value, "field", None) == field
+
+
+def test_the_record_check_knows_the_rules() -> None:
+    for field, good, bad in (("resign", RESIGN, "score=2"), ("draw", DRAW, "movecount=1")):
+        assert check_value(SPEC_INFO[field], good) and check_value(SPEC_INFO[field], "none")
+        assert not check_value(SPEC_INFO[field], bad)
+        assert not check_value(SPEC_INFO[field], "")
