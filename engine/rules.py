@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from engine.codes import DOG, JUMP_BLOCK_VALUES, JUMP_VALUES, WOLF, Animal
 from engine.errors import RulesError
@@ -39,6 +37,9 @@ from engine.ruleset_options import (
     RULES_ARRAY_SIZE,
     Option,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "JUMP_BLOCK_VALUES",
@@ -106,6 +107,9 @@ class Ruleset:
     def as_array(self) -> np.ndarray:
         """The int32 array the compiled kernels read (``R_*`` of
         :mod:`engine.ruleset_options`: each option's slot, then the animals' strengths)."""
+        # lazy: start-up time (numpy: `dsq rules`, `dsq bots` and `--help` read rules only)
+        import numpy as np
+
         a = np.zeros(RULES_ARRAY_SIZE, dtype=np.int32)
         for i, option in enumerate(OPTIONS):
             a[i] = option.code(getattr(self, option.name))

@@ -12,11 +12,13 @@ import re
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
-from sim.batch.chunks import ChunkJob, play_chunk
 from sim.batch.lifeline import follow_parent
+
+if TYPE_CHECKING:
+    from sim.batch.chunks import ChunkJob
 
 SCHEDULER_RE = re.compile(r"^(tcp|tls)://[^\s:/]+:\d{1,5}$")
 
@@ -57,6 +59,9 @@ class Backend:
 
     def submit(self, job: ChunkJob) -> Future:
         """Start a chunk; the future's result is a :class:`sim.batch.chunks.ChunkResult`."""
+        # lazy: start-up time (pyarrow; `dsq simulate --help` reads max_workers from here)
+        from sim.batch.chunks import play_chunk
+
         if self.spool and not job.spool:
             job = replace(job, spool=self.spool)
         return self.executor.submit(play_chunk, job)

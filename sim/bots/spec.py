@@ -25,6 +25,7 @@ __all__ = [
     "BOTS",
     "BOT_NAMES",
     "DEFAULT_VALUES",
+    "HUMAN",
     "BotSpec",
     "BotSpecError",
     "describe_bots",
@@ -50,6 +51,9 @@ class _Bots(Mapping[str, tuple[str, tuple[Param, ...]]]):
 
 BOTS = _Bots()
 BOT_NAMES = tuple(BOTS)  # the kinds this version ships
+# The player spec recorded for a person (a game played on the dashboard's Play page or
+# with ``dsq play``): not a bot; statistics leave such games out unless asked (``humans``).
+HUMAN = "human"
 
 
 @dataclass(frozen=True)

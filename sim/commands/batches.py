@@ -12,8 +12,6 @@ from sim.commands._common import add_data_arg, existing_data_dir
 from sim.report.batch_text import batch_score, batches_table
 from sim.storage.batchrecord import BatchRecord
 from sim.storage.paths import resolve_data_dir
-from sim.storage.reading import open_dataset
-from sim.storage.records import effective_status, list_batches, unlisted_batches
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,6 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def batch_rows(data_dir: Any = None) -> list[dict[str, Any]]:
     """The batch records of a data folder, each with ``effective_status`` added, and
     ``game_counts`` (the bots' counts from its games) when the record does not hold them."""
+    # lazy: start-up time (the records' module loads duckdb and pyarrow: not for --help)
+    from sim.storage.records import effective_status, list_batches
+
     d = resolve_data_dir(data_dir)
     out = []
     for rec in map(BatchRecord.from_dict, list_batches(d)):
@@ -51,6 +52,7 @@ def _add_game_counts(d: Path, rows: list[dict[str, Any]]) -> None:
     """Give each record too old to tell the bots' results their counts from its games."""
     # lazy: start-up time (duckdb, pandas)
     from sim.stats.batch_counts import batch_counts, needs_game_counts
+    from sim.storage.reading import open_dataset
 
     old = [(str(r["batch_id"]), True) for r in rows if needs_game_counts(r)]
     if not old:
@@ -72,6 +74,9 @@ def _with_result(r: dict[str, Any]) -> dict[str, Any]:
 def unreadable_rows(data_dir: Path) -> list[dict[str, Any]]:
     """What the listing leaves out although it may hold games: unreadable records and
     games folders without a record, as ``{"batch_id", "effective_status", "error"}``."""
+    # lazy: start-up time (the records' module loads duckdb and pyarrow: not for --help)
+    from sim.storage.records import unlisted_batches
+
     return [
         {"batch_id": bid, "effective_status": "unreadable", "error": why}
         for bid, why in unlisted_batches(data_dir)

@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 
-from sim.bench.kernels import run_bench
 from sim.commands._common import int_in
 
 
@@ -51,6 +50,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq bench``."""
+    # lazy: start-up time (numba kernels, the batch runner: not for the other commands)
+    from sim.bench.kernels import run_bench
+
     report = run_bench(
         tuple(args.depth or (6, 7)),
         args.games,

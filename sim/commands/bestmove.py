@@ -6,14 +6,10 @@ from __future__ import annotations
 import argparse
 
 from engine.errors import DsqError
-from engine.position import decode_move
-from engine.rng import seed_state
-from sim.bots import make_bot, parse_bot
-from sim.bots.protocol import warm_up
+from sim.bots import parse_bot
 from sim.cli import ALIASES
 from sim.commands._common import SEED_ARG, add_position_args, position_from_args, print_json
 from sim.commands.engines import add_engines_arg, bot_context
-from sim.play.referee import bot_seed
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,6 +37,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq bestmove``."""
+    # lazy: start-up time (the engine's and the bots' numba kernels: not for --help)
+    from engine.position import decode_move
+    from engine.rng import seed_state
+    from sim.bots import make_bot
+    from sim.bots.protocol import warm_up
+    from sim.play.referee import bot_seed
+
     spec = parse_bot(args.bot)
     context = bot_context([spec.canonical], args.engines)
     pos = position_from_args(args.rules, args.fen, args.moves)

@@ -17,8 +17,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
-import webbrowser
 from pathlib import Path
 
 from engine.errors import DsqError
@@ -207,6 +205,10 @@ def _open_browser_when_ready(url: str, timeout: float = 60.0) -> None:
     )
     if not graphical:
         return
+    # lazy: start-up time (urllib loads http and ssl: only to open the browser)
+    import urllib.request
+    import webbrowser
+
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:

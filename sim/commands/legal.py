@@ -6,7 +6,6 @@ import argparse
 
 from sim.cli import ALIASES
 from sim.commands._common import add_position_args, position_from_args, print_json
-from sim.play.replay import position_json, result_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,6 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq legal``."""
+    # lazy: start-up time (the engine's numba kernels: not for the other commands)
+    from sim.play.replay import position_json, result_json
+
     pos = position_from_args(args.rules, args.fen, args.moves)
     print_json({**position_json(pos), "legal": pos.legal_moves(), "result": result_json(pos)})
     return 0

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from engine import Position
-from engine.board import FILES, NFILES, NRANKS, TRAP_OWNER, WATER
 from engine.errors import DsqError, MoveError
+from sim.bots.spec import HUMAN
 from sim.commands._common import SEED_ARG, add_data_arg, int_in
 from sim.commands.engines import add_engines_arg, bot_context
-from sim.play.human import HUMAN
-from sim.play.session import PlayedMove, PlayGame, PlaySetup
 from sim.report.names import display_letter
 from sim.storage.paths import resolve_data_dir
+
+if TYPE_CHECKING:
+    from engine import Position
+    from sim.play.session import PlayedMove, PlayGame
 
 DEN_SQUARES = {3: "red", 59: "blue"}
 
@@ -31,6 +32,9 @@ def legend(fox: bool = False) -> str:
 def render_board(pos: Position, last: str | None = None, fox: bool = False) -> str:
     """A text board, rank 9 on top: pieces, water ``~``, traps ``#``, dens ``@``; with
     ``fox`` the wolf shows as a fox (``F``), a display setting only."""
+    # lazy: start-up time (the board's tables are numpy arrays: not for --help)
+    from engine.board import FILES, NFILES, NRANKS, TRAP_OWNER, WATER
+
     cells = pos.board()
     marks: set[int] = set()
     if last:
@@ -153,6 +157,10 @@ def _human_turn(game: PlayGame, stdin: TextIO) -> str | None:
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     """Run ``dsq play``."""
+    # lazy: start-up time (the engine's and the bots' numba kernels: not for --help)
+    from engine import Position
+    from sim.play.session import PlayGame, PlaySetup
+
     stdin = stdin or sys.stdin
     Position(args.rules, args.fen)  # a bad rules spec or FEN: the engine's message
     context = bot_context(

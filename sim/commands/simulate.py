@@ -19,22 +19,20 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
-from sim.batch.detached import read_launch_file
-from sim.batch.driver import BatchFailed
 from sim.batch.progress import BatchProgress
-from sim.batch.run import run_batches
-from sim.batch.spec import BatchSpec, RunOptions, make_spec
 from sim.commands._common import add_data_arg, float_in, int_in
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 from sim.play.seeds import MAX_SEED, new_batch_seed
 from sim.report.batch_text import summary_text
-from sim.storage.batchspec import MAX_GAMES, FieldInfo, spec_fields
+from sim.storage.batchspec import MAX_GAMES, BatchSpec, FieldInfo, spec_fields
 from sim.storage.paths import batch_path, check_batch_id, resolve_data_dir
-from sim.tablebase.store import tables_root
+
+if TYPE_CHECKING:
+    from sim.batch.spec import RunOptions
 
 # The flags that say what new batches play: every spec field's, and the label.
 SPEC_ARGS = (*(f.name for f in spec_fields()), "label")
@@ -154,6 +152,9 @@ def _arg_kind(f: FieldInfo) -> dict[str, Any]:
 
 
 def _options(args: argparse.Namespace) -> RunOptions:
+    # lazy: start-up time (the batch runner loads pyarrow, duckdb: not for --help)
+    from sim.batch.spec import RunOptions
+
     return RunOptions(
         chunk_games=args.chunk_games,
         chunk_seconds=args.chunk_seconds,
@@ -165,6 +166,9 @@ def _options(args: argparse.Namespace) -> RunOptions:
 
 def _specs(args: argparse.Namespace) -> list[BatchSpec]:
     """The specs of the new batches the flags ask for (one per rules spec, same seed)."""
+    # lazy: start-up time (the batch runner loads pyarrow, duckdb: not for --help)
+    from sim.batch.spec import make_spec
+
     if args.games is None:
         raise DsqError("--games is required (or --resume BATCH_ID)")
     seed = args.seed if args.seed is not None else new_batch_seed()
@@ -206,8 +210,9 @@ def _suite_option(options: dict[str, Any], rules: str) -> dict[str, Any]:
 def _check_tables(specs: list[BatchSpec], args: argparse.Namespace) -> None:
     """``DsqError`` before playing if a batch is adjudicated by tables that are missing."""
     if any(spec.adjudicate == "tablebase" for spec in specs):
-        # lazy: start-up time (numba kernels)
+        # lazy: start-up time (numba kernels, pyarrow)
         from sim.tablebase.adjudicate import adjudicator
+        from sim.tablebase.store import tables_root
 
         for spec in specs:  # tables for every rule set, or a clear error before playing
             adjudicator(spec.rules, tables_root(args.data))
@@ -216,6 +221,9 @@ def _check_tables(specs: list[BatchSpec], args: argparse.Namespace) -> None:
 def _from_launch_file(args: argparse.Namespace, options: RunOptions) -> list[BatchSpec]:
     """The specs of a launch file (:func:`sim.batch.launch_detached`); its batch id,
     label, workers and run options replace the flags'."""
+    # lazy: start-up time (the batch runner loads pyarrow, duckdb: not for --help)
+    from sim.batch.detached import read_launch_file
+
     given = [a for a in (*SPEC_ARGS, "batch_id", "sprt", "resume") if getattr(args, a) is not None]
     if given:
         flags = ", ".join("--" + a.replace("_", "-") for a in given)
@@ -304,6 +312,10 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq simulate``; return 0 (done), 1 (failed) or 3 (cancelled)."""
+    # lazy: start-up time (the batch runner loads pyarrow, duckdb: not for --help)
+    from sim.batch.driver import BatchFailed
+    from sim.batch.run import run_batches
+
     options = _options(args)
     engines = getattr(args, "engines", None)
     if args.quiet:

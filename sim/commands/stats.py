@@ -16,8 +16,6 @@ from typing import Any
 
 from engine.errors import DsqError
 from sim.commands._common import add_data_arg, existing_data_dir, float_in, int_in
-from sim.report.jsonable import stats_json
-from sim.report.text import stats_text
 
 BY_CHOICES = ("rules", "matchup", "batch", "bot")
 
@@ -266,6 +264,10 @@ def _collect(ds: Any, request: StatsRequest) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq stats``: check, collect, write as text or JSON, print."""
+    # lazy: start-up time (pandas, pyarrow: not for --help and the other commands)
+    from sim.report.jsonable import stats_json
+    from sim.report.text import stats_text
+
     request = parse_request(args)
     out = collect(request)
     for item in out["skipped"]:

@@ -1,7 +1,7 @@
 """Recording a game a person played (the dashboard's Play page) like any other game.
 
 The person's side is stored as the player spec ``human``
-(:data:`sim.stats.query.HUMAN`); statistics leave such games out unless asked. A game may
+(:data:`sim.bots.spec.HUMAN`); statistics leave such games out unless asked. A game may
 begin at a set-up position (stored in ``start_fen``) and may end by the rules or be
 stopped (:class:`Stop`): the person resigns (reason ``resign``, the bot wins) or the bot,
 an external engine, faults (reason ``forfeit`` with the fault in ``forfeit_note``, as the
@@ -27,7 +27,7 @@ from engine import Position, Result, encode_move, parse_rules
 from engine import __version__ as ENGINE_VERSION
 from engine.codes import Reason
 from engine.errors import DsqError
-from sim.stats.query import HUMAN
+from sim.bots.spec import HUMAN
 from sim.storage.records import hostname, now_iso, write_batch_record
 from sim.storage.schema import ANIMALS, SCHEMA_VERSION
 from sim.storage.writing import write_games_chunk

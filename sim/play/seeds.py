@@ -11,8 +11,10 @@ import secrets
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_SEED = 2**63 - 1
 _GAME_DOMAIN = 0
@@ -91,6 +93,9 @@ class ChunkPlan:
 
 def _derive_many(batch_seed: int, values: np.ndarray, domain: int) -> np.ndarray:
     """:func:`_derive` of every value, as an int64 array."""
+    # lazy: start-up time (numpy: the CLI reads MAX_SEED from here for its argument checks)
+    import numpy as np
+
     pack = struct.Struct("<QqB").pack
     blake2b = hashlib.blake2b
     bs = int(batch_seed) & 0xFFFFFFFFFFFFFFFF
@@ -101,6 +106,9 @@ def _derive_many(batch_seed: int, values: np.ndarray, domain: int) -> np.ndarray
 def plan_games(batch_seed: int, indices: Sequence[int], swap: bool) -> ChunkPlan:
     """The plans of games ``indices`` (what :func:`plan_game` gives each of them, ``red``
     being ``bot_a`` where ``a_is_red``), computed together."""
+    # lazy: start-up time (numpy: the CLI reads MAX_SEED from here for its argument checks)
+    import numpy as np
+
     idx = np.asarray(indices, dtype=np.int64)
     pairs = idx // 2 if swap else idx
     seeds = _derive_many(batch_seed, idx.tolist(), _GAME_DOMAIN)

@@ -17,11 +17,9 @@ import pandas as pd
 from engine.codes import SCORE_ADJUDICATIONS
 from engine.errors import DsqError
 from engine.rules import canonical_rules
+from sim.bots.spec import HUMAN
 
 COLOURS = ("red", "blue")
-# The player spec recorded for a person (a game played on the dashboard's Play page or
-# with ``dsq play``); statistics leave such games out unless asked (``humans``).
-HUMAN = "human"
 _ADJUDICATED = tuple(sorted(SCORE_ADJUDICATIONS))
 
 # The side that moves first in a game: the side to move in its ``start_fen`` (a FEN's
