@@ -87,6 +87,9 @@ def sidebar_filters() -> Selection:
     )
     short = sb.checkbox(t("filters.min_plies"), key="f_min_plies", help=t("filters.min_plies_help"))
     humans = sb.checkbox(t("filters.humans"), key="f_humans", help=t("filters.humans_help"))
+    judged = sb.checkbox(
+        t("filters.no_adjudicated"), key="f_no_adjudicated", help=t("filters.no_adjudicated_help")
+    )
     try:
         selection = Selection(
             rules=tuple(rules),
@@ -96,6 +99,7 @@ def sidebar_filters() -> Selection:
             min_plies=20 if short else 0,
             between=between,
             humans=humans,
+            adjudicated=not judged,
         )
     except DsqError as exc:
         sb.error(t("filters.not_applied", detail=exc))
@@ -130,4 +134,6 @@ def describe_selection(selection: Selection) -> str:
         parts.append(t("filters.describe_min_plies", plies=selection.min_plies))
     if selection.with_humans:
         parts.append(t("filters.describe_humans"))
+    if not selection.adjudicated:
+        parts.append(t("filters.describe_no_adjudicated"))
     return t("filters.separator").join(parts)

@@ -97,6 +97,8 @@ class Reason(IntEnum):
     FORFEIT = 7  # not a rule: an external engine's fault (illegal move, crash, silence, ...)
     TIME = 8  # not a rule: a player's clock ran out (the editions lose a game on time)
     RESIGN = 9  # not a rule: a person gave the game up (a game saved from the Play page)
+    ADJUDICATED_RESIGN = 10  # not a rule: a side's own search scores lost (--resign)
+    ADJUDICATED_DRAW = 11  # not a rule: both sides' search scores stayed level (--draw)
 
     @property
     def label(self) -> str:
@@ -148,10 +150,14 @@ REASON_NAMES = tuple(r.label for r in Reason)  # by code, "" for NONE
 REASONS = REASON_NAMES[1:]  # the stored reasons
 # The ends the rules give (RULES.md 'End of the game' 1-4), and the reasons a player stopped
 # a game before the rules ended it (a fault, the clock, resigning); the simulator's own
-# stops (ply_cap, tablebase) are neither.
+# stops (ply_cap, tablebase, and the adjudications by search scores) are neither.
 RULE_ENDS = frozenset(r.label for r in (Reason.DEN, Reason.CAPTURE_ALL, Reason.NO_MOVES,
                                         Reason.NO_CAPTURE))  # fmt: skip
 PLAYER_STOPS = frozenset(r.label for r in (Reason.FORFEIT, Reason.TIME, Reason.RESIGN))
+# The referee's verdicts on the players' search scores (sim.play.adjudication): results
+# for the players' scores, reported apart from the rules' ends.
+SCORE_ADJUDICATIONS = frozenset(r.label for r in (Reason.ADJUDICATED_RESIGN,
+                                                  Reason.ADJUDICATED_DRAW))  # fmt: skip
 JUMP_VALUES = tuple(j.label for j in Jump)
 JUMP_BLOCK_VALUES = tuple(b.label for b in JumpBlock)
 

@@ -92,6 +92,9 @@ def play_one(
     extra: dict[str, Any] = {}
     if spec.adjudicate != "none":  # only then, so game functions without it keep working
         extra = {"adjudicate": spec.adjudicate, "tables": job.tables or None}
+    for rule in ("resign", "draw"):  # likewise: score adjudication only when asked
+        if getattr(spec, rule) != "none":
+            extra[rule] = getattr(spec, rule)
     if job.play_fn == DEFAULT_PLAY_FN:  # its bots read the batch's tables and engines
         extra["tables"] = job.tables or None
         if job.engines:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from engine.errors import DsqError
 from engine.rules import canonical_rules
 from sim.batch.chunks import DEFAULT_PLAY_FN
+from sim.play.adjudication import canonical_draw, canonical_resign
 from sim.play.seeds import new_batch_seed
 from sim.storage.batchspec import (
     ADJUDICATE,
@@ -50,9 +52,15 @@ class RunOptions:
 
 
 def _canonical(kind: str, text: str) -> str:
-    """``text`` in canonical form as a ``kind`` (``rules`` or ``bot``) spec."""
+    """``text`` in canonical form as a ``kind`` (``rules``, ``bot``, ``resign`` or ``draw``)
+    spec."""
     if kind == "rules":
         return canonical_rules(text)
+    if kind in ("resign", "draw"):
+        try:
+            return canonical_resign(text) if kind == "resign" else canonical_draw(text)
+        except DsqError as exc:
+            raise SpecError(str(exc), kind) from None
     # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots.spec import canonical_bot
 

@@ -73,6 +73,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "left out unless asked, or unless --bot human is given",
     )
     p.add_argument(
+        "--no-adjudicated",
+        dest="adjudicated",
+        action="store_false",
+        help="leave out the games dsq simulate --resign/--draw adjudicated on the players'"
+        " search scores (counted by default: a resign is the other side's win, each under"
+        " its own reason, adjudicated_resign or adjudicated_draw)",
+    )
+    p.add_argument(
         "--min-plies",
         default="0",
         metavar="N",
@@ -152,6 +160,7 @@ def build_selection(args: argparse.Namespace) -> Any:
         min_plies=_int_arg("--min-plies", args.min_plies, 0, MAX_MIN_PLIES),
         between=bool(args.between),
         humans=bool(args.humans),
+        adjudicated=bool(args.adjudicated),
     )
     return canonical_selection(sel)
 

@@ -19,7 +19,9 @@ scale of :mod:`sim.bots.scores`); the compiled loop's bots report none.
 
 With ``adjudicate="tablebase"`` a game ends at its first position where an endgame table
 settles the result for certain (:mod:`sim.tablebase.adjudicate`), recorded with reason
-``tablebase``; the compiled loop's games are cut at that same position afterwards.
+``tablebase``; the compiled loop's games are cut at that same position afterwards. With
+``resign``/``draw`` rules (:mod:`sim.play.adjudication`) the players' search scores may end
+a game (``adjudicated_resign``, ``adjudicated_draw``); the compiled loop's bots have none.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from engine import core
-from engine.codes import ANIMAL_NAMES, H_PIECE, Reason, Status
+from engine.codes import ANIMAL_NAMES, H_CAPTURED, H_PIECE, Reason, Status
 from engine.errors import DsqError, MoveError
 from engine.fen import parse_fen
 from engine.position import decode_move
@@ -48,6 +50,7 @@ from sim.bots.scores import mover_score, red_view
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
 from sim.external.clocks import GameClocks
 from sim.external.process import EngineFault
+from sim.play.adjudication import ScoreAdjudicator, score_adjudicator
 
 if TYPE_CHECKING:
     from sim.external.registry import EngineRegistry
@@ -124,6 +127,8 @@ def play_game(
     tables: str | None = None,
     engines: EngineRegistry | None = None,
     opening_moves: Sequence[int] = (),
+    resign: str = "none",
+    draw: str = "none",
 ) -> dict[str, Any]:
     """Play one game and return its record (the per-game columns of GAME_SCHEMA).
 
@@ -133,8 +138,9 @@ def play_game(
     the record's ``opening_plies`` counts both, its ``moves`` begin with them.
     ``adjudicate`` is ``none`` or ``tablebase`` (end the game by the tables in ``tables``,
     default the data folder's); bots that probe tables read ``tables`` too, and engine bots
-    start from ``engines`` (default: the default registry). Raises DsqError on a bad rules
-    spec, bot spec or number.
+    start from ``engines`` (default: the default registry). ``resign``/``draw``: the score
+    adjudication (:mod:`sim.play.adjudication`; random and greedy report no scores). Raises
+    DsqError on a bad rules spec, bot spec, number or rule.
     """
     t0 = time.perf_counter()
     key = rules if isinstance(rules, Ruleset) else str(rules)
@@ -154,6 +160,7 @@ def play_game(
     )
     opening = len(forced) + opening_plies  # plies not chosen by the bots
     adj = _adjudicator(ruleset, adjudicate, tables)
+    scorer = score_adjudicator(resign, draw)
     kinds = _fast_kinds(red_spec.name, blue_spec.name)
     if kinds is not None:
         packed = fast.fast_game(start, ra, kinds, values, rngs, forced, opening_plies, ply_cap)
@@ -179,6 +186,7 @@ def play_game(
             extras,
             context,
             forced,
+            scorer,
         )
         record = _record(packed, rules_spec, red_spec, blue_spec, opening, ply_cap, t0)
         return {**record, **extras}
@@ -219,13 +227,15 @@ def _play_stepwise(
     extras: dict[str, Any] | None = None,
     context: BotContext = DEFAULT_CONTEXT,
     forced: np.ndarray | None = None,
+    scorer: ScoreAdjudicator | None = None,
 ) -> np.ndarray:
     """The game loop asking each bot for its move; returns what ``fast.fast_game`` does,
     and fills ``extras`` (if given) with the clock, forfeit, engine and score columns. The
     first moves are ``forced`` (an opening suite's line), the next ``opening_plies`` random.
 
     ``adj`` (a :class:`sim.tablebase.adjudicate.Adjudicator`, optional) may end the game
-    at any position where it goes on, before a move is chosen there. Each move's wall time
+    at any position where it goes on, before a move is chosen there; so may ``scorer``
+    after a ply its rules settle (the rules' end of the game first). Each move's wall time
     is measured around the bot's answer: a side whose move overruns its time budget loses
     on ``time``; an external engine's fault (it cannot start, an illegal move, ``0000``,
     garbage, a crash, silence) loses by ``forfeit``.
@@ -250,16 +260,15 @@ def _play_stepwise(
         faults = start_engines(bots, clocks)
         while plies < ply_cap:
             n = int(core.settle(st, ra, buf))
-            if n == 0 or (adj is not None and _adjudicated(adj, st)):
+            if n == 0 or _judged(adj, scorer, st):
                 break
             branch += n
-            ms, score = 0.0, None
+            ms, score, side = 0.0, None, int(st[core.S_SIDE])
             if plies < n_forced:
                 mv = int(forced[plies])  # type: ignore[index]
             elif plies < n_forced + opening_plies:
                 mv = int(buf[rng_below(rngs[0:1], n)])
             else:
-                side = int(st[core.S_SIDE])
                 if (fault_note := faults[side]) is not None:
                     loss = (side, Reason.FORFEIT, fault_note)
                     break
@@ -284,15 +293,16 @@ def _play_stepwise(
             scores.append(score)
             core.make_move(st, ra, mv)
             plies += 1
+            if scorer is not None:  # the mover's own score; whether the ply captured
+                took = bool(st[core.HEADER + (plies - 1) * core.HIST_SIZE + H_CAPTURED])
+                scorer.update(plies, side, red_view(score, side), took)
     finally:
         for bot in bots:
             close = getattr(bot, "close", None)
             if close is not None:
                 close()
-    if plies == ply_cap and loss is None:
-        n = int(core.settle(st, ra, buf))
-        if n > 0 and adj is not None:
-            _adjudicated(adj, st)
+    if plies == ply_cap and loss is None and core.settle(st, ra, buf) > 0:
+        _judged(adj, scorer, st)
     last = int(st[core.HEADER + (plies - 1) * core.HIST_SIZE + H_PIECE]) if plies else 0
     status, reason = int(st[core.S_STATUS]), int(st[core.S_REASON])
     if loss is not None:
@@ -330,13 +340,14 @@ def start_engines(bots: list[Any], clocks: GameClocks) -> list[str | None]:
     return faults
 
 
-def _adjudicated(adj: Any, st: np.ndarray) -> bool:
-    """Whether the tables end the game at this position (then recorded in ``st``)."""
-    status = adj.status(st)
-    if status is None:
+def _judged(adj: Any, scorer: ScoreAdjudicator | None, st: np.ndarray) -> bool:
+    """Whether the tables (``adj``) or the scores (``scorer``) end the game at this position
+    the rules leave going on (then recorded in ``st``)."""
+    status = adj.status(st) if adj is not None else None
+    found = (status, Reason.TABLEBASE) if status is not None else scorer and scorer.result
+    if not found:
         return False
-    st[core.S_STATUS] = status
-    st[core.S_REASON] = Reason.TABLEBASE
+    st[core.S_STATUS], st[core.S_REASON] = found
     return True
 
 

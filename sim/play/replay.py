@@ -18,7 +18,7 @@ from typing import Any
 
 from engine import Position, decode_move, parse_rules
 from engine.board import square_index
-from engine.codes import PLAYER_STOPS, RULE_ENDS
+from engine.codes import PLAYER_STOPS, RULE_ENDS, SCORE_ADJUDICATIONS
 from engine.errors import DsqError, MoveError
 from sim.storage.paths import check_batch_id
 
@@ -138,20 +138,22 @@ def replay_game(
 
 def replay_cap(reason: str, ply_cap: int) -> int | None:
     """The ply cap a recorded game is replayed with: none for a game a player stopped (a
-    resignation, a forfeit, a loss on time: it ended before any cap)."""
-    return None if reason in PLAYER_STOPS else int(ply_cap)
+    resignation, a forfeit, a loss on time: it ended before any cap), nor for one the
+    referee adjudicated on the players' scores (it ended there, even at the cap's ply)."""
+    return None if reason in PLAYER_STOPS or reason in SCORE_ADJUDICATIONS else int(ply_cap)
 
 
 def verdict(winner: str, reason: str, rep: Replay) -> str:
     """How a replay compares with the recorded ``winner`` and ``reason``: ``agree`` (the
     same result), ``tables`` (the endgame tables ended it: the replay goes on),
-    ``stopped`` (a player stopped it, the position left unfinished) or ``differ``."""
+    ``stopped`` (a player stopped it, or the referee on the players' scores, the position
+    left unfinished) or ``differ``."""
     if rep.winner == winner and rep.reason == reason:
         return "agree"
     going_on = rep.winner is None and rep.error is None
     if reason == "tablebase" and going_on:
         return "tables"
-    if reason in PLAYER_STOPS and going_on:
+    if (reason in PLAYER_STOPS or reason in SCORE_ADJUDICATIONS) and going_on:
         return "stopped"
     return "differ"
 

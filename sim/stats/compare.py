@@ -23,8 +23,9 @@ mix, Kruskal-Wallis on lengths (also from counts).
 
 Design metrics: ``balance = 1 - |first - second|`` with draws as half (1 = perfectly
 fair); ``completion`` = share of decisive games; ``rule_draws`` = share drawn by a rule of
-the game (no-capture rule) and ``ply_cap_draws`` = share stopped by the simulator's ply
-cap (not a rule: a high value means the cap, not the game, ended games); ``drawishness``
+the game (no-capture rule; not the draws adjudicated on the players' scores) and
+``ply_cap_draws`` = share stopped by the simulator's ply cap (not a rule: a high value
+means the cap, not the game, ended games); ``drawishness``
 = ``rule_draws``; duration as mean and standard deviation of plies; ``branching`` = mean
 of the per-game mean number of legal moves.
 """
@@ -180,7 +181,8 @@ def design_metrics(row: dict[str, Any]) -> dict[str, float]:
             for k in ("balance", "completion", "drawishness", "rule_draws", "ply_cap_draws")
         }
     first = row["first_score"]
-    rule_draws = row["draw"] - row.get("reason_ply_cap", 0)
+    stopped = row.get("reason_ply_cap", 0) + row.get("reason_adjudicated_draw", 0)
+    rule_draws = row["draw"] - stopped
     return {
         "balance": 1.0 - abs(first - (1.0 - first)),
         "completion": (row["red"] + row["blue"]) / n,

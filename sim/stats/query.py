@@ -14,11 +14,13 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from engine.codes import SCORE_ADJUDICATIONS
 from engine.errors import DsqError
 from engine.rules import canonical_rules
 from sim.bots.spec import HUMAN
 
 COLOURS = ("red", "blue")
+_ADJUDICATED = tuple(sorted(SCORE_ADJUDICATIONS))
 
 # The side that moves first in a game: the side to move in its ``start_fen`` (a FEN's
 # second field, ``r`` or ``b``), Red from the initial position. Opening plies, random or
@@ -60,6 +62,10 @@ class Selection:
         humans: also count games a person played (a player recorded as ``human``). They
             are left out by default, so that the figures describe the bots and the rules;
             naming ``human`` among ``bots`` asks for them too.
+        adjudicated: count the games the referee adjudicated on the players' search
+            scores (reasons ``adjudicated_resign``, ``adjudicated_draw``: results, a
+            resign the other side's win, each under its own reason); False leaves them
+            out.
     """
 
     rules: tuple[str, ...] = ()
@@ -69,6 +75,7 @@ class Selection:
     min_plies: int = 0
     between: bool = False
     humans: bool = False
+    adjudicated: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", _tuple(self.rules, "rules spec"))
@@ -88,6 +95,8 @@ class Selection:
             raise DsqError(f"min_plies must be 0 or more, got {self.min_plies}")
         if not isinstance(self.humans, bool):
             raise DsqError(f"humans must be true or false, got {self.humans!r}")
+        if not isinstance(self.adjudicated, bool):
+            raise DsqError(f"adjudicated must be true or false, got {self.adjudicated!r}")
 
     @property
     def with_humans(self) -> bool:
@@ -136,6 +145,8 @@ class Selection:
         if not self.with_humans:
             conds.append("red <> ? AND blue <> ?")
             params.extend((HUMAN, HUMAN))
+        if not self.adjudicated:
+            conds.append("NOT " + in_list("coalesce(reason, '')", _ADJUDICATED))
         return (" AND ".join(conds) if conds else "TRUE"), params
 
     def cte(self) -> tuple[str, list[Any]]:
@@ -159,6 +170,8 @@ class Selection:
             parts.append(f"at least {self.min_plies} plies")
         if self.with_humans:
             parts.append("games against people included")
+        if not self.adjudicated:
+            parts.append("games adjudicated on scores left out")
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -171,6 +184,7 @@ class Selection:
             "min_plies": self.min_plies,
             "between": self.between,
             "humans": self.humans,
+            "adjudicated": self.adjudicated,
         }
 
 

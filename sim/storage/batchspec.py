@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.errors import DsqError
+from sim.play.adjudication import parse_draw, parse_resign
 from sim.play.seeds import MAX_SEED
 
 __all__ = [
@@ -151,6 +152,28 @@ class BatchSpec:
         help="the order the pairs take the --openings positions: sequential (file order) or"
         " random (shuffled by the batch seed, each position once per pass). Default sequential",
     )
+    resign: str = spec_field(
+        "text",
+        "none",
+        flag="--resign",
+        canon="resign",
+        what="none or a --resign rule (movecount=K,score=X[,twosided=true])",
+        help="movecount=K,score=X[,twosided=true]: a side whose own last K moves all scored"
+        " <= -X loses (reason adjudicated_resign); two-sided, the opponent's last K must also"
+        " have scored >= X. Scores are on dsq's [-1, 1] scale: a threshold of S centipawns"
+        " (evaluation units) is tanh(S/800). A move without a score breaks the run: random"
+        " and greedy report none, so their games are never adjudicated. Default none",
+    )
+    draw: str = spec_field(
+        "text",
+        "none",
+        flag="--draw",
+        canon="draw",
+        what="none or a --draw rule (movenumber=P,movecount=K,score=Y)",
+        help="movenumber=P,movecount=K,score=Y: a draw (reason adjudicated_draw) once each"
+        " side has made P moves and the last K moves of each side all scored within [-Y, Y];"
+        " a capture or a move without a score restarts the run (as --resign). Default none",
+    )
 
     def to_dict(self) -> dict[str, Any]:
         """The spec as stored in the batch record."""
@@ -179,10 +202,22 @@ def spec_fields() -> tuple[FieldInfo, ...]:
     return tuple(SPEC_INFO.values())
 
 
+_RULES = {"resign": parse_resign, "draw": parse_draw}  # the score adjudication's texts
+
+
+def _parses(parse: Any, value: str) -> bool:
+    try:
+        parse(value)
+    except DsqError:
+        return False
+    return True
+
+
 def check_value(info: FieldInfo, value: Any) -> bool:
     """Whether ``value`` is of the field's kind and within its range or choices."""
     if info.kind == "text":
-        return isinstance(value, str) and 0 < len(value) <= MAX_TEXT
+        text = isinstance(value, str) and 0 < len(value) <= MAX_TEXT
+        return text and (info.canon not in _RULES or _parses(_RULES[info.canon], value))
     if info.kind == "suite":
         return isinstance(value, str) and len(value) <= MAX_SUITE_TEXT
     if info.kind == "bool":

@@ -23,8 +23,10 @@ def test_stored_strings() -> None:
     # Stored strings never change; new reasons come after these.
     assert codes.REASONS == (
         "den", "capture_all", "no_moves", "no_capture", "ply_cap", "tablebase", "forfeit",
-        "time", "resign",
+        "time", "resign", "adjudicated_resign", "adjudicated_draw",
     )  # fmt: skip
+    assert codes.SCORE_ADJUDICATIONS == {"adjudicated_resign", "adjudicated_draw"}
+    assert not codes.SCORE_ADJUDICATIONS & (codes.RULE_ENDS | codes.PLAYER_STOPS)
     assert codes.ANIMAL_NAMES == (
         "rat",
         "cat",

@@ -300,6 +300,9 @@ BAD = [
     (["--resume", "nosuchbatch"], "no batch"),
     (["--resume", "x", "--rules", "standard"], "--resume"),
     (["--rules", "standard"], "--games is required"),
+    (["--games", "2", "--resign", "movecount=3,score=2"], "--resign: score"),
+    (["--games", "2", "--resign", "score=0.5"], "--resign needs movecount"),
+    (["--games", "2", "--draw", "movenumber=5,movecount=x,score=0.1"], "--draw: movecount"),
 ]
 
 
