@@ -182,7 +182,7 @@ def make_tournament(
         ply_cap=spec.ply_cap,
         openings=spec.openings,
         openings_order=spec.openings_order,
-        sprt=plan["sprt"],
+        sprt=canonical_sprt(sprt),
     )
 
 

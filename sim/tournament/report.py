@@ -77,18 +77,18 @@ def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
     }
     ids = [b["batch"] for b in batches]
     ds = open_dataset(data_dir)
-    sel = Selection(batches=ids) if ids else None
+    sel = Selection(batches=tuple(ids)) if ids else None
     m = matchup_table(ds.con, sel) if sel else None
     cells: dict[tuple[str, str], dict[str, Any]] = {}
     if m is not None:
-        for r in m.to_dict("records"):
-            cells[(r["bot"], r["opponent"])] = r
-    cross = []
+        for rec in m.to_dict("records"):
+            cells[(str(rec["bot"]), str(rec["opponent"]))] = rec
+    cross: list[list[dict[str, Any] | None]] = []
     for a in players:
-        row = []
-        for b in players:
-            r = cells.get((a, b))
-            if a == b or r is None:
+        row: list[dict[str, Any] | None] = []
+        for o in players:
+            r = cells.get((a, o))
+            if a == o or r is None:
                 row.append(None)
                 continue
             row.append(
@@ -135,8 +135,8 @@ def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
     rep["standing"] = standing
     rep["games"] = sum(s["games"] for s in standing) // 2
     if sel and rep["games"]:
-        r = ratings(ds.con, sel)
-        rep["ratings"] = r.to_dict()
+        fit = ratings(ds.con, sel)
+        rep["ratings"] = fit.to_dict()
         fm = first_move(ds.con, sel)
         rep["first_move"] = fm.to_dict()
     else:
