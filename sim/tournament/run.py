@@ -108,8 +108,8 @@ def run_tournament(
     quiet: bool = False,
 ) -> dict[str, Any]:
     """Play (or resume) every round of ``t`` (registered in ``data_dir``); return
-    ``{"seconds", "games", "batches", "complete"}`` of this run (``complete``: every
-    batch of every round is done)."""
+    ``{"seconds", "games", "batches", "complete"}``: this run's wall time, games played
+    and batches played or resumed, and whether every batch of every round is done."""
     out = stream or sys.stderr
     progress = BatchProgress(out, mode="quiet" if quiet else "plain")
     t0 = time.monotonic()
@@ -123,6 +123,7 @@ def run_tournament(
                 continue
             if rec is not None:  # interrupted, killed or cancelled: its missing games
                 resumes.append(bid)
+                games -= int(rec.get("games_done", 0))  # counted again below
                 continue
             specs.append(
                 make_spec(

@@ -178,3 +178,30 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, argv: list[str]) -> None:
     res = dsq("tournament", *argv, "--data", str(tmp_path / "d"))
     one_line_error(res, "tournament")
     assert not (tmp_path / "d" / "tournaments").exists()
+
+
+def test_every_pair_of_a_round_plays_the_same_openings(tmp_path: Path) -> None:
+    rep = tournament(
+        tmp_path / "d", "--format", "round-robin", "--players", *CHEAP, "--games-per-pair", "4",
+        "--openings", "docs/examples/openings.txt", "--ply-cap", "100", "--tournament-id", "o",
+    )  # fmt: skip
+    assert rep["complete"]
+    with open_dataset(tmp_path / "d") as ds:
+        rows = ds.con.execute(
+            "SELECT pair_id, batch_id, start_fen, opening_plies, moves[1:opening_plies] "
+            "FROM games ORDER BY pair_id, batch_id, game_index"
+        ).fetchall()
+    by_pair: dict[int, set] = {}
+    for pair, _, fen, plies, line in rows:
+        by_pair.setdefault(pair, set()).add((fen, plies, tuple(line or ())))
+    assert len(by_pair) == 2 and all(len(v) == 1 for v in by_pair.values())
+    assert len({next(iter(v)) for v in by_pair.values()}) == 2  # two openings
+
+
+def test_gauntlet_sprt_stops_each_pairing(tmp_path: Path) -> None:
+    tournament(
+        tmp_path / "d", "--format", "gauntlet", "--players", "greedy", "random",
+        "--games-per-pair", "400", "--sprt", "elo0=0,elo1=300", "--tournament-id", "s",
+    )  # fmt: skip
+    rec = json.loads((tmp_path / "d" / "batches" / "s-r01-p1p2.json").read_text())
+    assert rec["sprt"].startswith("elo0=0") and rec["games_done"] < 400
