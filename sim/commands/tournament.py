@@ -50,15 +50,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--games-per-pair",
         type=int_in(1, 1_000_000),
+        metavar="N",
         help="games of each pairing in each round (even: colour-swapped pairs; default 2)",
     )
     p.add_argument(
         "--rounds",
         type=int_in(1, 1000),
+        metavar="N",
         help="rounds (round robin, gauntlet: repeats, default 1; swiss: default log2 of "
         "the players, rounded up)",
     )
-    p.add_argument("--rules", help="rules spec (default: standard)")
+    p.add_argument("--rules", metavar="SPEC", help="rules spec (default: standard)")
     p.add_argument(
         "--openings",
         metavar="FILE",
@@ -75,9 +77,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--swap", action="store_true", help="implied: each opening is played with colours swapped"
     )
     p.add_argument(
-        "--opening-plies", type=int_in(0, 1000), help="random plies before the bots play (0)"
+        "--opening-plies",
+        type=int_in(0, 1000),
+        metavar="N",
+        help="random plies before the bots play (0)",
     )
-    p.add_argument("--ply-cap", type=int_in(1, 100_000), help="a game's most plies (1000)")
+    p.add_argument(
+        "--ply-cap", type=int_in(1, 100_000), metavar="N", help="a game's most plies (1000)"
+    )
     p.add_argument(
         "--tournament-id",
         "--name",
@@ -97,7 +104,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="gauntlet only: stop each pairing when an SPRT on the tested player decides",
     )
     p.add_argument(
-        "--workers", type=int_in(1, 256), default=1, help="local worker processes (default 1)"
+        "--workers",
+        type=int_in(1, 256),
+        default=1,
+        metavar="N",
+        help="local worker processes (default 1)",
     )
     p.add_argument("--scheduler", metavar="ADDR", help="play on a Dask cluster: tcp://HOST:PORT")
     add_data_arg(p, creates=True)

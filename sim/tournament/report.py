@@ -48,6 +48,20 @@ def _nan_none(x: Any) -> Any:
     return None if isinstance(x, float) and math.isnan(x) else x
 
 
+def _cell_elo(r: dict[str, Any]) -> dict[str, Any]:
+    """The row player's logistic Elo with its interval: from the pentanomial where the
+    pairs vary, else (no pairs, or every pair alike: a zero-width interval says nothing)
+    from the W-D-L counts; ``elo_from`` says which."""
+    src = "ptnml_elo" if r["pairs"] and r["ptnml_elo_error"] != 0 else "elo"
+    return {
+        "elo": _nan_none(r[src]),
+        "elo_error": _nan_none(r[f"{src}_error"]),
+        "elo_low": _nan_none(r[f"{src}_low"]),
+        "elo_high": _nan_none(r[f"{src}_high"]),
+        "elo_from": "pentanomial" if src == "ptnml_elo" else "wdl",
+    }
+
+
 def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
     """Everything ``dsq tournament`` prints, as one object (see the module notes)."""
     # lazy: start-up time (DuckDB, scipy)
@@ -100,10 +114,7 @@ def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
                     "points": r["wins"] + r["draws"] / 2,
                     "pairs": int(r["pairs"]),
                     "ptnml": r["ptnml"],
-                    "elo": _nan_none(r["ptnml_elo"] if r["pairs"] else r["elo"]),
-                    "elo_error": _nan_none(r["ptnml_elo_error"] if r["pairs"] else r["elo_error"]),
-                    "elo_low": _nan_none(r["ptnml_elo_low"] if r["pairs"] else r["elo_low"]),
-                    "elo_high": _nan_none(r["ptnml_elo_high"] if r["pairs"] else r["elo_high"]),
+                    **_cell_elo(r),
                 }
             )
         cross.append(row)

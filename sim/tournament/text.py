@@ -79,7 +79,7 @@ def ratings_text(rep: dict[str, Any]) -> str:
 def pairs_text(rep: dict[str, Any]) -> str:
     """Each pair once: games, W-D-L, the pentanomial and its logistic Elo."""
     players = rep["players"]
-    header = ["pair", "games", "W-D-L", "ptnml (LL LD DD/WL WD WW)", "Elo (row player)"]
+    header = ["pair", "games", "W-D-L", "ptnml (LL LD DD/WL WD WW)", "Elo"]
     rows = []
     for i in range(len(players)):
         for j in range(i + 1, len(players)):
@@ -93,7 +93,8 @@ def pairs_text(rep: dict[str, Any]) -> str:
                     fmt.count(c["games"]),
                     fmt.wdl(c["wins"], c["draws"], c["losses"]),
                     ptnml,
-                    fmt.elo(c["elo"], c["elo_error"], c["elo_low"], c["elo_high"], 1),
+                    fmt.elo(c["elo"], c["elo_error"], c["elo_low"], c["elo_high"], 1)
+                    + ("*" if c["elo_from"] == "wdl" else ""),
                 ]
             )
     return aligned_table(header, rows) if rows else "  (no games yet)"
@@ -131,7 +132,7 @@ def report_text(rep: dict[str, Any]) -> str:
         cross_text(rep),
         "ratings (Bradley-Terry, logistic Elo, mean 0):",
         ratings_text(rep),
-        "pairs (colour-swapped; Elo from the pentanomial):",
+        "pairs (colour-swapped; Elo of the first named, from the pentanomial, * from W-D-L):",
         pairs_text(rep),
         "first move:",
         first_move_text(rep),
