@@ -34,6 +34,7 @@ COMMAND_MODULES = [
     "sim.commands.serve",
     "sim.commands.engines",
     "sim.commands.study",
+    "sim.commands.tournament",
 ]
 
 # Former names of commands, kept working for scripts: command -> its aliases. The command

@@ -173,6 +173,11 @@ def check_output(argv: list[str], out: str, comment: str) -> None:
         assert MOVE.fullmatch(lines[-1].split()[1])
     elif name == "study":
         assert ("games played in" in out) if argv[1] == "run" else out.startswith("study ")
+    elif name == "tournament":
+        if "--json" in argv:
+            assert json.loads(out)["complete"] is True
+        else:
+            assert out.startswith("tournament ") and "cross table" in out
     elif name == "bench":
         assert lines[0].startswith("perft 3:") and "random games" in out
 

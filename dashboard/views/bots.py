@@ -1,6 +1,10 @@
-"""Bots: ratings of every bot with intervals, the cross table of matchups, per-colour results."""
+"""Bots: ratings of every bot with intervals, the cross table of matchups, per-colour results;
+a recorded tournament's standing and cross table when one is chosen."""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -10,9 +14,18 @@ from dashboard.charts import layout
 from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
 from dashboard.lang import lang, nf, player, t
-from dashboard.loaders import stat
+from dashboard.loaders import data_dir, dataset, stat
+from engine.errors import DsqError
 from sim.report import fmt
 from sim.stats import bot_table, matchup_table, ratings
+from sim.tournament.plan import load, recorded_tournaments
+from sim.tournament.report import build_report
+
+FORMAT_KEYS = {
+    "round-robin": "bots.format_round_robin",
+    "gauntlet": "bots.format_gauntlet",
+    "swiss": "bots.format_swiss",
+}
 
 
 def _zip(*cols):  # noqa: ANN002, ANN202
@@ -128,8 +141,96 @@ def ratings_chart(table: pd.DataFrame) -> go.Figure:
     return fig
 
 
+@st.cache_data(max_entries=8, show_spinner=False)
+def _tournament(folder: str, fingerprint: str, tid: str) -> dict[str, Any]:
+    return build_report(load(Path(folder), tid), Path(folder))
+
+
+def standing_display(rep: dict[str, Any]) -> pd.DataFrame:
+    """A tournament's standing as display strings."""
+    n = nf()
+    rows = rep["standing"]
+    return pd.DataFrame(
+        {
+            t("bots.col_rank"): [n.count(k + 1) for k in range(len(rows))],
+            t("bots.col_bot"): [player(s["player"]) for s in rows],
+            t("bots.col_points"): [n.num(s["points"], 1) for s in rows],
+            t("bots.col_games"): [n.count(s["games"]) for s in rows],
+            t("bots.col_wdl"): [n.wdl(s["wins"], s["draws"], s["losses"]) for s in rows],
+            t("bots.col_byes"): [n.count(s["byes"]) for s in rows],
+            t("bots.col_forfeits"): [n.count(s["forfeits"]) for s in rows],
+            t("bots.col_time_losses"): [n.count(s["time_losses"]) for s in rows],
+        }
+    )
+
+
+def tournament_cross(rep: dict[str, Any]) -> pd.DataFrame:
+    """The row player's W-D-L and points against each column player, and its total."""
+    n = nf()
+    names = [f"{k + 1}. {player(p)}" for k, p in enumerate(rep["players"])]
+    totals = {s["player"]: s["points"] for s in rep["standing"]}
+    rows = []
+    for i, p in enumerate(rep["players"]):
+        cells = [
+            "—"
+            if i == j
+            else ""
+            if c is None
+            else f"{n.wdl(c['wins'], c['draws'], c['losses'])} ({n.num(c['points'], 1)})"
+            for j, c in enumerate(rep["cross"][i])
+        ]
+        rows.append([*cells, n.num(totals[p], 1)])
+    return pd.DataFrame(
+        rows,
+        index=pd.Index(names, name=t("bots.cross_corner")),
+        columns=[*names, t("bots.col_points")],
+    )
+
+
+def tournament_section() -> None:
+    """The chosen tournament's standing and cross table (nothing when none is chosen)."""
+    folder = data_dir()
+    ids = recorded_tournaments(Path(folder))
+    if not ids:
+        return
+    tid = st.selectbox(
+        t("bots.tournament_pick"),
+        ["", *ids],
+        key="bots_tournament",
+        format_func=lambda x: x or t("bots.tournament_all"),
+    )
+    if not tid:
+        return
+    try:
+        rep = _tournament(folder, dataset().fingerprint, tid)
+    except DsqError as exc:
+        st.error(str(exc))
+        return
+    st.subheader(t("bots.tournament"))
+    state = "bots.tournament_complete" if rep["complete"] else "bots.tournament_incomplete"
+    st.caption(
+        t(
+            "bots.tournament_summary",
+            id=tid,
+            format=t(FORMAT_KEYS.get(rep["format"], "bots.format_round_robin")),
+            games=nf().count(rep["games"]),
+            played=nf().count(rep["rounds_played"]),
+            rounds=nf().count(rep["plan"]["rounds"]),
+            state=t(state),
+        )
+    )
+    if not rep["games"]:
+        st.info(t("bots.tournament_no_games"))
+        return
+    st.markdown(f"**{t('bots.tournament_standing')}**")
+    st.dataframe(standing_display(rep), hide_index=True, key="bots_tournament_standing")
+    st.caption(t("bots.tournament_cross_caption"))
+    st.dataframe(tournament_cross(rep), key="bots_tournament_cross")
+
+
 ctx = page_start(t("bots.title"), t("bots.caption"))
 if ctx is not None:
+    tournament_section()
     r = stat(ratings, ctx.selection)
     st.subheader(t("bots.ratings"))
     if r.table.empty:

@@ -102,6 +102,13 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
                   opts(quick=None, json=None, csv=st.sampled_from(["/dev/full", "/"]))),
         st.tuples(st.sampled_from(["", "nope", "-x"]), words, opts(data=words)),
     ).map(lambda t: [x for x in t[:2] if x] + t[2]),
+    # one --players value: refused before any game (a tournament needs two)
+    "tournament": opts(format=st.sampled_from(["round-robin", "gauntlet", "swiss", "x", ""]),
+                       players=bots, games_per_pair=small, rounds=small, rules=rules,
+                       seed=numbers, opening_plies=small, ply_cap=small, sprt=words,
+                       openings=st.one_of(st.sampled_from(BAD_FILES), words),
+                       tournament_id=words, name=words, resume=words, report=words, list=None,
+                       workers=numbers, scheduler=words, engines=words, json=None, quiet=None),
     "rules": st.tuples(st.lists(rules, max_size=3), opts(json=None)).map(
         lambda t: t[0] + t[1]),
     "stats": opts(rules=rules, bot=bots, batch=words, colour=words, between=None,
@@ -138,7 +145,8 @@ def test_no_arguments_give_a_traceback(command: str, data_copy: Path, tmp_path: 
     def run(argv: list[str]) -> None:
         full = [command, *BASE.get(command, []), *argv]
         if (
-            command in ("simulate", "stats", "batches", "tablebase", "replay", "study")
+            command
+            in ("simulate", "stats", "batches", "tablebase", "replay", "study", "tournament")
             and "--data" not in argv
         ):
             full += ["--data", str(data)]

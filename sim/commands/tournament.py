@@ -1,0 +1,242 @@
+"""``dsq tournament``: round robin, gauntlet or Swiss over several bots, each pairing an
+ordinary colour-swapped batch; resumable; prints the cross table, ratings, pentanomial
+per pair, forfeits and the first-move figure (docs/tournaments.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+from typing import Any
+
+from engine.errors import DsqError
+from sim.commands._common import add_data_arg, existing_data_dir, int_in
+from sim.commands.engines import add_engines_arg, check_progress
+
+FORMATS = ("round-robin", "gauntlet", "swiss")  # sim.tournament.plan.FORMATS
+MAX_SEED = 2**63 - 1  # sim.play.seeds.MAX_SEED, without loading numpy
+ORDERS = ("sequential", "random")  # sim.play.openings.ORDERS
+# The flags that say what a tournament plays (refused with --resume and --report).
+PLAN_ARGS = (
+    "format", "players", "games_per_pair", "rounds", "openings", "openings_order", "rules",
+    "tournament_id", "seed", "opening_plies", "ply_cap", "sprt",
+)  # fmt: skip
+EXIT_FAILED = 1
+EXIT_INCOMPLETE = 3
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``tournament`` command."""
+    p = sub.add_parser(
+        "tournament",
+        help="a round robin, gauntlet or Swiss over several bots (docs/tournaments.md)",
+        description="Play a tournament between bots: every pairing is an ordinary batch of "
+        "colour-swapped games, so dsq stats and the dashboard see its games. Running the "
+        "same command again (or --resume ID) plays only what is missing. At the end it "
+        "prints the standing, the cross table, Bradley-Terry ratings, the pentanomial per "
+        "pair, forfeits and time losses, and the first-move figure. Exit codes: 0 "
+        "complete; 1 a batch failed; 2 bad arguments; 3 stopped before the end; 130 "
+        "interrupted (Ctrl-C or SIGTERM).",
+    )
+    p.add_argument("--format", choices=FORMATS, help="round-robin, gauntlet or swiss")
+    p.add_argument(
+        "--players",
+        nargs="+",
+        metavar="SPEC",
+        help="bot specs (greedy, alphabeta:depth=2, mcts:playouts=200, engine:NAME, ...); "
+        "a gauntlet tests the first against each other",
+    )
+    p.add_argument(
+        "--games-per-pair",
+        type=int_in(1, 1_000_000),
+        metavar="N",
+        help="games of each pairing in each round (even: colour-swapped pairs; default 2)",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int_in(1, 1000),
+        metavar="N",
+        help="rounds (round robin, gauntlet: repeats, default 1; swiss: default log2 of "
+        "the players, rounded up)",
+    )
+    p.add_argument("--rules", metavar="SPEC", help="rules spec (default: standard)")
+    p.add_argument(
+        "--openings",
+        metavar="FILE",
+        help="opening suite (docs/openings.md): every pairing of a round plays the same "
+        "openings, each with colours swapped",
+    )
+    p.add_argument(
+        "--openings-order",
+        choices=ORDERS,
+        help="the order pairs take the suite's openings (default sequential; a Swiss "
+        "draws each round's opening at random)",
+    )
+    p.add_argument(
+        "--swap", action="store_true", help="implied: each opening is played with colours swapped"
+    )
+    p.add_argument(
+        "--opening-plies",
+        type=int_in(0, 1000),
+        metavar="N",
+        help="random plies before the bots play (0)",
+    )
+    p.add_argument(
+        "--ply-cap", type=int_in(1, 100_000), metavar="N", help="a game's most plies (1000)"
+    )
+    p.add_argument(
+        "--tournament-id",
+        "--name",
+        dest="tournament_id",
+        metavar="ID",
+        help="the tournament's id (its batches are ID-r01-p1p2, ...; default: a digest of "
+        "the command)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int_in(0, MAX_SEED),
+        help="the tournament seed (default: derived from the id)",
+    )
+    p.add_argument(
+        "--sprt",
+        metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
+        help="gauntlet only: stop each pairing when an SPRT on the tested player decides",
+    )
+    p.add_argument(
+        "--workers",
+        type=int_in(1, 256),
+        default=1,
+        metavar="N",
+        help="local worker processes (default 1)",
+    )
+    p.add_argument("--scheduler", metavar="ADDR", help="play on a Dask cluster: tcp://HOST:PORT")
+    add_data_arg(p, creates=True)
+    add_engines_arg(p)
+    p.add_argument(
+        "--force-engines", action="store_true", help="play external engines without the rules check"
+    )
+    p.add_argument("--resume", metavar="ID", help="play what is missing of a recorded tournament")
+    p.add_argument("--report", metavar="ID", help="print a recorded tournament's results only")
+    p.add_argument("--list", action="store_true", help="list the recorded tournaments")
+    p.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.set_defaults(func=run)
+
+
+def _sigterm(_signum: int, _frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _given(args: argparse.Namespace) -> list[str]:
+    return ["--" + a.replace("_", "-") for a in PLAN_ARGS if getattr(args, a) is not None]
+
+
+def _tournament(args: argparse.Namespace) -> Any:
+    """The tournament the flags describe (its suite read under its rules)."""
+    # lazy: start-up time (the batch spec, the bots and the engine)
+    from sim.tournament.plan import make_tournament
+
+    if args.format is None or args.players is None:
+        raise DsqError("give --format and --players (or --resume ID, --report ID, --list)")
+    rules = args.rules or "standard"
+    openings = ""
+    if args.openings:
+        # lazy: start-up time (the engine's Position: only when a suite is given)
+        from sim.play.openings import load_suite
+
+        openings = load_suite(args.openings, rules).text
+    return make_tournament(
+        args.format,
+        list(args.players),
+        rules=rules,
+        games_per_pair=args.games_per_pair,
+        rounds=args.rounds,
+        seed=args.seed,
+        tid=args.tournament_id,
+        opening_plies=0 if args.opening_plies is None else args.opening_plies,
+        ply_cap=1000 if args.ply_cap is None else args.ply_cap,
+        openings=openings,
+        openings_order=args.openings_order or "sequential",
+        sprt=args.sprt,
+    )
+
+
+def _engines(args: argparse.Namespace, t: Any) -> tuple[str, ...]:
+    """The registry entries of the external engines among the players, admitted."""
+    if not any(p.startswith("engine:") for p in t.players):
+        return ()
+    # lazy: start-up time (engine registry and client: only when an engine is used)
+    from sim.external.admission import admit
+    from sim.external.registry import EngineRegistry
+
+    registry = EngineRegistry.load(args.engines, args.data)
+    show = check_progress(bool(args.quiet or args.json))
+    return admit(registry, list(t.players), [t.rules], args.data, force=args.force_engines,
+                 progress=show)  # fmt: skip
+
+
+def _print_report(t: Any, data: Any, as_json: bool) -> None:
+    # lazy: start-up time (DuckDB, scipy)
+    from sim.report.jsonable import jsonable
+    from sim.tournament.report import build_report
+    from sim.tournament.text import report_text
+
+    rep = build_report(t, data)
+    if as_json:
+        print(json.dumps(jsonable(rep)))
+    else:
+        print(report_text(rep), end="")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``dsq tournament``; 0 complete, 1 failed, 3 stopped before the end."""
+    # lazy: start-up time (the batch machinery)
+    from sim.batch.driver import BatchFailed
+    from sim.batch.spec import RunOptions
+    from sim.storage.paths import resolve_data_dir
+    from sim.tournament import plan
+    from sim.tournament.run import run_tournament
+
+    modes = [m for m in ("resume", "report") if getattr(args, m) is not None]
+    if args.list:
+        modes.append("list")
+    if len(modes) > 1:
+        raise DsqError(f"give one of --{', --'.join(modes)}")
+    if modes and _given(args):
+        raise DsqError(f"--{modes[0]} reads the recorded plan; drop {', '.join(_given(args))}")
+    if args.list:
+        d = existing_data_dir(args.data)
+        for tid in plan.recorded_tournaments(d):
+            print(tid)
+        return 0
+    if args.report is not None:
+        d = existing_data_dir(args.data)
+        _print_report(plan.load(d, args.report), d, args.json)
+        return 0
+    if args.resume is not None:
+        d = existing_data_dir(args.data)
+        t = plan.load(d, args.resume)
+    else:
+        t = _tournament(args)
+        d = resolve_data_dir(args.data)
+        d.mkdir(parents=True, exist_ok=True)
+    options = RunOptions(engines=_engines(args, t))
+    t = plan.register(d, t)
+    signal.signal(signal.SIGTERM, _sigterm)
+    try:
+        out = run_tournament(
+            t, d, workers=args.workers, scheduler=args.scheduler, options=options, quiet=args.quiet
+        )
+    except BatchFailed as exc:
+        print(f"dsq tournament: batch {exc.batch_id} failed: {exc}", file=sys.stderr)
+        _print_report(t, d, args.json)
+        return EXIT_FAILED
+    if not args.quiet:
+        print(
+            f"tournament {t.id}: {out['batches']} batches ({out['games']:,} games) in "
+            f"{out['seconds']:.1f} s; dsq tournament --report {t.id}",
+            file=sys.stderr,
+        )
+    _print_report(t, d, args.json)
+    return 0 if out["complete"] else EXIT_INCOMPLETE

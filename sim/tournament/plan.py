@@ -1,0 +1,269 @@
+"""What a tournament plays, and its file ``DATA/tournaments/ID.json``.
+
+The file holds the plan (format, players, games, rules, seed, openings: everything that
+decides the games), the opening suite's text, and the pairings of every round started so
+far. It is written atomically; running the same command again finds it and plays only
+what is missing, a changed command for the same id is refused, naming what changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.errors import DsqError
+from sim.play.seeds import MAX_SEED
+from sim.storage.atomic import atomic_write_json
+from sim.storage.paths import check_batch_id, read_bounded
+from sim.storage.records import now_iso
+
+FORMATS = ("round-robin", "gauntlet", "swiss")
+TOURNAMENTS_DIR = "tournaments"
+MAX_PLAYERS = 64
+MAX_ROUNDS = 1000
+DEFAULT_GAMES_PER_PAIR = 2
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A tournament's plan: ``players`` are canonical bot specs (the first is the one a
+    gauntlet tests); ``openings`` a suite's canonical text ("" for none)."""
+
+    id: str
+    format: str
+    players: tuple[str, ...]
+    rules: str
+    games_per_pair: int
+    rounds: int
+    seed: int
+    opening_plies: int
+    ply_cap: int
+    openings: str = ""
+    openings_order: str = "sequential"
+    sprt: str | None = None
+    rounds_played: list[dict[str, Any]] = field(default_factory=list, compare=False)
+
+    def plan(self) -> dict[str, Any]:
+        """What decides the games, as compared when the tournament is run again."""
+        return {
+            "format": self.format,
+            "players": list(self.players),
+            "rules": self.rules,
+            "games_per_pair": self.games_per_pair,
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "opening_plies": self.opening_plies,
+            "ply_cap": self.ply_cap,
+            "openings": suite_digest(self.openings),
+            "openings_order": self.openings_order,
+            "sprt": self.sprt,
+        }
+
+    def round_seed(self, k: int) -> int:
+        """The batch seed of every pairing of round ``k`` (0-based): the pairs of a round
+        play the same game seeds, hence the same openings."""
+        data = f"dsq-tournament:{self.seed}:{k}".encode()
+        return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little") & MAX_SEED
+
+    def batch_id(self, k: int, i: int, j: int) -> str:
+        """The batch of players ``i`` and ``j`` (0-based) in round ``k``: ``ID-r01-p1p2``."""
+        return f"{self.id}-r{k + 1:02d}-p{i + 1}p{j + 1}"
+
+    def label(self, k: int, i: int, j: int) -> str:
+        """The batch label naming the tournament, the round and the pair."""
+        # lazy: start-up time (the bot catalogue)
+        from sim.bots.spec import short_spec
+
+        a, b = short_spec(self.players[i]), short_spec(self.players[j])
+        text = f"tournament {self.id} round {k + 1}: {a} vs {b}"
+        return text if len(text) <= 200 else text[:197] + "..."
+
+
+def suite_digest(text: str) -> str:
+    """A short digest of a suite's canonical text ("" for no suite)."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16] if text else ""
+
+
+def tournament_path(data_dir: Path, tid: str) -> Path:
+    """Where a tournament's file is kept: ``DATA/tournaments/ID.json``."""
+    return Path(data_dir) / TOURNAMENTS_DIR / f"{tid}.json"
+
+
+def make_tournament(
+    fmt: str,
+    players: list[str],
+    *,
+    rules: str = "standard",
+    games_per_pair: int | None = None,
+    rounds: int | None = None,
+    seed: int | None = None,
+    tid: str | None = None,
+    opening_plies: int = 0,
+    ply_cap: int = 1000,
+    openings: str = "",
+    openings_order: str = "sequential",
+    sprt: str | None = None,
+) -> Tournament:
+    """A checked plan (``DsqError`` naming the bad flag). Without ``tid`` the id is a
+    digest of the plan, without ``seed`` the seed derives from the id, so the same command
+    names the same tournament."""
+    # lazy: start-up time (the batch spec checks the bots and the rules)
+    from sim.batch import make_spec
+    from sim.batch.run import canonical_sprt
+
+    if fmt not in FORMATS:
+        raise DsqError(f"unknown --format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if len(players) < 2:
+        raise DsqError(f"a tournament needs at least two --players, got {len(players)}")
+    if len(players) > MAX_PLAYERS:
+        raise DsqError(f"at most {MAX_PLAYERS} --players, got {len(players)}")
+    gpp = DEFAULT_GAMES_PER_PAIR if games_per_pair is None else games_per_pair
+    if gpp < 2 or gpp % 2:
+        raise DsqError(
+            f"--games-per-pair must be even (colour-swapped pairs) and at least 2, got {gpp}"
+        )
+    if rounds is None:
+        rounds = max(1, math.ceil(math.log2(len(players)))) if fmt == "swiss" else 1
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise DsqError(f"--rounds must be 1..{MAX_ROUNDS}, got {rounds}")
+    if sprt is not None and fmt != "gauntlet":
+        raise DsqError("--sprt tests each pairing of a gauntlet: use --format gauntlet")
+    if fmt == "swiss" and rounds >= len(players) + (len(players) % 2):
+        raise DsqError(
+            f"a Swiss of {len(players)} players has at most "
+            f"{len(players) + len(players) % 2 - 1} rounds without rematches; got --rounds "
+            f"{rounds} (use round-robin)"
+        )
+    options = {
+        "swap": True,
+        "opening_plies": opening_plies,
+        "ply_cap": ply_cap,
+        "openings": openings,
+        "openings_order": "random" if fmt == "swiss" else openings_order,
+    }
+    spec = make_spec(rules, players[0], players[1], gpp, seed=0, **options)
+    canon = [make_spec(spec.rules, p, p, gpp, seed=0, **options).red for p in players]
+    dup = sorted({p for p in canon if canon.count(p) > 1})
+    if dup:
+        raise DsqError(f"--players names {dup[0]!r} twice; each player must differ")
+    plan = {
+        "format": fmt,
+        "players": canon,
+        "rules": spec.rules,
+        "games_per_pair": gpp,
+        "rounds": rounds,
+        "seed": seed,
+        "opening_plies": spec.opening_plies,
+        "ply_cap": spec.ply_cap,
+        "openings": suite_digest(spec.openings),
+        "openings_order": spec.openings_order,
+        "sprt": canonical_sprt(sprt),
+    }
+    if tid is None:
+        digest = hashlib.sha256(json.dumps(plan, sort_keys=True).encode()).hexdigest()
+        tid = f"t-{fmt}-{digest[:10]}"
+    check_batch_id(tid)
+    if seed is None:
+        data = f"dsq-tournament-seed:{tid}".encode()
+        seed = int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little") & MAX_SEED
+    return Tournament(
+        id=tid,
+        format=fmt,
+        players=tuple(canon),
+        rules=spec.rules,
+        games_per_pair=gpp,
+        rounds=rounds,
+        seed=seed,
+        opening_plies=spec.opening_plies,
+        ply_cap=spec.ply_cap,
+        openings=spec.openings,
+        openings_order=spec.openings_order,
+        sprt=canonical_sprt(sprt),
+    )
+
+
+def register(data_dir: Path, t: Tournament) -> Tournament:
+    """Write the tournament's file, or check it holds the same plan; return the
+    tournament with the rounds recorded so far. ``DsqError`` naming what changed."""
+    # lazy: start-up time (the study runner holds the plan comparison)
+    from sim.study.run import plan_changes
+
+    path = tournament_path(data_dir, t.id)
+    if path.exists():
+        old = load(data_dir, t.id)
+        changes = plan_changes(old.plan(), t.plan())
+        if changes:
+            raise DsqError(
+                f"tournament {t.id!r} was started with another plan ({path}); changed: "
+                f"{', '.join(changes)}. Give it another --tournament-id, or run "
+                f"dsq tournament --resume {t.id}"
+            )
+        return old
+    save(data_dir, t)
+    return t
+
+
+def save(data_dir: Path, t: Tournament) -> None:
+    """Write the tournament's file atomically (its plan, suite and rounds)."""
+    path = tournament_path(data_dir, t.id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    created = now_iso()
+    if path.exists():
+        created = _read(path).get("created_at", created)
+    atomic_write_json(
+        path,
+        {
+            "id": t.id,
+            "created_at": created,
+            "plan": t.plan(),
+            "openings_text": t.openings,
+            "rounds": t.rounds_played,
+        },
+    )
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        d = json.loads(read_bounded(path).decode("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DsqError(f"{path}: unreadable tournament file: {exc}") from None
+    if not isinstance(d, dict):
+        raise DsqError(f"{path}: unreadable tournament file: not an object")
+    return d
+
+
+def load(data_dir: Path, tid: str) -> Tournament:
+    """The tournament ``tid`` as recorded (``DsqError`` if missing or unreadable)."""
+    check_batch_id(tid)
+    path = tournament_path(data_dir, tid)
+    if not path.exists():
+        raise DsqError(f"no tournament {tid!r} in {data_dir} (dsq tournament --list shows them)")
+    d = _read(path)
+    try:
+        p = d["plan"]
+        text = str(d.get("openings_text", ""))
+        if suite_digest(text) != p["openings"]:
+            raise ValueError("the opening suite does not match its digest")
+        rounds = d.get("rounds", [])
+        if not isinstance(rounds, list):
+            raise ValueError("rounds is not a list")
+        return Tournament(
+            id=str(d["id"]), format=str(p["format"]), players=tuple(map(str, p["players"])),
+            rules=str(p["rules"]), games_per_pair=int(p["games_per_pair"]),
+            rounds=int(p["rounds"]), seed=int(p["seed"]),
+            opening_plies=int(p["opening_plies"]), ply_cap=int(p["ply_cap"]), openings=text,
+            openings_order=str(p["openings_order"]), sprt=p.get("sprt"),
+            rounds_played=rounds,
+        )  # fmt: skip
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DsqError(f"{path}: unreadable tournament file: {exc}") from None
+
+
+def recorded_tournaments(data_dir: Path) -> list[str]:
+    """The ids of the tournaments recorded in ``data_dir`` (sorted)."""
+    folder = Path(data_dir) / TOURNAMENTS_DIR
+    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []

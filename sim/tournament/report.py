@@ -1,0 +1,156 @@
+"""A tournament's results from its recorded games: the cross table (each pair from the row
+player's view), the standing, Bradley-Terry ratings with intervals, the pentanomial per
+pair, forfeits and time losses per player and the first-move figure.
+
+Every figure comes from the ``sim.stats`` functions over the tournament's batches
+(``Selection(batches=...)``), so it agrees with ``dsq stats --batch`` on the same games.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from engine.errors import DsqError
+from sim.storage.records import effective_status, read_batch_record
+from sim.tournament.plan import Tournament
+from sim.tournament.run import _stored_round, round_batches
+
+# Games a player lost by a fault (an engine's forfeit) or by its clock, per reason.
+_LOSSES_BY = """
+SELECT CASE winner WHEN 'red' THEN blue ELSE red END AS player, reason, count(*)::BIGINT
+FROM sel WHERE reason IN ('forfeit', 'time') AND winner IN ('red', 'blue')
+GROUP BY 1, 2
+"""
+
+
+def tournament_batches(t: Tournament) -> list[dict[str, Any]]:
+    """Every pairing of the rounds started: ``round``, ``batch``, ``red`` and ``blue``
+    (player indices) and the round's ``bye``."""
+    out = []
+    for k in range(len(t.rounds_played)):
+        rnd = _stored_round(t, k)
+        for bid, i, j in round_batches(t, k, rnd):
+            out.append({"round": k + 1, "batch": bid, "players": [i, j]})
+    return out
+
+
+def _batch_status(data_dir: Path, bid: str) -> tuple[str, int]:
+    try:
+        rec = read_batch_record(data_dir, bid)
+    except DsqError:  # a missing or unreadable record: not started
+        return "not started", 0
+    return effective_status(rec, data_dir), int(rec.get("games_done", 0))
+
+
+def _nan_none(x: Any) -> Any:
+    return None if isinstance(x, float) and math.isnan(x) else x
+
+
+def _cell_elo(r: dict[str, Any]) -> dict[str, Any]:
+    """The row player's logistic Elo with its interval: from the pentanomial where the
+    pairs vary, else (no pairs, or every pair alike: a zero-width interval says nothing)
+    from the W-D-L counts; ``elo_from`` says which."""
+    src = "ptnml_elo" if r["pairs"] and r["ptnml_elo_error"] != 0 else "elo"
+    return {
+        "elo": _nan_none(r[src]),
+        "elo_error": _nan_none(r[f"{src}_error"]),
+        "elo_low": _nan_none(r[f"{src}_low"]),
+        "elo_high": _nan_none(r[f"{src}_high"]),
+        "elo_from": "pentanomial" if src == "ptnml_elo" else "wdl",
+    }
+
+
+def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
+    """Everything ``dsq tournament`` prints, as one object (see the module notes)."""
+    # lazy: start-up time (DuckDB, scipy)
+    from sim.stats import Selection, first_move, matchup_table, ratings
+    from sim.stats.query import query_rows
+    from sim.storage.reading import open_dataset
+
+    batches = tournament_batches(t)
+    for b in batches:
+        b["status"], b["games"] = _batch_status(data_dir, b["batch"])
+    players = list(t.players)
+    byes = [0] * len(players)
+    for k in range(len(t.rounds_played)):
+        bye = _stored_round(t, k).bye
+        if bye is not None:
+            byes[bye] += 1
+    rep: dict[str, Any] = {
+        "id": t.id,
+        "format": t.format,
+        "rules": t.rules,
+        "players": players,
+        "plan": t.plan(),
+        "rounds_played": len(t.rounds_played),
+        "batches": batches,
+        "complete": len(t.rounds_played) == t.rounds
+        and all(b["status"] == "done" for b in batches),
+    }
+    ids = [b["batch"] for b in batches]
+    ds = open_dataset(data_dir)
+    sel = Selection(batches=tuple(ids)) if ids else None
+    m = matchup_table(ds.con, sel) if sel else None
+    cells: dict[tuple[str, str], dict[str, Any]] = {}
+    if m is not None:
+        for rec in m.to_dict("records"):
+            cells[(str(rec["bot"]), str(rec["opponent"]))] = rec
+    cross: list[list[dict[str, Any] | None]] = []
+    for a in players:
+        row: list[dict[str, Any] | None] = []
+        for o in players:
+            r = cells.get((a, o))
+            if a == o or r is None:
+                row.append(None)
+                continue
+            row.append(
+                {
+                    "games": int(r["games"]),
+                    "wins": int(r["wins"]),
+                    "draws": int(r["draws"]),
+                    "losses": int(r["losses"]),
+                    "points": r["wins"] + r["draws"] / 2,
+                    "pairs": int(r["pairs"]),
+                    "ptnml": r["ptnml"],
+                    **_cell_elo(r),
+                }
+            )
+        cross.append(row)
+    rep["cross"] = cross
+    losses: dict[str, dict[str, int]] = {p: {"forfeit": 0, "time": 0} for p in players}
+    if sel:
+        for player, reason, n in query_rows(ds.con, sel, _LOSSES_BY):
+            if player in losses:
+                losses[player][reason] = int(n)
+    standing = []
+    for i, p in enumerate(players):
+        row_cells = [c for c in cross[i] if c]
+        games = sum(c["games"] for c in row_cells)
+        points = sum(c["points"] for c in row_cells) + byes[i] * t.games_per_pair
+        standing.append(
+            {
+                "player": p,
+                "points": points,
+                "games": games,
+                "wins": sum(c["wins"] for c in row_cells),
+                "draws": sum(c["draws"] for c in row_cells),
+                "losses": sum(c["losses"] for c in row_cells),
+                "byes": byes[i],
+                "forfeits": losses[p]["forfeit"],
+                "time_losses": losses[p]["time"],
+            }
+        )
+    standing.sort(key=lambda s: (-s["points"], players.index(s["player"])))
+    rep["standing"] = standing
+    rep["games"] = sum(s["games"] for s in standing) // 2
+    if sel and rep["games"]:
+        fit = ratings(ds.con, sel)
+        rep["ratings"] = fit.to_dict()
+        fm = first_move(ds.con, sel)
+        rep["first_move"] = fm.to_dict()
+    else:
+        rep["ratings"] = None
+        rep["first_move"] = None
+    return rep
