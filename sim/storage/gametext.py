@@ -123,7 +123,7 @@ def format_game(row: dict[str, Any], date: str | None = None) -> str:
 
 def move_tokens(row: dict[str, Any]) -> list[str]:
     """The move text of a game row as the units it is wrapped by: each move (after its
-    move number, if it has one), each comment, the result."""
+    move number, if it has one, and before its comment, if it has one), the result."""
     # lazy: start-up time (the engine package loads its compiled kernels)
     from engine.position import decode_move
 
@@ -146,7 +146,7 @@ def move_tokens(row: dict[str, Any]) -> list[str]:
         if times is not None and ply < len(times) and times[ply] is not None:
             items.append(f"{int(times[ply])}ms")
         if items:
-            out.append("{" + "/".join(items) + "}")
+            out[-1] += " {" + "/".join(items) + "}"
     out.append(RESULTS[row["winner"]])
     return out
 
