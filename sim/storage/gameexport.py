@@ -47,12 +47,30 @@ def batch_dates(batches: list[dict[str, Any]]) -> dict[str, str]:
 
 
 def selected_rows(
-    con: duckdb.DuckDBPyConnection, selection: Selection, batch_rows: int = BATCH_ROWS
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection,
+    batch_rows: int = BATCH_ROWS,
+    winners: tuple[str, ...] = (),
+    reasons: tuple[str, ...] = (),
+    limit: int | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
-    """The selected games as lists of row dicts (every column), by batch and game index,
+    """The selected games (also only those ``winners`` and end ``reasons``, when given; at
+    most ``limit``) as lists of row dicts (every column), by batch and game index,
     ``batch_rows`` at a time."""
     cond, params = selection.where()
+    for column, values in (("winner", winners), ("reason", reasons)):
+        if values:
+            cond += f" AND {column} IN ({', '.join('?' for _ in values)})"
+            params += list(values)
     sql = f"SELECT * FROM games WHERE {cond} ORDER BY batch_id, game_index"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    yield from _batches(con, sql, params, batch_rows)
+
+
+def _batches(
+    con: duckdb.DuckDBPyConnection, sql: str, params: list[Any], batch_rows: int
+) -> Iterator[list[dict[str, Any]]]:
     try:
         reader = con.sql(sql, params=params).to_arrow_reader(batch_rows)
         for batch in reader:
@@ -60,6 +78,16 @@ def selected_rows(
     except duckdb.Error as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DsqError(f"cannot read the games: {msg}") from None
+
+
+def game_text(
+    con: duckdb.DuckDBPyConnection, batch_id: str, game_index: int, date: str | None = None
+) -> str | None:
+    """The text record of one game (None when there is no such game)."""
+    sql = "SELECT * FROM games WHERE batch_id = ? AND game_index = ? LIMIT 1"
+    for rows in _batches(con, sql, [batch_id, int(game_index)], 1):
+        return format_game(rows[0], date)
+    return None
 
 
 def _moves(row: dict[str, Any]) -> list[str]:
@@ -105,8 +133,13 @@ def export_games(
     fmt: str,
     out: TextIO,
     dates: dict[str, str] | None = None,
+    *,
+    winners: tuple[str, ...] = (),
+    reasons: tuple[str, ...] = (),
+    limit: int | None = None,
 ) -> int:
-    """Write the selected games to ``out`` in format ``fmt``; the number of games."""
+    """Write the selected games to ``out`` in format ``fmt`` (only ``winners`` and
+    ``reasons`` when given, at most ``limit``); the number of games."""
     if fmt not in FORMATS:
         raise DsqError(f"unknown format {fmt!r}: one of {', '.join(FORMATS)}")
     dates = dates or {}
@@ -114,7 +147,7 @@ def export_games(
     if writer is not None:
         writer.writerow(GAME_SCHEMA.names)
     count = 0
-    for rows in selected_rows(con, selection):
+    for rows in selected_rows(con, selection, BATCH_ROWS, winners, reasons, limit):
         if fmt == "text":
             out.writelines(format_game(r, dates.get(r["batch_id"])) for r in rows)
         elif writer is not None:
