@@ -274,7 +274,12 @@ def download_selection(
 ) -> None:
     """A button downloading the listed games (at most MAX_DOWNLOAD) in a chosen format."""
     left, right = st.columns([1, 3])
-    fmt = left.selectbox(t("games.download_format"), list(FORMATS), key="games_download_fmt")
+    fmt = left.selectbox(
+        t("games.download_format"),
+        list(FORMATS),
+        format_func=labels("games.format_"),
+        key="games_download_fmt",
+    )
     ext, mime = FORMATS[fmt]
     shown = min(total, MAX_DOWNLOAD)
     right.download_button(
@@ -322,9 +327,9 @@ if ctx is not None:
         st.dataframe(listing_table(listing), hide_index=True, height=280, key="games_table")
         download_selection(listed, tuple(winners), tuple(reasons), total)
         rows = listing.to_dict("records")
-        labels = [_label(r) for r in rows]
+        pick_labels = [_label(r) for r in rows]
         choice = st.selectbox(
-            t("games.pick"), range(len(rows)), format_func=labels.__getitem__, key="games_pick"
+            t("games.pick"), range(len(rows)), format_func=pick_labels.__getitem__, key="games_pick"
         )
         row = rows[int(choice or 0)] if choice is not None and choice < len(rows) else rows[0]
         game = game_record(row["batch_id"], int(row["game_index"]))

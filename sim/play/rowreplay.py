@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from engine import Position, Ruleset, encode_move
-from engine.errors import MoveError
+from engine.errors import DsqError, MoveError
 from sim.storage.schema import ANIMALS
-
-_LETTERS = "RCDWPTLE"
 
 
 class PlyError(MoveError):
@@ -27,9 +26,10 @@ class PlyError(MoveError):
         self.ply = ply
 
 
-def piece_code(letter: str) -> int:
-    """The piece code of a FEN letter: 1..8 Red rat..elephant, 9..16 Blue."""
-    return _LETTERS.index(letter.upper()) + 1 + (8 if letter.islower() else 0)
+@lru_cache(maxsize=4096)
+def _code(move: str) -> int:
+    """A move's code ``from * 64 + to`` (MoveError for a text that is not a move)."""
+    return encode_move(move)
 
 
 @dataclass(frozen=True)
@@ -55,25 +55,23 @@ def replay_columns(
     if fen == Position(ruleset).fen():
         fen = None
     captures: list[dict[str, int]] = []
+    codes: list[int] = []
     branch = 0
-    mover = ""
+    mover = 0
+    squares = pos.st  # the first 63 slots of the state: the piece code on each square
     for ply, move in enumerate(moves):
         if branching:
             branch += len(pos.legal_codes())
-        target = pos.piece_at(move[2:4])
-        mover = pos.piece_at(move[:2]) or ""
         try:
+            code = _code(move)
+            target, mover = int(squares[code & 63]), int(squares[code >> 6])
             pos.play(move)
-        except MoveError as exc:
+        except DsqError as exc:
             raise PlyError(ply, f"ply {ply + 1}: {exc}") from None
+        codes.append(code)
         if target:
             captures.append(
-                {
-                    "ply": ply,
-                    "capturer": piece_code(mover),
-                    "captured": piece_code(target),
-                    "square": encode_move(move) & 63,
-                }
+                {"ply": ply, "capturer": mover, "captured": target, "square": code & 63}
             )
     result = pos.result
     board = pos.board()
@@ -85,10 +83,10 @@ def replay_columns(
         "blue_captures": len(captures) - red_caps,
         "red_pieces_left": sum(1 for p in board if p and p.isupper()),
         "blue_pieces_left": sum(1 for p in board if p and p.islower()),
-        "den_animal": ANIMALS[_LETTERS.index(mover.upper())]
+        "den_animal": ANIMALS[(mover - 1) % 8]
         if result is not None and result.reason == "den"
         else None,
-        "moves": [encode_move(m) for m in moves],
+        "moves": codes,
         "captures": captures,
     }
     if branching:
