@@ -194,6 +194,7 @@ class _Batch:
     indices: set[int] = field(default_factory=set)
     first: dict[str, Any] | None = None
     counts: dict[str, int] = field(default_factory=lambda: {"red": 0, "blue": 0, "draw": 0})
+    results: list[tuple[int, str, str]] = field(default_factory=list)  # index, red, winner
     swap: bool = False
     ply_cap: int = 1
     date: str | None = None
@@ -206,6 +207,7 @@ class _Batch:
             self.first["engine_version"] = row["engine_version"]
         self.date = self.date or date
         self.counts[row["winner"]] += 1
+        self.results.append((row["game_index"], row["red"], row["winner"]))
         self.ply_cap = max(self.ply_cap, row["ply_cap"])
         self.indices.add(row["game_index"])
         self.pending.append(row)
@@ -221,6 +223,24 @@ class _Batch:
                 raise DsqError(f"a game does not fit the game schema: {exc}") from None
             self.pending = []
 
+    def bot_counts(self, a: str, b: str) -> dict[str, Any]:
+        """The record's ``counts``: by colour, the wins of bot ``a`` (the spec's red) and
+        ``b`` whatever colour they played, and, when the games alternate colours as a
+        swapped batch's do (a is red in even games), the pentanomial of their pairs."""
+        # lazy: the batch package is only needed here
+        from sim.batch.tally import Tally
+
+        self.results.sort()
+        a_wins = sum(1 for _, red, w in self.results if w != "draw" and (w == "red") == (red == a))
+        decided = sum(1 for *_, w in self.results if w != "draw")
+        alternating = all(red == (b if i % 2 else a) for i, red, _ in self.results)
+        if not (self.swap and alternating):
+            return {**self.counts, "a_wins": a_wins, "b_wins": decided - a_wins}
+        tally = Tally(swap=True)
+        for index, _, winner in self.results:
+            tally.add(index, winner)
+        return tally.record_counts()
+
     def record(self, batch_id: str, source: str) -> dict[str, Any]:
         """The batch record of these games, marked as imported from ``source``."""
         assert self.first is not None
@@ -235,11 +255,12 @@ class _Batch:
             "opening_plies": min(first["opening_plies"], self.ply_cap - 1),
             "ply_cap": self.ply_cap,
         }
+        counts = self.bot_counts(first["red"], first["blue"])
         imported = {"file": source, "at": now_iso(), "date": self.date}
         record = done_record(
             batch_id,
             spec,
-            self.counts,
+            counts,
             len(self.indices),
             first["engine_version"],
             LABEL,

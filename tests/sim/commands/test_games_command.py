@@ -72,6 +72,8 @@ def test_round_trip_is_byte_identical(recorded: Path, text: str, tmp_path: Path)
     record = json.loads(next((target / "batches").glob("mixed-1.json")).read_text())
     assert record["label"] == "imported" and record["imported"]["file"] == str(path)
     assert record["games_done"] == 60 and record["status"] == "done"
+    original = json.loads((recorded / "batches" / "mixed-1.json").read_text())
+    assert record["counts"] == original["counts"]  # by colour, by bot, the pentanomial
 
     stats = json.loads(dsq("stats", "--json", "--data", str(target)).stdout)
     assert stats["general"]["games"] == sum(s[2] for s in SPECS)
