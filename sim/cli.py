@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "sim.commands.simulate",
     "sim.commands.batches",
     "sim.commands.stats",
+    "sim.commands.games",
     "sim.commands.dashboard",
     "sim.commands.tablebase",
     "sim.commands.serve",

@@ -29,12 +29,24 @@ from dashboard.lang import (
     side,
     t,
 )
-from dashboard.loaders import dataset, game_record, games_listing
+from dashboard.loaders import (
+    dataset,
+    game_download,
+    game_record,
+    games_listing,
+    selection_download,
+)
 from sim.play.replay import Replay, replay_cap, replay_game, verdict
 from sim.stats.games import replay_input
 from sim.storage.schema import REASONS, WINNERS
 
 PAGE_ROWS = 200
+MAX_DOWNLOAD = 20_000  # games in one download of the selection (the CLI exports any number)
+FORMATS = {
+    "text": ("txt", "text/plain"),
+    "csv": ("csv", "text/csv"),
+    "jsonl": ("jsonl", "application/jsonl"),
+}
 
 
 def _present(value: Any) -> bool:
@@ -245,6 +257,42 @@ def show_replay(game: dict[str, Any]) -> None:
             ref = f"{game['batch_id']}:{int(game['game_index'])}"
             folder = shlex.quote(str(dataset().ds.data_dir))
             st.code(f"dsq replay --game {ref} --data {folder}", language="sh")
+        batch, index = game["batch_id"], int(game["game_index"])
+        st.download_button(
+            t("games.download_game"),
+            data=lambda: game_download(batch, index) or "",
+            file_name=f"{batch}-{index}.txt",
+            mime="text/plain",
+            icon=":material/download:",
+            key=key + "_download",
+            on_click="ignore",
+        )
+
+
+def download_selection(
+    selection: Any, winners: tuple[str, ...], reasons: tuple[str, ...], total: int
+) -> None:
+    """A button downloading the listed games (at most MAX_DOWNLOAD) in a chosen format."""
+    left, right = st.columns([1, 3])
+    fmt = left.selectbox(
+        t("games.download_format"),
+        list(FORMATS),
+        format_func=labels("games.format_"),
+        key="games_download_fmt",
+    )
+    ext, mime = FORMATS[fmt]
+    shown = min(total, MAX_DOWNLOAD)
+    right.download_button(
+        t("games.download_selection", games=nf().count(shown)),
+        data=lambda: selection_download(selection, winners, reasons, fmt, MAX_DOWNLOAD),
+        file_name=f"games.{ext}",
+        mime=mime,
+        icon=":material/download:",
+        key="games_download",
+        on_click="ignore",
+    )
+    if total > MAX_DOWNLOAD:
+        st.caption(t("games.download_capped", limit=nf().count(MAX_DOWNLOAD)))
 
 
 ctx = page_start(t("games.title"), t("games.caption"), include_humans=True)
@@ -277,10 +325,11 @@ if ctx is not None:
         st.info(t("games.none_match"))
     else:
         st.dataframe(listing_table(listing), hide_index=True, height=280, key="games_table")
+        download_selection(listed, tuple(winners), tuple(reasons), total)
         rows = listing.to_dict("records")
-        labels = [_label(r) for r in rows]
+        pick_labels = [_label(r) for r in rows]
         choice = st.selectbox(
-            t("games.pick"), range(len(rows)), format_func=labels.__getitem__, key="games_pick"
+            t("games.pick"), range(len(rows)), format_func=pick_labels.__getitem__, key="games_pick"
         )
         row = rows[int(choice or 0)] if choice is not None and choice < len(rows) else rows[0]
         game = game_record(row["batch_id"], int(row["game_index"]))

@@ -25,8 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         'that position), "board": the final board in FEN notation}. With --jsonl, reads one '
         'game per line from standard input ({"rules": ..., "fen": optional, "moves": [...]}) '
         "and writes one object per line. "
-        "With --game, replays a recorded game of the data folder and adds its recorded result "
-        'and whether the replay agrees with it ("agrees"; exit code 1 when it does not).',
+        "With --game, replays a recorded game of the data folder and adds its moves "
+        '("moves", and "movetext" numbered as in the text records of dsq games export), its '
+        'recorded result and whether the replay agrees with it ("agrees"; exit code 1 when '
+        "it does not).",
     )
     add_position_args(p, moves_help='the game\'s moves, e.g. "a3a4 a7a6"')
     p.add_argument("--jsonl", action="store_true", help="games as JSON lines on standard input")

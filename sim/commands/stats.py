@@ -32,6 +32,33 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Red moves first; lengths are in plies.",
     )
     add_data_arg(p)
+    add_selection_args(p)
+    p.add_argument("--by", choices=BY_CHOICES, help="break the figures down")
+    p.add_argument(
+        "--compare",
+        metavar="SPEC,SPEC,...",
+        help="compare rule sets (differences with intervals and p-values)",
+    )
+    p.add_argument("--ratings", action="store_true", help="Bradley-Terry ratings of all bots")
+    p.add_argument(
+        "--anchor",
+        metavar="BOT",
+        help="with --ratings: this bot is rated 0 (a kind alone names its one rated spec)",
+    )
+    p.add_argument(
+        "--details", action="store_true", help="den animals, capture matrix and capture squares"
+    )
+    p.add_argument("--bins", default="20", metavar="N", help="length histogram bins (JSON; 20)")
+    p.add_argument(
+        "--confidence", default="0.95", metavar="C", help="confidence level of the intervals (0.95)"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)
+
+
+def add_selection_args(p: argparse.ArgumentParser) -> None:
+    """The flags that select games (``--rules``, ``--bot``, ``--batch``, ``--colour``,
+    ``--between``, ``--humans``, ``--min-plies``); :func:`build_selection` reads them."""
     p.add_argument(
         "--rules",
         action="append",
@@ -86,27 +113,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help="leave out games shorter than N plies (20 = the anti-farming rule)",
     )
-    p.add_argument("--by", choices=BY_CHOICES, help="break the figures down")
-    p.add_argument(
-        "--compare",
-        metavar="SPEC,SPEC,...",
-        help="compare rule sets (differences with intervals and p-values)",
-    )
-    p.add_argument("--ratings", action="store_true", help="Bradley-Terry ratings of all bots")
-    p.add_argument(
-        "--anchor",
-        metavar="BOT",
-        help="with --ratings: this bot is rated 0 (a kind alone names its one rated spec)",
-    )
-    p.add_argument(
-        "--details", action="store_true", help="den animals, capture matrix and capture squares"
-    )
-    p.add_argument("--bins", default="20", metavar="N", help="length histogram bins (JSON; 20)")
-    p.add_argument(
-        "--confidence", default="0.95", metavar="C", help="confidence level of the intervals (0.95)"
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=run)
 
 
 # ----------------------------------------------------------------------------- checking

@@ -23,26 +23,27 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine import Position, Result, encode_move, parse_rules
+from engine import Result, parse_rules
 from engine import __version__ as ENGINE_VERSION
 from engine.codes import Reason
 from engine.errors import DsqError
 from sim.bots.spec import HUMAN
+from sim.play.rowreplay import replay_columns
 from sim.storage.records import hostname, now_iso, write_batch_record
-from sim.storage.schema import ANIMALS, SCHEMA_VERSION
+from sim.storage.schema import SCHEMA_VERSION
 from sim.storage.writing import write_games_chunk
 
 __all__ = [
     "HUMAN",
     "RecordError",
     "Stop",
+    "done_record",
     "human_game_row",
     "new_play_batch_id",
     "save_human_game",
 ]
 
 LABEL = "human game"
-_LETTERS = "RCDWPTLE"
 
 
 class RecordError(DsqError):
@@ -82,11 +83,6 @@ def _check_stop(stop: Stop, red: str, blue: str) -> None:
         raise RecordError("stop", f"only {who} can lose a recorded game by {stop.reason}")
 
 
-def _code(letter: str) -> int:
-    """The piece code of a FEN letter: 1..8 Red rat..elephant, 9..16 Blue."""
-    return _LETTERS.index(letter.upper()) + 1 + (8 if letter.islower() else 0)
-
-
 def human_game_row(
     rules: str,
     red: str,
@@ -117,28 +113,8 @@ def human_game_row(
     if stop is not None:
         _check_stop(stop, red, blue)
     ruleset = parse_rules(rules)
-    pos = Position(ruleset, fen=start_fen)
-    fen: str | None = pos.fen()
-    if fen == Position(ruleset).fen():
-        fen = None
-    captures: list[dict[str, int]] = []
-    branching = 0
-    mover_letter = ""
-    for ply, move in enumerate(moves):
-        branching += len(pos.legal_codes())
-        target = pos.piece_at(move[2:4])
-        mover_letter = pos.piece_at(move[:2]) or ""
-        pos.play(move)
-        if target:
-            captures.append(
-                {
-                    "ply": ply,
-                    "capturer": _code(mover_letter),
-                    "captured": _code(target),
-                    "square": encode_move(move) & 63,
-                }
-            )
-    result = pos.result
+    replayed = replay_columns(ruleset, moves, start_fen)
+    result = replayed.position.result
     if stop is not None:
         if result is not None:
             raise RecordError("stop", f"the game had ended by the rules ({result.reason})")
@@ -148,8 +124,6 @@ def human_game_row(
             "unfinished",
             "only a game that ended by the rules, a resignation or a forfeit can be recorded",
         )
-    board = pos.board()
-    red_caps = sum(1 for c in captures if c["capturer"] <= 8)
     plies = len(moves)
     return {
         "schema_version": SCHEMA_VERSION,
@@ -164,23 +138,13 @@ def human_game_row(
         "ply_cap": max(plies, 1),
         "winner": result.winner,
         "reason": result.reason,
-        "plies": plies,
-        "red_captures": red_caps,
-        "blue_captures": len(captures) - red_caps,
-        "red_pieces_left": sum(1 for p in board if p and p.isupper()),
-        "blue_pieces_left": sum(1 for p in board if p and p.islower()),
-        "den_animal": ANIMALS[_LETTERS.index(mover_letter.upper())]
-        if result.reason == "den"
-        else None,
-        "branching": branching / plies if plies else 0.0,
-        "moves": [encode_move(m) for m in moves],
-        "captures": captures,
+        **replayed.columns,
         "engine_version": ENGINE_VERSION,
         "duration_ms": float(duration_ms),
         "forfeit_note": stop.note if stop is not None and stop.reason != RESIGN else None,
         "red_engine": engine if engine is not None and blue == HUMAN else None,
         "blue_engine": engine if engine is not None and red == HUMAN else None,
-        "start_fen": fen,
+        "start_fen": replayed.start_fen,
         "scores": None,  # a person reports no search score (nor, here, the bot)
     }
 
@@ -200,35 +164,51 @@ def save_human_game(data_dir: str | os.PathLike[str], row: dict[str, Any]) -> st
     batch_id = new_play_batch_id()
     row = {**row, "batch_id": batch_id, "game_index": 0, "pair_id": 0}
     write_games_chunk(data_dir, batch_id, [row])
-    now = now_iso()
     counts = {"red": 0, "blue": 0, "draw": 0}
     counts[row["winner"]] += 1
-    record = {
+    spec = {
+        "rules": row["rules"],
+        "red": row["red"],
+        "blue": row["blue"],
+        "games": 1,
+        "seed": row["seed"],
+        "swap": False,
+        "opening_plies": 0,
+        "ply_cap": row["ply_cap"],
+    }
+    record = done_record(batch_id, spec, counts, 1, row["engine_version"], LABEL)
+    write_batch_record(data_dir, record)
+    return batch_id
+
+
+def done_record(
+    batch_id: str,
+    spec: dict[str, Any],
+    counts: dict[str, int],
+    games: int,
+    engine_version: str,
+    label: str,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The record of a batch whose ``games`` games were all recorded at once (a person's
+    game, imported games): done, created, started and finished now, by this process."""
+    now = now_iso()
+    return {
         "batch_id": batch_id,
         "group": batch_id,
-        "label": LABEL,
-        "spec": {
-            "rules": row["rules"],
-            "red": row["red"],
-            "blue": row["blue"],
-            "games": 1,
-            "seed": row["seed"],
-            "swap": False,
-            "opening_plies": 0,
-            "ply_cap": row["ply_cap"],
-        },
+        "label": label,
+        "spec": spec,
         "status": "done",
-        "games_planned": 1,
-        "games_done": 1,
+        "games_planned": games,
+        "games_done": games,
         "counts": counts,
         "created_at": now,
         "started_at": now,
         "finished_at": now,
         "host": hostname(),
         "pid": os.getpid(),
-        "engine_version": row["engine_version"],
+        "engine_version": engine_version,
         "schema_version": SCHEMA_VERSION,
         "error": None,
+        **extra,
     }
-    write_batch_record(data_dir, record)
-    return batch_id

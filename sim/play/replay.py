@@ -20,6 +20,7 @@ from engine import Position, decode_move, parse_rules
 from engine.board import square_index
 from engine.codes import PLAYER_STOPS, RULE_ENDS, SCORE_ADJUDICATIONS
 from engine.errors import DsqError, MoveError
+from sim.storage.gametext import move_tokens
 from sim.storage.paths import check_batch_id
 
 
@@ -202,7 +203,9 @@ def agrees(replayed: dict[str, str] | None, winner: str, reason: str) -> bool:
 
 def replay_recorded(data_dir: Path, ref: str) -> dict[str, Any]:
     """The replay report (as ``dsq replay`` prints it) of recorded game ``ref``, with
-    ``"game"``, ``"recorded"`` (its stored winner, reason and plies) and ``"agrees"``."""
+    ``"game"``, its ``"moves"`` and ``"movetext"`` (numbered, as in the text records of
+    :mod:`sim.storage.gametext`), ``"recorded"`` (its stored winner, reason and plies)
+    and ``"agrees"``."""
     # lazy: start-up time (duckdb, pandas)
     from sim.stats.games import game_record, replay_input
     from sim.storage.reading import open_dataset
@@ -220,10 +223,13 @@ def replay_recorded(data_dir: Path, ref: str) -> dict[str, Any]:
         "plies": int(record["plies"]),
     }
     same = agrees(report["result"], recorded["winner"], recorded["reason"])
+    bare = {"moves": record["moves"], "start_fen": line["fen"], "winner": record["winner"]}
     return {
         "game": f"{bid}:{index}",
         "rules": line["rules"],
         "start_fen": line["fen"],
+        "moves": line["moves"],
+        "movetext": " ".join(move_tokens(bare)),
         **report,
         "recorded": recorded,
         "agrees": same and report["plies"] == recorded["plies"],

@@ -83,6 +83,7 @@ RECORD_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "decided_at": (_COUNT, "a whole number of games"),
     "stop_check": (_opt(lambda v: isinstance(v, dict)), "an object or null"),
     "committing": (committing_ok, "a list of files being committed"),
+    "imported": (_opt(lambda v: isinstance(v, dict)), "an object or null"),
 }
 REQUIRED = ("batch_id", "spec", "status", "games_done", "counts")
 

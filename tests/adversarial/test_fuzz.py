@@ -51,6 +51,9 @@ def opts(**spec: st.SearchStrategy | None) -> st.SearchStrategy[list[str]]:
     )
 
 
+# The commands that take a data folder: fuzzed runs get a temporary one.
+DATA_COMMANDS = ("simulate", "stats", "batches", "tablebase", "replay", "study", "tournament", "games")
+
 COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
     "perft": opts(depth=small, rules=rules, fen=words, moves=words, divide=None,
                   suite=st.sampled_from(["/dev/zero", "/nonexistent", "/", "/dev/null"])),
@@ -114,6 +117,17 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
     "stats": opts(rules=rules, bot=bots, batch=words, colour=words, between=None,
                   min_plies=numbers, by=words, compare=words, ratings=None, anchor=bots,
                   details=None, bins=numbers, confidence=numbers, json=None),
+    # export: one small batch of the sample, so a run writes little
+    "games": st.one_of(
+        st.tuples(st.just("export"), opts(rules=rules, bot=bots, batch=words, colour=words,
+                                          between=None, min_plies=numbers, humans=None,
+                                          format=words)).map(
+            lambda t: [t[0], "--batch", "sample-mcts-1", *t[1]]),
+        st.tuples(st.just("import"), st.one_of(st.sampled_from([*BAD_FILES, "-"]), words),
+                  opts(data=words)).map(lambda t: [t[0], t[1], *t[2]]),
+        st.tuples(st.sampled_from(["", "nope", "-x"]), opts(data=words)).map(
+            lambda t: [x for x in t[:1] if x] + t[1]),
+    ),
     "dashboard": opts(port=numbers, max_games=numbers, max_depth=numbers,
                       max_playouts=numbers, max_workers=numbers, max_running=numbers,
                       max_hours=numbers, no_browser=None).map(
@@ -136,7 +150,7 @@ def test_every_command_is_fuzzed() -> None:
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_no_arguments_give_a_traceback(command: str, data_copy: Path, tmp_path: Path) -> None:
-    data = data_copy if command in ("stats", "batches", "replay") else tmp_path / "data"
+    data = data_copy if command in ("stats", "batches", "replay", "games") else tmp_path / "data"
     stdin = '[[[[\n{"rules": 5}\n{"rules": "standard", "moves": ["a3a4"]}\n\x00\n'
 
     @settings(max_examples=40 if command == "simulate" else 25, deadline=None, derandomize=True,
@@ -146,7 +160,16 @@ def test_no_arguments_give_a_traceback(command: str, data_copy: Path, tmp_path: 
         full = [command, *BASE.get(command, []), *argv]
         if (
             command
-            in ("simulate", "stats", "batches", "tablebase", "replay", "study", "tournament")
+            in (
+                "simulate",
+                "stats",
+                "batches",
+                "tablebase",
+                "replay",
+                "study",
+                "tournament",
+                "games",
+            )
             and "--data" not in argv
         ):
             full += ["--data", str(data)]

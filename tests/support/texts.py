@@ -25,7 +25,7 @@ TECHNICAL = {
     "id", "form_id", "key", "icon", "type", "element_type", "tag", "css_class", "default",
     "spec", "data", "styler", "arrow_data", "theme", "selection_mode", "url", "config",
     "format", "step", "page_script_hash", "raw_value", "min", "max", "value", "widget_id",
-    "columns", "display_values", "uuid", "caption_style", "icon_position",
+    "columns", "display_values", "uuid", "caption_style", "icon_position", "deferred_file_id",
     "code_text", "language",  # a code block shows data (a game as JSON), not prose
 }  # fmt: skip
 _TAG = re.compile(r"<[^>]+>")
