@@ -52,7 +52,16 @@ def opts(**spec: st.SearchStrategy | None) -> st.SearchStrategy[list[str]]:
 
 
 # The commands that take a data folder: fuzzed runs get a temporary one.
-DATA_COMMANDS = ("simulate", "stats", "batches", "tablebase", "replay", "study", "tournament", "games")
+DATA_COMMANDS = (
+    "simulate",
+    "stats",
+    "batches",
+    "tablebase",
+    "replay",
+    "study",
+    "tournament",
+    "games",
+)
 
 COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
     "perft": opts(depth=small, rules=rules, fen=words, moves=words, divide=None,
