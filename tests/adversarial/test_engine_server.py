@@ -134,46 +134,47 @@ def test_a_huge_depth_ends_at_end_of_input(engine: Engine) -> None:
     assert engine.close() == (0, "")
 
 
-@pytest.mark.parametrize(
-    "limits",
-    [
-        "nodes 18446744073709551616",
-        "movetime 18446744073709551616",
-        "wtime 99999999999999999999999 btime 99999999999999999999999",
-    ],
-)
-def test_limits_above_2_63_clamp_to_the_largest(engine: Engine, limits: str) -> None:
-    engine.send("position startpos", f"go {limits}")
-    engine.expect(lambda line: line.startswith("info depth 2 "))  # searching, not refused
-    engine.send("stop")
-    seen = engine.expect(bestmove)
-    assert seen[-1] != "bestmove 0000" and not any("error" in line for line in seen)
-    engine.send("go movetime 1")  # the shortest search
-    assert engine.expect(bestmove)[-1] != "bestmove 0000"
+HUGE_LIMITS = [
+    "nodes 18446744073709551616",
+    "movetime 18446744073709551616",
+    "wtime 99999999999999999999999 btime 99999999999999999999999",
+]
+
+
+def test_limits_above_2_63_clamp_to_the_largest(engine: Engine) -> None:
+    """Each in turn, in one server: it searches (not refused), stops, and answers."""
+    for limits in HUGE_LIMITS:
+        engine.send("position startpos", f"go {limits}")
+        engine.expect(lambda line: line.startswith("info depth 2 "))  # searching, not refused
+        engine.send("stop")
+        seen = engine.expect(bestmove)
+        assert seen[-1] != "bestmove 0000" and not any("error" in line for line in seen), limits
+        engine.send("go movetime 1")  # the shortest search
+        assert engine.expect(bestmove)[-1] != "bestmove 0000", limits
     assert engine.close() == (0, "")
 
 
-@pytest.mark.parametrize(
-    ("limits", "why"),
-    [
-        ("depth 0", "go depth 0: depth is at least 1"),
-        ("movetime -5", "go movetime -5: movetime is at least 1"),
-        ("nodes 0", "go nodes 0: nodes is at least 1"),
-        ("wtime -1 btime 1000", "go wtime -1: wtime is at least 0"),
-        ("depth x", "go depth takes a whole number, not 'x'"),
-        ("movetime", "go movetime takes a whole number, not ''"),
-        ("ponder wtime 1000 btime 1000", "go ponder: pondering is not supported"),
-    ],
-)
-def test_bad_go_limits_are_refused_with_an_info_string(
-    engine: Engine, limits: str, why: str
-) -> None:
-    engine.send("position startpos", f"go {limits}")
-    seen = engine.expect(bestmove)
-    assert seen[-1] == "bestmove 0000" and len(seen) == 2
-    assert seen[0].startswith(f"info string error: {why}")
-    engine.send("go depth 1")  # the position is still there
-    assert engine.expect(bestmove)[-1] != "bestmove 0000"
+BAD_LIMITS = [
+    ("depth 0", "go depth 0: depth is at least 1"),
+    ("movetime -5", "go movetime -5: movetime is at least 1"),
+    ("nodes 0", "go nodes 0: nodes is at least 1"),
+    ("wtime -1 btime 1000", "go wtime -1: wtime is at least 0"),
+    ("depth x", "go depth takes a whole number, not 'x'"),
+    ("movetime", "go movetime takes a whole number, not ''"),
+    ("ponder wtime 1000 btime 1000", "go ponder: pondering is not supported"),
+]
+
+
+def test_bad_go_limits_are_refused_with_an_info_string(engine: Engine) -> None:
+    """Each in turn, in one server: refused with an info string and bestmove 0000, and
+    the position is kept for the next good go."""
+    for limits, why in BAD_LIMITS:
+        engine.send("position startpos", f"go {limits}")
+        seen = engine.expect(bestmove)
+        assert seen[-1] == "bestmove 0000" and len(seen) == 2, limits
+        assert seen[0].startswith(f"info string error: {why}"), seen
+        engine.send("go depth 1")  # the position is still there
+        assert engine.expect(bestmove)[-1] != "bestmove 0000", limits
     assert engine.close() == (0, "")
 
 
