@@ -169,14 +169,20 @@ def _elo_core(
         return _EloCore(nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan)
     z = z_value(confidence)
     mu, var, skew, kurt = _moments(values, counts)
-    half = z * math.sqrt(var / n)
+    spread = var
+    if var <= 0.0 < mu < 1.0:
+        # every game (pair) ended alike: no spread seen is not no spread possible. As the
+        # rule of three bounds an event never seen, another outcome may have a share up to
+        # z^2 / (n + z^2), each at most max(mu, 1 - mu) away from the mean.
+        spread = z * z / (n + z * z) * max(mu, 1.0 - mu) ** 2
+    half = z * math.sqrt(spread / n)
     lo_s, hi_s = mu - half, mu + half
     elo = elo_from_score(mu)
     if lo_s > 0.0 and hi_s < 1.0:
         elo_lo, elo_hi = elo_from_score(lo_s), elo_from_score(hi_s)
         err = (elo_hi - elo_lo) / 2.0
     else:  # the normal interval leaves [0, 1]: Wilson's, with no symmetric error
-        lo_s, hi_s = wilson_spread(mu, var, n, z)
+        lo_s, hi_s = wilson_spread(mu, spread, n, z)
         elo_lo, elo_hi = elo_from_score(lo_s), elo_from_score(hi_s)
         err = math.nan
     if var > 0:

@@ -36,7 +36,7 @@ from typing import Any
 import duckdb
 import numpy as np
 
-from sim.stats.intervals import two_sided_p, z_value
+from sim.stats.intervals import two_sided_p, variance_draw_share, z_value
 from sim.stats.query import FIRST_SIDE_SQL, Selection, query_rows
 from sim.stats.ratings import _components
 
@@ -102,7 +102,9 @@ def _to_score(h: float) -> float:
 class _Design:
     """The aggregated games as a design: one row per (red, blue) pairing."""
 
-    def __init__(self, cells: list[tuple[str, str, int, int, int]], prior_draws: float):
+    def __init__(
+        self, cells: list[tuple[str, str, int, int, int]], prior_draws: float, confidence: float
+    ):
         bots = sorted({c[0] for c in cells} | {c[1] for c in cells})
         ix = {b: i for i, b in enumerate(bots)}
         n = len(bots)
@@ -110,7 +112,10 @@ class _Design:
         self.blue = np.array([ix[c[1]] for c in cells], dtype=int)
         w, d, lo = (np.array([c[k] for c in cells], dtype=float) for k in (2, 3, 4))
         self.games = w + d + lo
-        self.draw_share = d / self.games
+        # (a pairing drawn in every game: a bound that lets a decided game be possible)
+        self.draw_share = np.array(
+            [variance_draw_share(di, gi, confidence) for di, gi in zip(d, self.games, strict=True)]
+        )
         self.points = w + 0.5 * d
         self.prior = 0.0
         # a pairing won or lost in every game puts the estimate at infinity: then, as
@@ -235,7 +240,7 @@ def first_move_from_cells(
     )  # fmt: skip
     if n == 0:
         return FirstMove(verdict="no_games", **empty)
-    design = _Design(cells, prior_draws)
+    design = _Design(cells, prior_draws, confidence)
     if not design.identifiable:
         note = "each bot played only one colour against the others: the first move cannot be "
         note += "separated from the bots' strengths"

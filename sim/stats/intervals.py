@@ -83,6 +83,19 @@ def score_variance(wins: float, draws: float, losses: float) -> tuple[float, flo
     return (s, var)
 
 
+def variance_draw_share(draws: float, games: float, confidence: float = 0.95) -> float:
+    """The draw share that enters one game's score variance ``p (1 - p) - d / 4``: the
+    observed ``draws / games``, except when every game was drawn, where the observed share
+    (1) would say no game can be decided and collapse any interval to a point; then the
+    lower end of Wilson's interval for it, ``n / (n + z^2)`` (as the rule of three does
+    for an event never seen)."""
+    if games <= 0:
+        return 0.0
+    if draws >= games:
+        return games / (games + z_value(confidence) ** 2)
+    return draws / games
+
+
 def score_interval(
     wins: float, draws: float, losses: float, confidence: float = 0.95
 ) -> tuple[float, float]:
@@ -90,16 +103,17 @@ def score_interval(
 
     It inverts the score test: the interval holds every mean score ``p`` with
     ``n (p - s)^2 <= z^2 (p (1 - p) - d / 4)``, the variance of one game's score when the
-    draw ratio is ``d`` (the observed one). With no draws this is exactly Wilson's
+    draw ratio is ``d`` (the observed one; when every game was drawn,
+    :func:`variance_draw_share`'s bound). With no draws this is exactly Wilson's
     interval; unlike the Wald interval it never collapses to a point (all wins, all
-    losses), and it excludes 0.5 exactly when :func:`sign_test`'s normal p-value is below
-    ``1 - confidence``.
+    losses, all draws), and it excludes 0.5 exactly when :func:`sign_test`'s normal p-value
+    is below ``1 - confidence``.
     """
     n = wins + draws + losses
     if n <= 0:
         return (math.nan, math.nan)
     s = (wins + 0.5 * draws) / n
-    d = draws / n
+    d = variance_draw_share(draws, n, confidence)
     z2 = z_value(confidence) ** 2
     a = n + z2
     b = -(2.0 * n * s + z2)

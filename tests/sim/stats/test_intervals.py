@@ -75,7 +75,14 @@ def test_score_interval_with_draws_is_narrower_and_consistent_with_test() -> Non
 
 
 def test_score_interval_all_draws_and_all_wins() -> None:
-    assert score_interval(0, 10, 0) == pytest.approx((0.5, 0.5))
+    # All draws: no decided game seen is not none possible (rule of three): an interval
+    # around 0.5 that narrows as the draws grow, never a point.
+    lo10, hi10 = score_interval(0, 10, 0)
+    lo400, hi400 = score_interval(0, 400, 0)
+    assert lo10 < lo400 < 0.5 < hi400 < hi10
+    assert 0.5 - lo400 == pytest.approx(hi400 - 0.5)
+    # 400 draws: a decided share up to z^2 / (n + z^2) = 0.95%, so about +-0.48%
+    assert 0.004 < hi400 - 0.5 < 0.006
     lo, hi = score_interval(10, 0, 0)
     assert hi == 1.0 and 0.6 < lo < 0.8  # never collapses to a point
 
@@ -232,3 +239,19 @@ def test_pentanomial_degenerate() -> None:
     assert p.elo == 0.0 and p.los == 0.5 and math.isnan(p.nelo)
     with pytest.raises(DsqError):
         pentanomial([1, 2, 3])
+
+
+def test_a_match_or_first_move_of_only_draws_has_an_interval() -> None:
+    """400 draws (or 20 pairs all split 1-1): the Elo interval is a few Elo wide, not
+    +-0.0, and the first-move fit says the same as the score interval."""
+    from sim.stats.elo import match_score, pentanomial
+    from sim.stats.firstmove import first_move_from_cells
+
+    draws = match_score(0, 400, 0).logistic()
+    pairs = pentanomial([0, 0, 20, 0, 0]).logistic()
+    fm = first_move_from_cells([("a", "a", 0, 400, 0)])
+    assert draws.point == 0.0 and 2.0 < draws.high < 5.0
+    assert draws.low == pytest.approx(-draws.high)
+    assert pairs.point == 0.0 and pairs.high > 10.0
+    assert fm.elo_high == pytest.approx(draws.high, rel=0.05)
+    assert (fm.low, fm.high) == pytest.approx(score_interval(0, 400, 0))
