@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--min-games", type=int_in(1, 2**31 - 1), default=10, metavar="M",
                    help="games a position needs for its results to count (10)")  # fmt: skip
     b.add_argument("--band", default="0.35,0.65", metavar="LOW,HIGH",
-                   help="the side to move's score range of a near-even position (0.35,0.65)")  # fmt: skip
+                   help="side to move score range of a near-even position (0.35,0.65)")  # fmt: skip
     b.add_argument("--window", type=int_in(1, MAX_PLIES), default=4, metavar="W",
                    help="plies after the position whose search scores count (4)")  # fmt: skip
     b.add_argument("--max-score", type=float_in(0.0, 1.0), default=0.15, metavar="Y",
