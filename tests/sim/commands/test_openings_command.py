@@ -21,6 +21,12 @@ SUITE = "startpos\tstart\nstartpos a3a4 g7g6\ttwo moves\n"
 PLIES = 2
 
 
+def after_a3a4() -> str:
+    pos = Position("standard")
+    pos.play("a3a4")
+    return pos.fen()  # Blue to move
+
+
 @pytest.fixture(scope="module")
 def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("openings-data")
@@ -29,8 +35,10 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
                   opening_plies=3, ply_cap=200),
         make_spec("standard", "random", "greedy", 60, seed=2, swap=True, ply_cap=200,
                   openings=SUITE, opening_plies=0),
+        make_spec("standard", "greedy", "alphabeta:depth=1", 30, seed=3, ply_cap=200,
+                  openings=f"{after_a3a4()}\tafter a3a4\n", opening_plies=1),
     ]  # fmt: skip
-    run_batches(specs, d, ids=["ab1", "suite"])
+    run_batches(specs, d, ids=["ab1", "suite", "fen"])
     return d
 
 
@@ -44,9 +52,13 @@ def games(data: Path) -> list[dict[str, Any]]:
         sql = "SELECT start_fen, moves, winner, plies, scores FROM games"
         cur = ds.con.execute(sql)
         names = [c[0] for c in cur.description]
-        return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+        found = [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
     finally:
         ds.close()
+    for g in found:  # the position after PLIES plies, by the engine
+        moves = [decode_move(m) for m in g["moves"][:PLIES]]
+        g["key"] = key_after(g["start_fen"], moves) if g["plies"] > PLIES else None
+    return found
 
 
 def key_after(start_fen: str | None, moves: list[str]) -> str:
@@ -60,11 +72,7 @@ def meets_criterion(
     band: tuple[float, float], window: int, max_score: float,
 ) -> bool:  # fmt: skip
     """The criterion of docs/openings.md, computed from the games one by one."""
-    reached = [
-        g for g in rows
-        if g["plies"] > plies
-        and key_after(g["start_fen"], [decode_move(m) for m in g["moves"][:plies]]) == key
-    ]  # fmt: skip
+    reached = [g for g in rows if g["key"] == key]
     assert reached
     points = [1.0 if g["winner"] == side else 0.5 if g["winner"] == "draw" else 0.0
               for g in reached]  # fmt: skip
@@ -83,11 +91,15 @@ def meets_criterion(
     return results or evaluated > 0
 
 
-@pytest.mark.parametrize("min_games", [10, 1000])
-def test_every_line_meets_the_criterion(data: Path, tmp_path: Path, min_games: int) -> None:
+@pytest.mark.parametrize(
+    "min_games, band", [(10, (0.35, 0.65)), (1000, (0.35, 0.65)), (1, (0.9, 1.0))]
+)
+def test_every_line_meets_the_criterion(
+    data: Path, tmp_path: Path, min_games: int, band: tuple[float, float]
+) -> None:
     out = tmp_path / "suite.txt"
-    flags = ["--plies", str(PLIES), "--min-games", str(min_games), "--max-score", "0.1",
-             "--count", "10000", "--output", str(out)]  # fmt: skip
+    flags = ["--plies", str(PLIES), "--min-games", str(min_games), "--max-score", "0.1", "--band",
+             f"{band[0]},{band[1]}", "--count", "10000", "--output", str(out)]  # fmt: skip
     code, stdout, err = build(data, *flags)
     assert code == 0, err
     assert stdout == ""
@@ -99,17 +111,25 @@ def test_every_line_meets_the_criterion(data: Path, tmp_path: Path, min_games: i
     assert f"{len(suite)} positions of {len(suite)} qualifying" in err
     rows = games(data)
     keys = set()
+    starts = {e.start_fen for e in suite.entries}
+    assert starts <= {None, after_a3a4()}
     for entry in suite.entries:
-        assert entry.start_fen is None and len(entry.moves) == PLIES
+        assert len(entry.moves) == PLIES
         pos = Position("standard", entry.start_fen)
         pos.play_moves(list(entry.moves))
         key = " ".join(pos.fen().split()[:3])
         keys.add(key)
-        assert meets_criterion(rows, key, pos.side, PLIES, min_games, (0.35, 0.65), 4, 0.1)
+        assert meets_criterion(rows, key, pos.side, PLIES, min_games, band, 4, 0.1)
     assert len(keys) == len(suite)  # one line per position
+    sides = {g["key"]: "red" if g["key"].split()[1] == "r" else "blue" for g in rows if g["key"]}
+    qualifying = {k for k, side in sides.items()
+                  if meets_criterion(rows, k, side, PLIES, min_games, band, 4, 0.1)}  # fmt: skip
+    assert qualifying == keys  # no qualifying position left out
     if min_games == 10:  # the suite's second line, 30 games: a position with results
         named = {e.moves: e.name for e in suite.entries}
         assert (named.get(("a3a4", "g7g6")) or "").startswith("30 games, score 0.533 [")
+    if min_games == 1:  # the winners' positions, games from the FEN (Blue to move) too
+        assert after_a3a4() in starts
 
 
 def test_the_same_seed_gives_the_same_file(data: Path) -> None:
