@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import DsqError, FenError, MoveError
@@ -59,7 +59,7 @@ class Criterion:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
     """One position and what the games that reached it say."""
 
@@ -74,7 +74,7 @@ class Candidate:
     evaluated: int = 0
     unquiet: int = 0
     worst: float | None = None
-    lines: int = field(default=0)
+    lines: int = 0
 
     @property
     def score(self) -> float:
@@ -142,7 +142,7 @@ def _groups_sql(c: Criterion, selection: Selection) -> tuple[str, list[Any]]:
            count(*) FILTER (WHERE evaluated) AS evaluated,
            count(*) FILTER (WHERE evaluated AND (short OR coalesce(worst, 0) > ?)) AS unquiet,
            max(worst) AS worst
-    FROM e GROUP BY start_fen, head"""
+    FROM e GROUP BY start_fen, head ORDER BY start_fen NULLS FIRST, head"""
     return sql, [*params, float(c.max_score)]
 
 
@@ -169,19 +169,40 @@ def selected_rules(con: Any, selection: Selection) -> str:
     return str(found[0])
 
 
-def _position(rules: Any, start_fen: str | None, head: list[int]) -> tuple[str, list[str]] | None:
-    """The key (FEN board, side, clock) and moves of a group, or None if the moves are not
-    legal or the position is finished."""
-    moves = [decode_move(int(m)) for m in head]
-    try:
-        pos = Position(rules, start_fen)
-        for m in moves:
-            pos.play(m)
-    except (FenError, MoveError):
-        return None
-    if pos.result is not None or not pos.has_fen:
-        return None
-    return " ".join(pos.fen().split()[:3]), moves
+class _Replayer:
+    """The positions of the groups, in (start FEN, moves) order: one position per start,
+    taken back to the moves a group shares with the one before, then played on."""
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+        self.start: str | None = None
+        self.pos: Position | None = None
+
+    def key(self, start_fen: str | None, moves: list[str]) -> str | None:
+        """The key (FEN board, side, clock) after ``moves``, or None if they are not legal
+        or the position is finished."""
+        if self.pos is None or start_fen != self.start:
+            self.start, self.pos = start_fen, None
+            try:
+                self.pos = Position(self.rules, start_fen)
+            except FenError:
+                return None
+        pos = self.pos
+        common = 0
+        for done, move in zip(pos.history, moves, strict=False):
+            if done != move:
+                break
+            common += 1
+        for _ in range(len(pos.history) - common):
+            pos.undo()
+        try:
+            for m in moves[common:]:
+                pos.play(m)
+        except MoveError:
+            return None
+        if len(pos.history) != len(moves) or pos.result is not None or not pos.has_fen:
+            return None
+        return " ".join(pos.fen().split()[:3])
 
 
 def candidates(
@@ -192,13 +213,14 @@ def candidates(
     ruleset = parse_rules(rules)
     found: dict[str, Candidate] = {}
     games = rejected = 0
+    replayer = _Replayer(ruleset)
     for g in _groups(con, c, selection):
         games += int(g["games"])
-        placed = _position(ruleset, g["start_fen"], g["head"])
-        if placed is None:
+        moves = [decode_move(int(m)) for m in g["head"]]
+        key = replayer.key(g["start_fen"], moves)
+        if key is None:
             rejected += 1
             continue
-        key, moves = placed
         start = g["start_fen"]
         cand = found.get(key)
         line = (-int(g["games"]), start or "", tuple(moves))

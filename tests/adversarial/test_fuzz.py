@@ -142,7 +142,8 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
     "openings": st.one_of(
         opts(plies=small, min_games=small, band=words, window=small, max_score=numbers,
              count=small, seed=numbers, rules=rules, bot=bots, batch=words,
-             output=st.sampled_from(["-", "/dev/full", "/"])).map(lambda a: ["build", *a]),
+             output=st.sampled_from(["-", "/dev/full", "/"])).map(
+            lambda a: ["build", "--plies", "2", *a]),
         st.tuples(st.one_of(st.sampled_from([*BAD_FILES, "docs/examples/openings.txt"]), words),
                   opts(rules=rules)).map(lambda t: ["check", t[0], *t[1]]),
         st.tuples(st.sampled_from([[], ["nope"], ["-x"]]), opts(rules=rules)).map(
