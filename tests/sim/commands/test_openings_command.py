@@ -178,3 +178,16 @@ def test_check_counts_a_good_file_and_names_a_bad_line(tmp_path: Path) -> None:
     assert err.startswith(f"dsq openings: error: {bad}:2: move 1 (e3e4): illegal move")
     code, _, err = in_process(["openings", "check", str(tmp_path / "none.txt")])
     assert code == 2 and "cannot read the openings file" in err
+
+
+def test_games_under_several_rule_sets_need_rules(tmp_path: Path) -> None:
+    specs = [
+        make_spec(r, "random", "greedy", 10, seed=4, ply_cap=100) for r in ("standard", "yeshou")
+    ]
+    run_batches(specs, tmp_path, ids=["std", "ys"])
+    code, _, err = build(tmp_path, "--plies", "2")
+    assert code == 2 and "under 2 rule sets" in err and "choose one with --rules" in err
+    code, stdout, err = build(tmp_path, "--plies", "2", "--rules", "yeshou", "--min-games", "1",
+                              "--band", "0,1")  # fmt: skip
+    assert code == 0, err
+    assert "# data: " in stdout and "rules: yeshou" in stdout
