@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "sim.commands.batches",
     "sim.commands.stats",
     "sim.commands.games",
+    "sim.commands.openings",
     "sim.commands.dashboard",
     "sim.commands.tablebase",
     "sim.commands.serve",

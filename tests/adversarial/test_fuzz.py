@@ -61,6 +61,7 @@ DATA_COMMANDS = (
     "study",
     "tournament",
     "games",
+    "openings",
 )
 
 COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
@@ -137,6 +138,17 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
         st.tuples(st.sampled_from(["", "nope", "-x"]), opts(data=words)).map(
             lambda t: [x for x in t[:1] if x] + t[1]),
     ),
+    # build: on the sample; check (no data folder): files that exist or not, any rules
+    "openings": st.one_of(
+        opts(plies=small, min_games=small, band=words, window=small, max_score=numbers,
+             count=small, seed=numbers, rules=rules, bot=bots, batch=words,
+             output=st.sampled_from(["-", "/dev/full", "/"])).map(
+            lambda a: ["build", "--plies", "2", *a]),
+        st.tuples(st.one_of(st.sampled_from([*BAD_FILES, "docs/examples/openings.txt"]), words),
+                  opts(rules=rules)).map(lambda t: ["check", t[0], *t[1]]),
+        st.tuples(st.sampled_from([[], ["nope"], ["-x"]]), opts(rules=rules)).map(
+            lambda t: t[0] + t[1]),
+    ),
     "dashboard": opts(port=numbers, max_games=numbers, max_depth=numbers,
                       max_playouts=numbers, max_workers=numbers, max_running=numbers,
                       max_hours=numbers, no_browser=None).map(
@@ -159,7 +171,11 @@ def test_every_command_is_fuzzed() -> None:
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_no_arguments_give_a_traceback(command: str, data_copy: Path, tmp_path: Path) -> None:
-    data = data_copy if command in ("stats", "batches", "replay", "games") else tmp_path / "data"
+    data = (
+        data_copy
+        if command in ("stats", "batches", "replay", "games", "openings")
+        else tmp_path / "data"
+    )
     stdin = '[[[[\n{"rules": 5}\n{"rules": "standard", "moves": ["a3a4"]}\n\x00\n'
 
     @settings(max_examples=40 if command == "simulate" else 25, deadline=None, derandomize=True,
@@ -178,8 +194,10 @@ def test_no_arguments_give_a_traceback(command: str, data_copy: Path, tmp_path: 
                 "study",
                 "tournament",
                 "games",
+                "openings",
             )
             and "--data" not in argv
+            and argv[:1] != ["check"]
         ):
             full += ["--data", str(data)]
         code, _, err = in_process(full, stdin=stdin)
