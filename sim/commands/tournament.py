@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.errors import DsqError
 from sim.commands._common import add_data_arg, existing_data_dir, int_in
-from sim.commands.engines import add_engines_arg, check_progress
+from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 
 FORMATS = ("round-robin", "gauntlet", "swiss")  # sim.tournament.plan.FORMATS
 MAX_SEED = 2**63 - 1  # sim.play.seeds.MAX_SEED, without loading numpy
@@ -113,6 +113,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scheduler", metavar="ADDR", help="play on a Dask cluster: tcp://HOST:PORT")
     add_data_arg(p, creates=True)
     add_engines_arg(p)
+    add_engine_log_arg(p)
     p.add_argument(
         "--force-engines", action="store_true", help="play external engines without the rules check"
     )
@@ -170,7 +171,7 @@ def _engines(args: argparse.Namespace, t: Any) -> tuple[str, ...]:
     from sim.external.admission import admit
     from sim.external.registry import EngineRegistry
 
-    registry = EngineRegistry.load(args.engines, args.data)
+    registry = logged(EngineRegistry.load(args.engines, args.data), args.engine_log)
     show = check_progress(bool(args.quiet or args.json))
     return admit(registry, list(t.players), [t.rules], args.data, force=args.force_engines,
                  progress=show)  # fmt: skip

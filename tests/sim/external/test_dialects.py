@@ -183,3 +183,15 @@ def test_an_unwritable_log_folder_is_one_error(
     code, _, err = dsq(capsys, "engines", "check", "plain", "--engines", str(registry),
                        "--engine-log", str(tmp_path / "file" / "sub"))  # fmt: skip
     assert code == 2 and err.count("\n") == 1 and "--engine-log: cannot write into" in err
+
+
+def test_a_tournament_logs_its_engines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    registry = str(write_registry(tmp_path / "e.toml", dialect_engine("good", "--moves", "colon")))
+    code, _, err = dsq(capsys, "tournament", "--format", "round-robin", "--players",
+                       "engine:good,depth=1", "random", "--games-per-pair", "2",
+                       "--engines", registry, "--data", str(tmp_path / "data"), "--quiet",
+                       "--engine-log", str(tmp_path / "log"))  # fmt: skip
+    assert code == 0, err
+    played = logs(tmp_path / "log")
+    assert played and all(n.startswith("good-") for n in played)
+    assert any(" > go " in x for lines in played.values() for x in lines)
