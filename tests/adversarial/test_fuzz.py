@@ -183,22 +183,7 @@ def test_no_arguments_give_a_traceback(command: str, data_copy: Path, tmp_path: 
     @given(argv=COMMANDS[command])
     def run(argv: list[str]) -> None:
         full = [command, *BASE.get(command, []), *argv]
-        if (
-            command
-            in (
-                "simulate",
-                "stats",
-                "batches",
-                "tablebase",
-                "replay",
-                "study",
-                "tournament",
-                "games",
-                "openings",
-            )
-            and "--data" not in argv
-            and argv[:1] != ["check"]
-        ):
+        if command in DATA_COMMANDS and "--data" not in argv and argv[:1] != ["check"]:
             full += ["--data", str(data)]
         code, _, err = in_process(full, stdin=stdin)
         assert "Traceback" not in err

@@ -4,7 +4,6 @@ move and play, with their refusals as one line and exit code 2."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from sim.cli import main
 from sim.external import pool
 from sim.storage.reading import open_dataset
 from tests.support.engines import bad_engine, dsq_engine, write_registry
+from tests.support.files import unreadable_files
 
 TRAP_FEN = "l5t/2dL3/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T6 r 0 1"
 TCC = "standard+trapped_can_capture"
@@ -112,19 +112,7 @@ def test_a_registry_that_is_special_huge_or_not_text_is_one_line(
 ) -> None:
     """--engines naming a device, a FIFO, a folder, a file over 1 MiB or bytes that are
     not UTF-8: one line naming the file, exit 2, never a read that waits or fills memory."""
-    fifo = tmp_path / "fifo.toml"
-    os.mkfifo(fifo)
-    huge = tmp_path / "huge.toml"
-    huge.write_bytes(b"#" * (2 << 20))
-    binary = tmp_path / "binary.toml"
-    binary.write_bytes(b"\xff\xfe [engines]")
-    cases = {
-        "/dev/zero": "not a regular file",
-        str(fifo): "not a regular file",
-        str(tmp_path): "not a regular file",
-        str(huge): "larger than 1 MiB",
-        str(binary): "not UTF-8",
-    }
+    cases = unreadable_files(tmp_path)
     for path, why in cases.items():
         code, out, err = dsq(capsys, "engines", "--engines", path)
         assert code == 2 and out == "", path

@@ -23,6 +23,7 @@ from sim.play.openings import (
 )
 from sim.play.referee import game_moves, play_game
 from sim.play.replay import replay_game
+from tests.support.files import unreadable_files
 
 ROOT = Path(__file__).resolve().parents[3]
 BLUE_TO_MOVE = "7/7/7/7/7/7/7/3l3/L6 b 0 1"
@@ -98,19 +99,7 @@ def test_lines_are_checked_under_the_rule_set(tmp_path: Path) -> None:
 
 
 def test_files_that_are_not_small_regular_utf8_files(tmp_path: Path) -> None:
-    fifo = tmp_path / "fifo"
-    os.mkfifo(fifo)
-    huge = tmp_path / "huge.txt"
-    huge.write_bytes(b"startpos\n" * 200_000)
-    latin = tmp_path / "latin.txt"
-    latin.write_bytes(b"startpos\t\xe9t\xe9\n")
-    cases: list[tuple[str | Path, str]] = [
-        ("/dev/zero", "not a regular file"),
-        (fifo, "not a regular file"),
-        (huge, "larger than"),
-        (latin, "not UTF-8"),
-        (tmp_path / "missing.txt", "No such file"),
-    ]
+    cases = [*unreadable_files(tmp_path).items(), (str(tmp_path / "missing.txt"), "No such file")]
     for path, what in cases:
         with pytest.raises(SuiteError) as exc:
             load_suite(path, "standard")

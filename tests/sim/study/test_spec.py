@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from sim.study.spec import StudyError, load_study
+from tests.support.files import unreadable_files
 
 BASE = """
 name = "t"
@@ -95,19 +95,7 @@ def test_cli_error_is_one_line(tmp_path: Path) -> None:
 def test_a_study_file_that_is_special_huge_or_not_text_is_one_error(tmp_path: Path) -> None:
     """A device, a FIFO, a folder, a file over 1 MiB or bytes that are not UTF-8: one
     StudyError each, never a read that waits or fills memory."""
-    fifo = tmp_path / "fifo.toml"
-    os.mkfifo(fifo)
-    huge = tmp_path / "huge.toml"
-    huge.write_bytes(b"#" * (2 << 20))
-    binary = tmp_path / "binary.toml"
-    binary.write_bytes(b"\xff\xfe name")
-    cases = {
-        "/dev/zero": "not a regular file",
-        str(fifo): "not a regular file",
-        str(tmp_path): "not a regular file",
-        str(huge): "larger than 1 MiB",
-        str(binary): "not UTF-8",
-    }
+    cases = unreadable_files(tmp_path)
     for path, why in cases.items():
         with pytest.raises(StudyError, match=why):
             load_study(path)
