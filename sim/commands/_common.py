@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
+from sim.storage.batchspec import FieldInfo, spec_fields
 from sim.storage.paths import ENV_VAR, resolve_data_dir
 
 if TYPE_CHECKING:
@@ -154,3 +155,18 @@ def read_text(path: str, limit: int = MAX_TEXT_BYTES) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise DsqError(f"{path} is not a UTF-8 text file") from None
+
+
+def spec_arg_kind(field: FieldInfo | str) -> dict[str, Any]:
+    """How argparse reads the flag of a batch spec field (a ``FieldInfo`` or its name):
+    its range, choices or kind as ``sim.storage.batchspec`` declares them."""
+    f = field if isinstance(field, FieldInfo) else next(i for i in spec_fields() if i.name == field)
+    if f.kind == "bool":
+        return {"action": "store_true"}
+    if f.kind == "int":
+        return {"type": int_in(f.low, f.high)}
+    if f.kind == "choice":
+        return {"choices": f.choices}
+    if f.kind == "suite":
+        return {"metavar": "FILE"}
+    return {}

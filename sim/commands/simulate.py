@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
 from sim.batch.progress import BatchProgress
-from sim.commands._common import add_data_arg, float_in, int_in
+from sim.commands._common import add_data_arg, float_in, int_in, spec_arg_kind
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 from sim.play.seeds import MAX_SEED, new_batch_seed
 from sim.report.batch_text import summary_text
-from sim.storage.batchspec import MAX_GAMES, BatchSpec, FieldInfo, spec_fields
+from sim.storage.batchspec import MAX_GAMES, BatchSpec, spec_fields
 from sim.storage.paths import batch_path, check_batch_id, resolve_data_dir
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     for f in spec_fields():  # the options of the spec: flags declared with its fields
         if f.help:
-            p.add_argument(f.flag, default=None, help=f.help, **_arg_kind(f))
+            p.add_argument(f.flag, default=None, help=f.help, **spec_arg_kind(f))
     p.add_argument(
         "--workers",
         type=int_in(1, max_workers()),
@@ -136,19 +136,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="stop the batch after this much wall time, as if cancelled (resumable)",
     )
     p.set_defaults(func=run)
-
-
-def _arg_kind(f: FieldInfo) -> dict[str, Any]:
-    """How argparse reads the flag of spec field ``f``."""
-    if f.kind == "bool":
-        return {"action": "store_true"}
-    if f.kind == "int":
-        return {"type": int_in(f.low, f.high)}
-    if f.kind == "choice":
-        return {"choices": f.choices}
-    if f.kind == "suite":
-        return {"metavar": "FILE"}
-    return {}
 
 
 def _options(args: argparse.Namespace) -> RunOptions:

@@ -11,12 +11,11 @@ import sys
 from typing import Any
 
 from engine.errors import DsqError
-from sim.commands._common import add_data_arg, existing_data_dir, int_in
+from sim.commands._common import add_data_arg, existing_data_dir, int_in, spec_arg_kind
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 
 FORMATS = ("round-robin", "gauntlet", "swiss")  # sim.tournament.plan.FORMATS
 MAX_SEED = 2**63 - 1  # sim.play.seeds.MAX_SEED, without loading numpy
-ORDERS = ("sequential", "random")  # sim.play.openings.ORDERS
 # The flags that say what a tournament plays (refused with --resume and --report).
 PLAN_ARGS = (
     "format", "players", "games_per_pair", "rounds", "openings", "openings_order", "rules",
@@ -69,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--openings-order",
-        choices=ORDERS,
+        **spec_arg_kind("openings_order"),
         help="the order pairs take the suite's openings (default sequential; a Swiss "
         "draws each round's opening at random)",
     )
@@ -78,12 +77,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--opening-plies",
-        type=int_in(0, 1000),
+        **spec_arg_kind("opening_plies"),
         metavar="N",
         help="random plies before the bots play (0)",
     )
     p.add_argument(
-        "--ply-cap", type=int_in(1, 100_000), metavar="N", help="a game's most plies (1000)"
+        "--ply-cap", **spec_arg_kind("ply_cap"), metavar="N", help="a game's most plies (1000)"
     )
     p.add_argument(
         "--tournament-id",
