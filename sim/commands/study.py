@@ -8,6 +8,7 @@ import signal
 from typing import Any
 
 from engine.errors import DsqError
+from sim.batch.backends import max_workers
 from sim.commands._common import add_data_arg, existing_data_dir, int_in
 
 
@@ -37,7 +38,7 @@ def register(subparsers: Any) -> None:
     g = r.add_mutually_exclusive_group()
     g.add_argument(
         "--workers",
-        type=int_in(1, 256),
+        type=int_in(1, max_workers()),
         default=None,
         metavar="N",
         help="worker processes (default: the file's run.workers, else 1)",

@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from engine.errors import DsqError
+from sim.batch.backends import max_workers
 from sim.commands._common import add_data_arg, existing_data_dir, int_in, spec_arg_kind
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 
@@ -104,10 +105,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--workers",
-        type=int_in(1, 256),
+        type=int_in(1, max_workers()),
         default=1,
         metavar="N",
-        help="local worker processes (default 1)",
+        help=f"local worker processes (1..{max_workers()}; default 1)",
     )
     p.add_argument("--scheduler", metavar="ADDR", help="play on a Dask cluster: tcp://HOST:PORT")
     add_data_arg(p, creates=True)
