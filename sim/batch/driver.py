@@ -15,10 +15,11 @@ Between results it polls the batch's cancel request. A stop check (an SPRT) runs
 games in game-index order, after every game or colour-swapped pair
 (:class:`~sim.batch.tally.SequentialCheck`): the batch decides at the exact game count where
 the test first says stop, whatever the order chunks finish in. While it runs, chunks are
-small (:data:`CHECK_CHUNK` games, :data:`CHECK_SECONDS`) and come back to the driver, so
-at most the chunks in flight then are played past the decision; those already collected are
-recorded too (``games_done``), the record's ``decided_at`` says where the test decided and
-its ``stop_check`` holds the test on the games ``0..decided_at-1``.
+small (:data:`CHECK_CHUNK` games, :data:`CHECK_SECONDS`), come back to the driver and
+none starts a slot's worth of chunks past the lowest game not counted, so at most the
+chunks in flight then are played past the decision; those already collected are recorded
+too (``games_done``), the record's ``decided_at`` says where the test decided and its
+``stop_check`` holds the test on the games ``0..decided_at-1``.
 
 A cancel request or the time limit sets ``cancelled``; ``KeyboardInterrupt`` (also a
 SIGTERM the CLI turns into one) records what was played, sets ``interrupted`` and
@@ -329,12 +330,24 @@ class BatchDriver:
         return True
 
     def _submit_jobs(self) -> None:
-        """Fill the backend's free slots with the next chunks."""
+        """Fill the backend's free slots with the next chunks (within the stop check's
+        window: a straggler must not let the other slots play far past the decision)."""
         while len(self.inflight) < self.backend.slots:
+            if self.inflight and not self.retry and self._too_far_ahead():
+                return
             job = self._next_job()
             if job is None:
                 return
             self.inflight[self.backend.submit(job)] = (job, self.backend.generation)
+
+    def _too_far_ahead(self) -> bool:
+        """Whether the next chunk would end a slot's worth of chunks past the stop check's
+        lowest uncounted game."""
+        seq = self.sequential
+        if seq is None or seq.decided_at is not None:
+            return False
+        window = self.backend.slots * self.chunk_size
+        return self.missing.next + self.chunk_size > seq.frontier + window
 
     def _next_job(self) -> ChunkJob | None:
         """The next chunk: one to replay first, else the next run of missing indices."""

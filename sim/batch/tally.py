@@ -120,6 +120,11 @@ class SequentialCheck:
             self.decided_at = self.counts["games"]
             held.clear()
 
+    @property
+    def frontier(self) -> int:
+        """The lowest game index not counted yet (every lower one has been)."""
+        return self._next
+
 
 def bot_results(counts: dict[str, Any], swap: bool) -> dict[str, Any] | None:
     """Bot a's ``wins``, ``draws`` and ``losses`` (a = the ``--red`` bot of the spec) from a

@@ -5,13 +5,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sim.batch import make_spec, resume_batch, run_batches
 from sim.batch.driver import CHECK_CHUNK
+from sim.batch.spec import RunOptions
 from sim.batch.tally import SequentialCheck
+from sim.play.referee import play_game
+from sim.play.seeds import game_seed
 from sim.stats.sprt import (
     SprtConfig,
     make_stop_check,
@@ -117,12 +122,28 @@ def offline_decision(ws: list[str], swap: bool, config: SprtConfig) -> tuple[int
 CLOSE = "elo0=500,elo1=550"  # greedy against random, seed 3: decided after many chunks
 
 
+DECIDED_AT = {CLOSE: 1632}  # offline, from 4000 games of the same batch without an SPRT
+STRAGGLER = game_seed(3, DECIDED_AT[CLOSE] - 2)  # the seed of a game of the deciding pair
+
+
+def slow_straggler(rules: str, red: str, blue: str, seed: int, **kw: Any) -> dict[str, Any]:
+    """The referee's game, except that one game of the deciding pair takes two seconds more:
+    the other slots must not play on while the check waits for it."""
+    if seed == STRAGGLER:
+        time.sleep(2.0)  # not a wait for anything: the straggler the window must absorb
+    return play_game(rules, red, blue, seed, **kw)
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_decision_is_at_the_exact_pair_on_any_number_of_workers(
     tmp_path: Path, workers: int
 ) -> None:
     spec = make_spec("standard", "greedy", "random", 20000, seed=3, swap=True)
-    [rec] = run_batches([spec], tmp_path, batch_id="s", sprt=CLOSE, workers=workers)
+    # Two workers: one game of the deciding pair straggles; the others must not play on.
+    options = RunOptions(play_fn=f"{__name__}:slow_straggler") if workers > 1 else None
+    [rec] = run_batches(
+        [spec], tmp_path, batch_id="s", sprt=CLOSE, workers=workers, options=options
+    )
     assert rec["status"] == "done" and rec["stopped_early"] is True
     ws = winners(tmp_path)
     assert len(ws) == rec["games_done"]  # every recorded game, indices 0.. without a gap
@@ -142,9 +163,6 @@ def test_the_decision_is_at_the_exact_pair_on_any_number_of_workers(
     assert (again["games_done"], again["decided_at"]) == (rec["games_done"], rec["decided_at"])
     assert again["stop_check"] == rec["stop_check"]
     assert len(winners(tmp_path)) == rec["games_done"]
-
-
-DECIDED_AT = {CLOSE: 1632}  # offline, from 4000 games of the same batch without an SPRT
 
 
 def test_an_interrupted_sprt_batch_resumed_decides_where_it_would_have(tmp_path: Path) -> None:
