@@ -341,8 +341,7 @@ class BatchDriver:
             self.inflight[self.backend.submit(job)] = (job, self.backend.generation)
 
     def _too_far_ahead(self) -> bool:
-        """Whether the next chunk would end a slot's worth of chunks past the stop check's
-        lowest uncounted game."""
+        """Whether the next chunk ends a slot's worth of chunks past the lowest uncounted game."""
         seq = self.sequential
         if seq is None or seq.decided_at is not None:
             return False
