@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 import streamlit as st
 
 from dashboard.filters import current_selection, describe_selection
+from dashboard.i18n import counted
 from dashboard.lang import nf, t
 from dashboard.loaders import Loaded, dataset, games_listing, stat
 from sim.stats import general_stats
@@ -29,8 +30,12 @@ def show_skipped(loaded: Loaded) -> None:
     if not skipped:
         return
     lines = "\n".join(f"- `{path}`: {reason}" for path, reason in skipped[:10])
-    more = "\n- " + t("common.skipped_more", count=len(skipped) - 10) if len(skipped) > 10 else ""
-    st.warning(f"{t('common.skipped', count=len(skipped))}\n{lines}{more}", icon="⚠️")
+    n = nf()
+    more = ""
+    if len(skipped) > 10:
+        more = "\n- " + t("common.skipped_more", count=n.count(len(skipped) - 10))
+    head = t(counted("common.skipped", len(skipped)), count=n.count(len(skipped)))
+    st.warning(f"{head}\n{lines}{more}", icon="⚠️")
 
 
 def empty_state(loaded: Loaded) -> None:
@@ -53,9 +58,13 @@ def page_start(
         st.caption(caption)
     loaded = dataset()
     show_skipped(loaded)
-    selection = current_selection()
+    chosen = current_selection()
+    description = describe_selection(chosen)  # what the sidebar says, box included
+    selection = chosen
     if include_humans:
-        selection = replace(selection, humans=True)
+        selection = replace(chosen, humans=True)
+        if not chosen.with_humans:  # listed here whatever the box: say so, not "included"
+            description += t("filters.separator") + t("filters.describe_humans_listed")
     everything = Selection(humans=True)
     total = games_listing(everything, limit=1)[1]  # a count only: cheap on any dataset
     if total == 0:
@@ -65,8 +74,8 @@ def page_start(
     n = nf()
     st.caption(
         t(
-            "common.selection",
-            description=describe_selection(selection),
+            counted("common.selection", total),
+            description=description,
             games=n.count(games),
             total=n.count(total),
         )

@@ -25,6 +25,7 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,9 @@ from sim.batch import (
     new_batch_id,
     prepare_data_dir,
 )
+from sim.batch.progress import eta_seconds, games_rate
 from sim.batch.run import check_label
+from sim.bots.spec import HUMAN
 from sim.storage.atomic import atomic_write_json
 from sim.storage.batchrecord import BatchRecord
 from sim.storage.batchspec import SPEC_DEFAULTS
@@ -98,6 +101,14 @@ class JobView:
     from_dashboard: bool = False
     group: str | None = None
     label: str | None = None
+    started_at: str | None = None
+    updated_at: str | None = None
+    pid: int | None = None
+
+    @property
+    def played_by_person(self) -> bool:
+        """Whether this is a game a person played (a one-game batch saved by the Play page)."""
+        return HUMAN in (self.red, self.blue)
 
     @property
     def active(self) -> bool:
@@ -108,6 +119,39 @@ class JobView:
     def fraction(self) -> float:
         """Share of the planned games recorded, 0..1."""
         return min(1.0, self.games_done / self.games_planned) if self.games_planned else 0.0
+
+
+# The first record seen of each run of a batch (batch id, pid) -> (updated_at, games done):
+# the rate of a run is measured from there, so a resumed batch's earlier games do not count.
+_FIRST_SEEN: dict[tuple[str, int | None], tuple[float, int]] = {}
+
+
+def _seconds(stamp: str | None) -> float | None:
+    try:
+        return datetime.fromisoformat(stamp).timestamp() if stamp else None
+    except (TypeError, ValueError):
+        return None
+
+
+def job_speed(job: JobView) -> tuple[float, float | None] | None:
+    """A running batch's games per second and seconds to go (None: not yet known), by
+    :mod:`sim.batch.progress`'s rules, from its record's timestamps: between the first
+    record the dashboard saw of this run and the latest one; before a second record, over
+    the run since ``started_at``. None for a batch not running or with no games yet."""
+    updated = _seconds(job.updated_at)
+    if job.status != "running" or updated is None:
+        return None
+    first = _FIRST_SEEN.setdefault((job.batch_id, job.pid), (updated, job.games_done))
+    if updated > first[0] and job.games_done > first[1]:
+        rate = games_rate(job.games_done, first[1], updated - first[0])
+    else:
+        started = _seconds(job.started_at)
+        if started is None or job.games_done <= 0:
+            return None
+        rate = games_rate(job.games_done, 0, updated - started)
+    if rate <= 0:
+        return None
+    return rate, eta_seconds(job.games_planned, job.games_done, rate)
 
 
 def jobs_dir(data_dir: Path) -> Path:
@@ -294,6 +338,9 @@ def _from_record(rec: BatchRecord, launched: set[str], data_dir: Path) -> JobVie
         from_dashboard=rec.batch_id in launched,
         group=rec.group,
         label=rec.label,
+        started_at=rec.started_at,
+        updated_at=rec.updated_at,
+        pid=rec.pid,
     )
 
 

@@ -66,6 +66,16 @@ def text(lang: str, key: str, /, **fields: Any) -> str:
     return template.format(**fields) if fields else template
 
 
+def counted(key: str, n: object) -> str:
+    """The key of a text about ``n`` things: ``key_one`` when ``n`` is exactly one (every
+    catalogue has both: ``1 game`` / ``1 partida``, ``2 games``), else ``key``."""
+    try:
+        one = int(n) == 1 and float(n) == 1.0  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        one = False
+    return f"{key}_one" if one and has_text(f"{key}_one") else key
+
+
 def language_from_locale(locale: str | None) -> str:
     """The dashboard language for a browser locale: ``zh-CN`` -> ``zh``, ``pt-BR`` ->
     ``pt``; English for anything else or nothing."""

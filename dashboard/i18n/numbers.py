@@ -12,6 +12,7 @@ what the pages show.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -56,6 +57,16 @@ class Numbers:
     def num(self, x: Any, digits: int = 1) -> str:
         """``fmt.num``: ``1,234.5`` / ``1.234,5``."""
         return self.local(fmt.num(x, digits))
+
+    def median(self, x: Any) -> str:
+        """A median of whole numbers (plies): ``298``, or ``298.5`` between two of them
+        (``298,5``); never ``298.0``."""
+        if fmt.is_missing(x) or isinstance(x, str):
+            return self.num(x)
+        f = float(x)
+        if not math.isfinite(f):
+            return self.num(f)
+        return self.count(int(f)) if f.is_integer() else self.num(f, 1)
 
     def signed(self, x: Any, digits: int = 1) -> str:
         """``fmt.signed``: ``+3.2`` / ``+3,2``."""

@@ -58,7 +58,7 @@ def per_rules_table(per: pd.DataFrame) -> pd.DataFrame:
                 t("compare.col_draw_ci"): n.pct_interval(r["draw_low"], r["draw_high"]),
                 t("compare.col_mean"): n.num(r["mean_plies"]),
                 t("compare.col_mean_ci"): n.num_interval(r["mean_low"], r["mean_high"]),
-                t("compare.col_median"): n.num(r["median_plies"]),
+                t("compare.col_median"): n.median(r["median_plies"]),
             }
         )
     return pd.DataFrame(rows)

@@ -16,6 +16,7 @@ import streamlit as st
 from dashboard.board import board_svg
 from dashboard.common import page_start
 from dashboard.endgames_replay import tables_agree, tables_value
+from dashboard.i18n import counted
 from dashboard.lang import (
     fox,
     labels,
@@ -36,6 +37,7 @@ from dashboard.loaders import (
     games_listing,
     selection_download,
 )
+from sim.bots.spec import HUMAN
 from sim.play.replay import Replay, replay_cap, replay_game, verdict
 from sim.stats.games import replay_input
 from sim.storage.schema import REASONS, WINNERS
@@ -84,7 +86,7 @@ def cached_replay(
 
 def _label(row: dict[str, Any]) -> str:
     return t(
-        "games.pick_label",
+        counted("games.pick_label", row["plies"]),
         batch=row["batch_id"],
         index=row["game_index"],
         rules=row["rules"],
@@ -125,7 +127,9 @@ def listing_table(listing: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
-def _status(rep: Replay, ply: int, rules: str) -> str:
+def _status(rep: Replay, ply: int, rules: str, final: str | None = None) -> str:
+    """The line under the board; ``final`` is the result shown at the last ply (the
+    recorded one when a player stopped the game, else the replay's)."""
     last = rep.plies
     frame = rep.frames[ply]
     n = nf()
@@ -140,7 +144,7 @@ def _status(rep: Replay, ply: int, rules: str) -> str:
             last=n.count(last),
             side=side(frame.mover),
             move=frame.move,
-            result=result(rep.winner, rep.reason),
+            result=final or result(rep.winner, rep.reason),
         )
     else:
         status = t(
@@ -170,9 +174,11 @@ def show_replay(game: dict[str, Any]) -> None:
     info[0].markdown(f"**{t('games.rules')}**  \n`{game['rules']}`")
     info[1].markdown(f"**{t('games.red_player')}**  \n`{player(game['red'])}`")
     info[2].markdown(f"**{t('games.blue_player')}**  \n`{player(game['blue'])}`")
+    person = HUMAN in (game["red"], game["blue"])  # a Play page game: no ply cap played
     info[3].markdown(
-        t("games.seed_line", seed=game["seed"], opening=game["opening_plies"], cap=game["ply_cap"])
-    )
+        t("games.seed_line_person" if person else "games.seed_line", seed=game["seed"],
+          opening=nf().count(game["opening_plies"]), cap=nf().count(game["ply_cap"]))
+    )  # fmt: skip
     if rep.error:
         if rep.error_ply is None:
             st.error(t("games.replay_rules_error", rules=game["rules"], detail=rep.error))
@@ -184,14 +190,16 @@ def show_replay(game: dict[str, Any]) -> None:
     if facts:
         st.caption(" · ".join(facts))
     check = verdict(game["winner"], game["reason"], rep)
+    final = recorded if check == "stopped" else None
     if check == "agree":
         st.success(t("games.results_agree", recorded=recorded, replayed=replayed))
     elif check == "tables":
         tables_agree(game, rep, recorded)  # ended by the endgame tables, not by a rule
     elif check == "stopped":  # a resignation, a forfeit or a loss on time
-        note = game["forfeit_note"] if _present(game.get("forfeit_note")) else reason(
-            game["reason"])  # fmt: skip
-        st.info(t("games.stopped", recorded=recorded, note=note))
+        if _present(game.get("forfeit_note")):
+            st.info(t("games.stopped", recorded=recorded, note=game["forfeit_note"]))
+        else:  # a resignation: the result already says so
+            st.info(t("games.stopped_plain", recorded=recorded))
     else:
         st.warning(t("games.results_differ", recorded=recorded, replayed=replayed))
     last = rep.plies
@@ -233,12 +241,13 @@ def show_replay(game: dict[str, Any]) -> None:
                 fox=fox(),
             )
             st.markdown(svg, unsafe_allow_html=True)
-            st.markdown(f"**{_status(rep, ply, game['rules'])}**")
+            st.markdown(f"**{_status(rep, ply, game['rules'], final)}**")
     with right:
         moves = move_list(rep)
         capture_col = t("games.col_capture")
         captures = moves[moves[capture_col] != ""]
-        st.caption(t("games.moves_around", ply=ply, last=last))
+        n = nf()
+        st.caption(t(counted("games.moves_around", last), ply=n.count(ply), last=n.count(last)))
         lo = max(0, ply - 6)
         window = moves.iloc[lo : lo + 14]
         ply_col = t("games.col_ply")
@@ -246,9 +255,15 @@ def show_replay(game: dict[str, Any]) -> None:
             lambda r: ["background-color: #fff3b0" if r[ply_col] == ply else "" for _ in r],
             axis=1,
         )
-        st.dataframe(styled, hide_index=True, key=key + "_moves")
-        st.caption(t("games.captures", count=len(captures)))
-        st.dataframe(captures, hide_index=True, key=key + "_captures")
+        if window.empty:  # an empty table would say "empty" in English
+            st.caption(t("games.no_moves"))
+        else:
+            st.dataframe(styled, hide_index=True, key=key + "_moves")
+        st.caption(t("games.captures", count=n.count(len(captures))))
+        if captures.empty:
+            st.caption(t("games.no_captures"))
+        else:
+            st.dataframe(captures, hide_index=True, key=key + "_captures")
         with st.expander(t("games.all_moves")):
             st.text(" ".join(f.move or "" for f in rep.frames[1:]))
             st.caption(t("games.replay_line"))
@@ -283,7 +298,7 @@ def download_selection(
     ext, mime = FORMATS[fmt]
     shown = min(total, MAX_DOWNLOAD)
     right.download_button(
-        t("games.download_selection", games=nf().count(shown)),
+        t(counted("games.download_selection", shown), games=nf().count(shown)),
         data=lambda: selection_download(selection, winners, reasons, fmt, MAX_DOWNLOAD),
         file_name=f"games.{ext}",
         mime=mime,
@@ -320,7 +335,11 @@ if ctx is not None:
     listing, total = games_listing(
         listed, tuple(winners), tuple(reasons), PAGE_ROWS, (page - 1) * PAGE_ROWS
     )
-    st.caption(t("games.count", games=nf().count(total), page=page, pages=pages))
+    n = nf()
+    st.caption(
+        t(counted("games.count", total), games=n.count(total), page=n.count(page),
+          pages=n.count(pages))
+    )  # fmt: skip
     if listing.empty:
         st.info(t("games.none_match"))
     else:

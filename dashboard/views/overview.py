@@ -56,7 +56,7 @@ if ctx is not None:
     )
     c[1].metric(t("overview.fewest"), n.count(g.length.min))
     c[2].metric(t("overview.most"), n.count(g.length.max))
-    c[3].metric(t("overview.median"), n.num(g.length.median))
+    c[3].metric(t("overview.median"), n.median(g.length.median))
     c = st.columns(4)
     fp = g.first_player
     c[0].metric(t("overview.first_wins"), n.count(fp.wins))

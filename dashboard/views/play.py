@@ -22,6 +22,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard import hints
 from dashboard.builders import bot_builder, rules_builder
+from dashboard.i18n import counted
 from dashboard.lang import error_text, fox, labels, lang, nf, piece, result, side, t
 from dashboard.limits import check_bot_limits
 from dashboard.playboard import board_cells, draw_board
@@ -190,11 +191,12 @@ def status_text(game: ClickGame) -> str:
     if game.bot_to_move:
         return t("play.bot_turn", side=side(game.to_move))
     if game.selected is not None:
+        count = len(game.targets(game.selected))
         return t(
-            "play.selected",
+            counted("play.selected", count),
             piece=piece(game.board()[game.selected]),
             square=square_name(game.selected),
-            count=len(game.targets(game.selected)),
+            count=nf().count(count),
         )
     return t("play.your_turn", side=side(game.human))
 
@@ -252,7 +254,9 @@ def controls(game: ClickGame, request: PlaySetup | None) -> None:
         elif value["winner"] == "draw":
             st.caption(t("play.hint_draw"))
         else:
-            st.caption(t("play.hint_win", side=side(value["winner"]), plies=value.get("plies")))
+            plies = value.get("plies")
+            st.caption(t(counted("play.hint_win", plies), side=side(value["winner"]),
+                         plies=nf().count(plies)))  # fmt: skip
 
 
 def save_panel(game: ClickGame) -> None:

@@ -8,11 +8,13 @@ import streamlit as st
 
 from dashboard.builders import bot_builder, rules_builder
 from dashboard.filters import current_selection
-from dashboard.jobs import JobView, LaunchRequest, cancel, launch, list_jobs
+from dashboard.i18n import counted
+from dashboard.jobs import JobView, LaunchRequest, cancel, job_speed, launch, list_jobs
 from dashboard.lang import error_text, labels, nf, side, t
 from dashboard.settings import Limits, load_settings
 from engine import PRESETS
 from engine.errors import DsqError
+from sim.batch.progress import fmt_eta
 from sim.bots.spec import short_spec
 from sim.play.seeds import MAX_SEED
 from sim.stats.query import Selection
@@ -112,7 +114,8 @@ def launch_form(data_dir: Path, limits: Limits) -> None:
             except OSError as exc:
                 st.error(t("simulate.not_launched", detail=exc.strerror or exc))
             else:
-                st.success(t("simulate.launched", count=len(ids), ids=", ".join(ids)))
+                st.success(t(counted("simulate.launched", len(ids)), count=n.count(len(ids)),
+                             ids=", ".join(ids)))  # fmt: skip
 
 
 def _matches(job: JobView, sel: Selection) -> bool:
@@ -159,6 +162,12 @@ def show_job(job: JobView, data_dir: Path) -> None:
             draw=n.count(c.get("draw", 0)),
         )
         st.progress(job.fraction, text=text)
+        if job.status == "running":
+            speed = job_speed(job)
+            if speed is None:
+                st.caption(t("simulate.rate_unknown"))
+            else:
+                st.caption(t("simulate.rate", rate=n.num(speed[0]), eta=fmt_eta(speed[1])))
         if job.error and job.status in ("failed", "cancelled", "interrupted", "unreadable"):
             st.caption(f"{job.error}")
 
@@ -180,12 +189,18 @@ def _batches_panel(data_dir: Path) -> None:
     error = st.session_state.pop("sim_cancel_error", None)
     if error:
         st.error(t("simulate.cancel_failed", detail=error))
-    jobs = [j for j in list_jobs(data_dir) if _matches(j, current_selection())]
+    listed = [j for j in list_jobs(data_dir) if _matches(j, current_selection())]
+    jobs = [j for j in listed if not j.played_by_person]  # games, not batches to follow
+    saves = len(listed) - len(jobs)
+    n = nf()
+    if saves:
+        st.caption(t(counted("simulate.play_saves", saves), count=n.count(saves)))
     if not jobs:
         st.info(t("simulate.no_batches"))
         return
     running = [j for j in jobs if j.active]
-    st.caption(t("simulate.batches_caption", running=len(running), total=len(jobs)))
+    st.caption(t("simulate.batches_caption", running=n.count(len(running)),
+                 total=n.count(len(jobs))))  # fmt: skip
     show_all = (
         st.toggle(t("simulate.show_all"), key="sim_show_all") if len(jobs) > SHOWN_BATCHES else True
     )

@@ -1,4 +1,9 @@
-"""Progress of a running batch: a redrawn bar on a terminal, plain periodic lines otherwise."""
+"""Progress of a running batch: a redrawn bar on a terminal, plain periodic lines otherwise.
+
+The rate and the time to go are computed here, once: :class:`BatchProgress` (the CLI) and
+the dashboard's batch list (:mod:`dashboard.jobs`) both call :func:`games_rate`,
+:func:`eta_seconds` and :func:`fmt_eta`.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,19 @@ import time
 from typing import Any, TextIO
 
 
-def _fmt_eta(seconds: float | None) -> str:
+def games_rate(done: int, start_done: int, elapsed: float) -> float:
+    """Games per second over ``elapsed`` seconds in which ``done - start_done`` games were
+    played (0 before any time has passed)."""
+    return (done - start_done) / elapsed if elapsed > 0 else 0.0
+
+
+def eta_seconds(total: int, done: int, rate: float) -> float | None:
+    """Seconds until ``total`` games at ``rate`` games/s; None while the rate is unknown."""
+    return max(0, total - done) / rate if rate > 0 else None
+
+
+def fmt_eta(seconds: float | None) -> str:
+    """``mm:ss`` or ``h:mm:ss``; ``--:--`` when unknown (or absurdly far)."""
     if seconds is None or seconds != seconds or seconds < 0 or seconds > 1e7:
         return "--:--"
     s = int(round(seconds))
@@ -73,15 +90,14 @@ class BatchProgress:
             self._line(status=str(record.get("status", "")))
 
     def _rate(self) -> float:
-        elapsed = time.monotonic() - self.t0
-        return (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
+        return games_rate(self.done, self.start_done, time.monotonic() - self.t0)
 
     def _stats(self) -> str:
         rate = self._rate()
-        eta = (self.total - self.done) / rate if rate > 0 else None
+        eta = eta_seconds(self.total, self.done, rate)
         c = self.counts
         return (
-            f"{rate:7.1f} games/s  ETA {_fmt_eta(eta)}  "
+            f"{rate:7.1f} games/s  ETA {fmt_eta(eta)}  "
             f"red {c.get('red', 0)} blue {c.get('blue', 0)} draw {c.get('draw', 0)}"
         )
 

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from engine.errors import DsqError
 from sim.batch import make_spec, run_batches
-from sim.batch.progress import BatchProgress, _fmt_eta
+from sim.batch.progress import BatchProgress, fmt_eta
 from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import read_bounded, resolve_data_dir
 from sim.storage.records import now_iso, read_batch_record
@@ -227,7 +227,7 @@ class StudyProgress(BatchProgress):
         elapsed = time.monotonic() - self.t_study
         rate = (self.played + current) / elapsed if elapsed > 0 else 0.0
         left = max(0, self.planned - games)
-        eta = "0:00" if final else _fmt_eta(left / rate if rate > 0 else None)
+        eta = "0:00" if final else fmt_eta(left / rate if rate > 0 else None)
         self.stream.write(
             f"study {self.study.name}: cells {self.cells_done}/{len(self.study.cells)} done, "
             f"{games:,} games (at most {self.planned:,}), {rate:.1f} games/s, ETA {eta}\n"

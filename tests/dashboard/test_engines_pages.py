@@ -21,7 +21,7 @@ def test_games_page_shows_a_forfeit_and_the_engines(monkeypatch, tmp_path: Path)
     )  # fmt: skip
     write_games_chunk(tmp_path, "eng", rows_table([row]))
     at = run_app(monkeypatch, tmp_path, "games")
-    assert any("illegal move a1a9" in i.value and "unfinished, as expected" in i.value
+    assert any("illegal move a1a9" in i.value and "before the rules ended it" in i.value
                for i in at.info), [i.value for i in at.info]  # fmt: skip
     facts = [c.value for c in at.caption if "Red: engine jungine (JungleEngine 0.1)" in c.value]
     assert facts and "time control red movetime=100, blue none" in facts[0]

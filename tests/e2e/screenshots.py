@@ -74,7 +74,7 @@ def english_pages(page: Any, url: str, out: Path) -> None:
 def play_page(page: Any, url: str, out: Path) -> None:
     """A game on the Play page: a capture, the bot's answer, then a piece selected."""
     play_wolf_capture(page, url, PLAY_FEN)
-    click_square(page, square_index("e3"), "legal move(s)")
+    click_square(page, square_index("e3"), "legal move")
     wait_idle(page)
     shot(page, out, "play")
 

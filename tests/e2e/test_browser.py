@@ -139,11 +139,11 @@ def test_play_a_short_game_until_the_bot_answers_and_a_capture_happens(server, p
     timings: dict[str, list[float]] = {"select_ms": [], "capture_and_answer_ms": []}
     # Select and deselect a few times: each click shows (or clears) the legal destinations.
     for _ in range(3):
-        timings["select_ms"].append(click_square(page, wolf, "legal move(s)"))
+        timings["select_ms"].append(click_square(page, wolf, "legal move"))
         wait_idle(page)
         click_square(page, wolf, "click one of your animals.")
         wait_idle(page)
-    timings["select_ms"].append(click_square(page, wolf, "legal move(s)"))
+    timings["select_ms"].append(click_square(page, wolf, "legal move"))
     wait_idle(page)
     # The capture; the page then shows the bot's answer (alpha-beta at its defaults).
     timings["capture_and_answer_ms"].append(click_square(page, target, "The bot played"))

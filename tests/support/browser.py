@@ -134,7 +134,7 @@ def play_wolf_capture(page: Any, url: str, fen: str) -> None:
     page.locator(".st-key-sq_14 button").wait_for()
     wait_idle(page)
     start_play_game(page, fen)
-    click_square(page, square_index("c3"), "legal move(s)")
+    click_square(page, square_index("c3"), "legal move")
     wait_idle(page)
     click_square(page, square_index("d3"), "The bot played")
     wait_idle(page)
