@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dashboard.i18n import counted
 from dashboard.lang import side as side_name
 from dashboard.lang import t
 from engine.board import NFILES, NRANKS
@@ -31,6 +32,11 @@ from sim.tablebase.store import cache_for, rules_key
 def text(key: str, /, **fields: Any) -> str:
     """The Endgames text ``key`` (``endgames.<key>`` in the language catalogues), filled in."""
     return t(f"endgames.{key}", **fields)
+
+
+def one(key: str, n: object) -> str:
+    """The Endgames text key for ``n`` things: ``key_one`` for exactly one."""
+    return counted(f"endgames.{key}", n).removeprefix("endgames.")
 
 
 def materials_on_disk(root: Path, rules: str) -> list[str]:
@@ -106,7 +112,7 @@ def value_text(value: str, plies: int | None, side: str) -> str:
     """``Red to move wins in 7 plies.`` and the like."""
     if value == "draw":
         return text("value_draw")
-    return text(f"value_{value}", side=side_name(side), plies=plies)
+    return text(one(f"value_{value}", plies), side=side_name(side), plies=plies)
 
 
 def frame_value(rules: str, board: Sequence[str | None], side: str, root: Path) -> str | None:

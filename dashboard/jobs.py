@@ -137,7 +137,8 @@ def job_speed(job: JobView) -> tuple[float, float | None] | None:
     """A running batch's games per second and seconds to go (None: not yet known), by
     :mod:`sim.batch.progress`'s rules, from its record's timestamps: between the first
     record the dashboard saw of this run and the latest one; before a second record, over
-    the run since ``started_at``. None for a batch not running or with no games yet."""
+    the batch since ``started_at`` (for a resumed batch, time it stood still included).
+    None for a batch not running or with no games yet."""
     updated = _seconds(job.updated_at)
     if job.status != "running" or updated is None:
         return None

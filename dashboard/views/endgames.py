@@ -15,6 +15,7 @@ from dashboard.endgames import (
     heat_grid,
     longest_win_fen,
     materials_on_disk,
+    one,
     shares_table,
     text,
     value_text,
@@ -93,7 +94,7 @@ except DsqError as exc:
     st.stop()
 key = rules_key(ruleset)
 names = materials_on_disk(root, ruleset)
-st.caption(text("tables_key", key=key, folder=root, count=len(names)))
+st.caption(text(one("tables_key", len(names)), key=key, folder=root, count=len(names)))
 
 with st.expander(text("build"), expanded=not names):
     if not names:
@@ -110,7 +111,7 @@ with st.expander(text("build"), expanded=not names):
             made = [b for b in report if b.how != "present"]
             st.success(
                 text(
-                    "built",
+                    one("built", len(made)),
                     count=len(made),
                     seconds=n.num(sum(b.seconds for b in made)),
                     positions=n.count(sum(b.positions for b in made)),
@@ -136,11 +137,12 @@ for col, row in zip(cols, shares.to_dict("records"), strict=True):
         text("to_move", side=side(row["to_move"])),
         n.count(row["positions"]) + " " + text("positions"),
     )
+    longest = text(one("plies", row["longest_win"]), n=n.count(row["longest_win"]))
     col.markdown(
         f"{text('red_wins')} **{n.pct(row['red_share'])}** ({n.count(row['red'])}) · "
         f"{text('draws')} **{n.pct(row['draw_share'])}** ({n.count(row['draw'])}) · "
         f"{text('blue_wins')} **{n.pct(row['blue_share'])}** ({n.count(row['blue'])})  \n"
-        f"{text('longest')}: **{text('plies', n=n.count(row['longest_win']))}**"
+        f"{text('longest')}: **{longest}**"
     )
 
 st.subheader(text("heatmap"))
