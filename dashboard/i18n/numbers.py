@@ -12,7 +12,6 @@ what the pages show.
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
@@ -61,12 +60,7 @@ class Numbers:
     def median(self, x: Any) -> str:
         """A median of whole numbers (plies): ``298``, or ``298.5`` between two of them
         (``298,5``); never ``298.0``."""
-        if fmt.is_missing(x) or isinstance(x, str):
-            return self.num(x)
-        f = float(x)
-        if not math.isfinite(f):
-            return self.num(f)
-        return self.count(int(f)) if f.is_integer() else self.num(f, 1)
+        return self.local(fmt.median(x))
 
     def signed(self, x: Any, digits: int = 1) -> str:
         """``fmt.signed``: ``+3.2`` / ``+3,2``."""

@@ -184,7 +184,12 @@ def show_replay(game: dict[str, Any]) -> None:
             st.error(t("games.replay_rules_error", rules=game["rules"], detail=rep.error))
         else:
             st.error(
-                t("games.replay_error", ply=rep.error_ply, move=rep.error_move, detail=rep.error)
+                t(
+                    "games.replay_error",
+                    ply=nf().count(rep.error_ply),
+                    move=rep.error_move,
+                    detail=rep.error,
+                )  # fmt: skip
             )
     facts = game_facts(game)
     if facts:

@@ -89,6 +89,15 @@ def num(x: Any, digits: int = 1) -> str:
     return f"{f:,.{digits}f}"
 
 
+def median(x: Any) -> str:
+    """A median of whole numbers (plies): ``298``, or ``298.5`` halfway between two;
+    never ``298.0``. ``-`` when missing."""
+    f = _number(x)
+    if f is None or math.isinf(f) or math.isnan(f):
+        return num(x)
+    return count(int(f)) if f.is_integer() else num(f, 1)
+
+
 def signed(x: Any, digits: int = 1, unit: str = "") -> str:
     """A number that always shows its sign: ``+3.2``, ``-1.0``, ``+inf``, with an optional
     ``unit`` appended (``" pts"``); ``-`` when missing."""

@@ -18,6 +18,7 @@ from sim.report.fmt import (
     ci_label,
     count,
     interval,
+    median,
     num,
     p_text,
     p_value,
@@ -65,7 +66,7 @@ def general_text(g: Any, reasons: pd.DataFrame, confidence: float) -> str:
     L = g.length
     out.append(
         f"length (plies)      mean {num(L.mean)} {interval(L.low, L.high, num)}, "
-        f"sd {num(L.sd)}, median {num(L.median, 0)}, min {count(L.min)}, max {count(L.max)}"
+        f"sd {num(L.sd)}, median {median(L.median)}, min {count(L.min)}, max {count(L.max)}"
     )
     out.append("")
     rrows = [
@@ -134,7 +135,7 @@ def by_text(df: pd.DataFrame, key: str) -> str:
             first_move_cell(r["first_move_elo"], r["first_move_low"], r["first_move_high"]),
             p_text(r["first_move_p"]),
             f"{num(r['mean_plies'])} {interval(r['mean_low'], r['mean_high'], num)}",
-            num(r["median_plies"], 0),
+            median(r["median_plies"]),
             f"{count(r['min_plies'])}-{count(r['max_plies'])}",
         ]
         for r in df.to_dict("records")

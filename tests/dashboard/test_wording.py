@@ -17,6 +17,7 @@ from dashboard.jobs import JobView, job_speed
 from engine import Position
 from sim.batch.progress import fmt_eta
 from sim.play.human import Stop, human_game_row, save_human_game
+from sim.report import fmt
 from sim.stats.synthetic import rows_table, synthetic_table
 from sim.storage.atomic import atomic_write_json
 from sim.storage.locks import BatchLock
@@ -137,6 +138,7 @@ def test_a_median_of_plies_is_whole_or_a_half(monkeypatch, tmp_path):
     assert median.value == "299"
     assert (EN.median(298.0), EN.median(298.5), PT.median(1298.5)) == ("298", "298.5", "1.298,5")
     assert EN.median(None) == "-"
+    assert fmt.median(298.5) == "298.5" and fmt.median(299.0) == "299"  # dsq stats' too
 
 
 def test_the_preset_labels_and_the_fen_help_say_what_they_are(monkeypatch, tmp_path):
