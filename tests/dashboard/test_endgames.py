@@ -88,7 +88,7 @@ def test_endgames_page(monkeypatch: pytest.MonkeyPatch, tb_dash: Path) -> None:
     assert any("No tables" in i.value for i in at.info)
     at.text_input(key="eg_build").set_value("R v r").run()
     at.button(key="eg_build_go").click().run()
-    assert any("Built 1 tables" in s.value for s in at.success)
+    assert any("Built 1 table (" in s.value for s in at.success)
     assert {m.label: m.value for m in at.metric}["Red to move"].startswith("3,660")
 
 

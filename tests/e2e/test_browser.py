@@ -236,7 +236,7 @@ def test_a_batch_launched_from_the_browser_grows_the_overview(server, page, data
     seed.press("Enter")
     wait_idle(page)
     page.get_by_role("button", name="Launch").click()
-    launched = page.get_by_text(re.compile(r"Launched 1 batch\(es\): \S+\."))
+    launched = page.get_by_text(re.compile(r"Launched 1 batch: \S+\."))
     launched.wait_for()
     batch_id = re.search(r": (\S+)\.", launched.inner_text()).group(1)
     # A second tab finds the same batch on disk.
