@@ -189,7 +189,7 @@ def show_replay(game: dict[str, Any]) -> None:
                     ply=nf().count(rep.error_ply),
                     move=rep.error_move,
                     detail=rep.error,
-                )  # fmt: skip
+                )
             )
     facts = game_facts(game)
     if facts:

@@ -167,7 +167,9 @@ def show_job(job: JobView, data_dir: Path) -> None:
             if speed is None:
                 st.caption(t("simulate.rate_unknown"))
             else:
-                st.caption(t("simulate.rate", rate=n.num(speed[0]), eta=fmt_eta(speed[1])))
+                rate, eta = speed
+                digits = 1 if rate >= 1 else 2 if rate >= 0.1 else 3  # slow bots: 0.042/s
+                st.caption(t("simulate.rate", rate=n.num(rate, digits), eta=fmt_eta(eta)))
         if job.error and job.status in ("failed", "cancelled", "interrupted", "unreadable"):
             st.caption(f"{job.error}")
 
