@@ -240,8 +240,8 @@ class PlayGame(PlayerStops):
         """Play a person's move (e.g. ``a3a4``); the engine's MoveError when it is not
         legal, a :class:`ForbiddenMove` when only an anti-chasing rule forbids it; None
         when it came too late: the person lost on time instead."""
-        if self.person_to_move:
-            self.flag()
+        if self.person_to_move and self.flag():
+            return None  # too late: lost on time before the move
         if not self.person_to_move:
             raise DsqError("the game is over" if self.over else "it is the bot's turn")
         move = move.strip().lower()

@@ -130,7 +130,7 @@ def test_fast_and_stepwise_loops_agree(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_ruleset_objects_and_canonical_specs() -> None:
-    r = parse_rules("standard+rule_17_5+tiger_jump=horizontal")
+    r = parse_rules("standard+rule_17_5+tiger_jump=horizontal+move_time=30+time_strikes=2")
     a = play_game(r, "random", " greedy ", seed=5, ply_cap=30)
     b = play_game("datou", "random", "greedy", seed=5, ply_cap=30)
     assert a["rules"] == "datou" and _strip(a) == _strip(b)
