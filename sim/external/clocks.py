@@ -138,8 +138,10 @@ class GameClocks:
 
     def go_args(self, side: int, params: dict[str, Any]) -> str:
         """The arguments of ``go`` for an engine bot on ``side`` with ``params``:
-        ``wtime``/``btime`` (red is ``w``), increments and ``movestogo`` under a clock,
-        else ``movetime``; ``depth`` and ``nodes`` when the spec gives them."""
+        ``wtime``/``btime`` (red is ``w``; the lesser of its spec's and the rules' clock),
+        increments and ``movestogo`` under a clock; ``movetime`` (the lesser of its
+        spec's and the rules' time per move) without a clock or below it; ``depth`` and
+        ``nodes`` when the spec gives them."""
         c = self.sides[side]
         args: list[str] = []
         clock = self._clock_ms(side)
