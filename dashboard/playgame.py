@@ -10,6 +10,8 @@ or 17-5 rule forbids is explained in :attr:`ClickGame.notice`.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,8 +33,13 @@ class Notice:
 class ClickGame(PlayGame):
     """A :class:`PlayGame` played by clicks on the board (see the module's notes)."""
 
-    def __init__(self, setup: PlaySetup, context: BotContext = DEFAULT_CONTEXT) -> None:
-        super().__init__(setup, context=context)
+    def __init__(
+        self,
+        setup: PlaySetup,
+        context: BotContext = DEFAULT_CONTEXT,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(setup, context=context, clock=clock)
         self.selected: int | None = None
         self.notice: Notice | None = None
 
@@ -40,16 +47,16 @@ class ClickGame(PlayGame):
         """Handle a click on ``square``; returns what it did: ``selected``, ``deselected``,
         ``moved``, ``forbidden`` (a move an anti-chasing rule forbids: :attr:`notice`
         says why), ``illegal`` (not a destination: the selection is cleared), ``waiting``
-        (not the person's turn) or ``over``."""
+        (not the person's turn) or ``over`` (also when the person's time had run out)."""
         self.notice = None
-        if self.over:
+        if self.flag() or self.over:
             return "over"
         if self.to_move != self.human:
             return "waiting"
         if self.selected is not None and square in self.targets(self.selected):
-            self.play(square_name(self.selected) + square_name(square))
+            played = self.play(square_name(self.selected) + square_name(square))
             self.selected = None
-            return "moved"
+            return "moved" if played is not None else "over"
         if self.is_mine(square) and square != self.selected:
             self.selected = square
             if not self.targets(square) and not self.forbidden(square):
@@ -87,3 +94,8 @@ class ClickGame(PlayGame):
         """Give the game up (:meth:`PlayGame.resign`), clearing the selection."""
         self.selected = None
         super().resign()
+
+    def leave(self) -> bool:
+        """Leave the game (:meth:`PlayGame.leave`), clearing the selection."""
+        self.selected = None
+        return super().leave()

@@ -99,6 +99,8 @@ class Reason(IntEnum):
     RESIGN = 9  # not a rule: a person gave the game up (a game saved from the Play page)
     ADJUDICATED_RESIGN = 10  # not a rule: a side's own search scores lost (--resign)
     ADJUDICATED_DRAW = 11  # not a rule: both sides' search scores stayed level (--draw)
+    AGREED_DRAW = 12  # the players agreed to a draw (Clocks 3: draw_by_agreement)
+    ABANDONED = 13  # a person left the game unfinished: a loss (the Play page)
 
     @property
     def label(self) -> str:
@@ -149,11 +151,14 @@ WINNERS = tuple(s.winner for s in Status if s is not Status.ONGOING)
 REASON_NAMES = tuple(r.label for r in Reason)  # by code, "" for NONE
 REASONS = REASON_NAMES[1:]  # the stored reasons
 # The ends the rules give (RULES.md 'End of the game' 1-4), and the reasons a player stopped
-# a game before the rules ended it (a fault, the clock, resigning); the simulator's own
-# stops (ply_cap, tablebase, and the adjudications by search scores) are neither.
+# a game before the rules ended it (a fault, the clock, resigning, leaving, an agreed
+# draw); the simulator's own stops (ply_cap, tablebase, and the adjudications by search
+# scores) are neither. Every player's stop but the agreed draw is a loss for that player.
 RULE_ENDS = frozenset(r.label for r in (Reason.DEN, Reason.CAPTURE_ALL, Reason.NO_MOVES,
                                         Reason.NO_CAPTURE))  # fmt: skip
-PLAYER_STOPS = frozenset(r.label for r in (Reason.FORFEIT, Reason.TIME, Reason.RESIGN))
+PLAYER_LOSSES = frozenset(r.label for r in (Reason.FORFEIT, Reason.TIME, Reason.RESIGN,
+                                            Reason.ABANDONED))  # fmt: skip
+PLAYER_STOPS = PLAYER_LOSSES | {Reason.AGREED_DRAW.label}
 # The referee's verdicts on the players' search scores (sim.play.adjudication): results
 # for the players' scores, reported apart from the rules' ends.
 SCORE_ADJUDICATIONS = frozenset(r.label for r in (Reason.ADJUDICATED_RESIGN,

@@ -87,7 +87,8 @@ def differences(a: str | Ruleset, b: str | Ruleset) -> dict[str, Any]:
 
 def _value_meanings(option: Option) -> dict[str, str]:
     if option.kind is int:
-        return {"0": option.meaning(0), "N": option.meanings["N"].format(n="N")}
+        zero = {"0": option.meaning(0)} if option.low == 0 else {}
+        return {**zero, "N": option.meanings["N"].format(n="N")}
     return {v: option.meanings[v] for v in option.values}
 
 

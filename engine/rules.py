@@ -79,6 +79,10 @@ class Ruleset:
     rule_7_3: bool = False
     rule_17_5: bool = False
     no_capture_plies: int = 200
+    move_time: int = 0
+    time_strikes: int = 1
+    game_time: int = 0
+    draw_by_agreement: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):

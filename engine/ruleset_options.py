@@ -20,6 +20,8 @@ from engine.codes import JUMP_BLOCK_VALUES, JUMP_VALUES, Jump, JumpBlock
 
 PRESET_NAMES = ("standard", "yeshou", "datou")
 MAX_NO_CAPTURE_PLIES = 1_000_000
+MAX_TIME_S = 86_400  # one day: the longest time limit a rule set may give (seconds)
+MAX_TIME_STRIKES = 100
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,35 @@ OPTIONS: tuple[Option, ...] = (
          "N": "drawn after {n} plies in a row without a capture"},
         low=0, high=MAX_NO_CAPTURE_PLIES, low_means="no draw rule", table_value=0,
     ),
+    # The players' rules (Clocks 1-3): the engine's kernels never read them; the referee,
+    # the Play page and engine.timerules do. Tables fix them at their standard values.
+    Option(
+        "move_time", int, _presets(0, 0, 30), "Clocks 1",
+        "the time limit of one move, in seconds",
+        {"0": "no time limit per move",
+         "N": "a move may take {n} s; each further {n} s it takes is one more strike"},
+        low=0, high=MAX_TIME_S, low_means="no limit", table_value=0,
+    ),
+    Option(
+        "time_strikes", int, _presets(1, 1, 2), "Clocks 1",
+        "how many strikes in a row over the time per move lose",
+        {"N": "{n} strikes in a row over the time per move lose the game on time"},
+        low=1, high=MAX_TIME_STRIKES, low_means="the first strike loses", table_value=1,
+    ),
+    Option(
+        "game_time", int, _presets(0, 600, 0), "Clocks 2",
+        "each side's time for the whole game, in seconds",
+        {"0": "no clock for the whole game",
+         "N": "each side has {n} s for all its moves; the side whose time runs out loses"},
+        low=0, high=MAX_TIME_S, low_means="no clock", table_value=0,
+    ),
+    Option(
+        "draw_by_agreement", bool, _presets(False, True, False), "Clocks 3",
+        "whether the players may agree to a draw",
+        {"false": "no draw by agreement",
+         "true": "a player may offer a draw; the game is drawn if the other accepts"},
+        table_value=False,
+    ),
 )  # fmt: skip
 
 OPTION_BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
@@ -183,5 +214,9 @@ R_TRAPPED_CAPTURE = slot("trapped_can_capture")
 R_RULE_7_3 = slot("rule_7_3")
 R_RULE_17_5 = slot("rule_17_5")
 R_NO_CAPTURE = slot("no_capture_plies")
+R_MOVE_TIME = slot("move_time")  # read by no kernel: the players' rules (engine.timerules)
+R_TIME_STRIKES = slot("time_strikes")
+R_GAME_TIME = slot("game_time")
+R_DRAW_AGREED = slot("draw_by_agreement")
 R_STRENGTH = len(OPTIONS)  # R_STRENGTH + animal (1..8): strength of that animal
 RULES_ARRAY_SIZE = R_STRENGTH + 9

@@ -26,6 +26,7 @@ from dashboard.i18n import counted
 from dashboard.lang import error_text, fox, labels, lang, nf, piece, result, side, t
 from dashboard.limits import check_bot_limits
 from dashboard.playboard import board_cells, draw_board
+from dashboard.playclock import clock_panel, record_abandoned, stop_controls
 from dashboard.playgame import ClickGame, PlaySetup
 from dashboard.settings import Limits, load_settings
 from engine.board import square_name
@@ -110,6 +111,7 @@ def new_game(request: PlaySetup | None) -> None:
         return
     old = _game()
     if old is not None:
+        record_abandoned(old)  # an unfinished game left for another: a loss, recorded
         old.close()
     st.session_state[GAME_KEY] = ClickGame(request)
     st.session_state.pop(SAVED_KEY, None)
@@ -186,6 +188,8 @@ def status_text(game: ClickGame) -> str:
         winner, why = res
         if why == "resign":
             return t("play.you_resigned", side=side(winner))
+        if why == "abandoned":
+            return t("play.you_left", side=side(winner))
         outcome = "draw" if winner == "draw" else ("won" if winner == game.human else "lost")
         return t(f"play.result_{outcome}", result=result(winner, why))
     if game.bot_to_move:
@@ -323,6 +327,7 @@ def _game_area(request: PlaySetup | None) -> None:
         if game.forfeit is not None:
             st.warning(t("play.engine_forfeit", note=game.forfeit))
         controls(game, request)
+        stop_controls(game, SAVED_KEY)
         save_panel(game)
         if game.moves:
             st.dataframe(moves_table(game), hide_index=True, height=260, key="play_moves")
@@ -361,4 +366,6 @@ if _game() is None and request is not None:
     new_game(request)
 elif _game() is None:
     new_game(PlaySetup.against("standard", "red", DEFAULT_BOT, None, secrets.randbits(31)))
+if (current := _game()) is not None:
+    clock_panel(current)
 game_area(request)

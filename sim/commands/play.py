@@ -148,11 +148,11 @@ def _human_turn(game: PlayGame, stdin: TextIO) -> str | None:
             print(f"took back {taken} {'ply' if taken == 1 else 'plies'}")
             return "undo"
         try:
-            game.play(text)
+            played = game.play(text)
         except MoveError as exc:
             print(f"not played: {exc}")
             continue
-        return "played"
+        return "played" if played is not None else "late"  # late: lost on time
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:

@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from engine import __version__ as ENGINE_VERSION
 from engine import parse_rules
-from engine.codes import PLAYER_STOPS, REASONS
+from engine.codes import PLAYER_LOSSES, REASONS, Reason
 from engine.errors import DsqError
 from sim.play.human import done_record
 from sim.play.replay import agrees
@@ -87,8 +87,10 @@ def _check_result(game: GameText, winner: str, reason: str, replayed: Any, cap: 
         )
     if reason == "ply_cap" and (winner != "draw" or plies != cap):
         raise GameTextError(line, f"a ply_cap draw ends at its ply cap {cap}, not at ply {plies}")
-    if reason in PLAYER_STOPS and winner == "draw":
+    if reason in PLAYER_LOSSES and winner == "draw":
         raise GameTextError(line, f"a game ended by {reason} has a winner")
+    if reason == Reason.AGREED_DRAW.label and winner != "draw":
+        raise GameTextError(line, f"a game ended by {reason} is a draw")
     if plies > cap:
         raise GameTextError(game.line_of("PlyCap"), f"{plies} plies over the ply cap {cap}")
 

@@ -3,9 +3,11 @@
 The person's side is stored as the player spec ``human``
 (:data:`sim.bots.spec.HUMAN`); statistics leave such games out unless asked. A game may
 begin at a set-up position (stored in ``start_fen``) and may end by the rules or be
-stopped (:class:`Stop`): the person resigns (reason ``resign``, the bot wins) or the bot,
-an external engine, faults (reason ``forfeit`` with the fault in ``forfeit_note``, as the
-referee records it).
+stopped (:class:`Stop`): the person resigns (reason ``resign``, the bot wins) or leaves the
+game (``abandoned``, the bot wins), the bot, an external engine, faults (reason
+``forfeit`` with the fault in ``forfeit_note``, as the referee records it), either side
+loses on time (``time``), or the two agree to a draw (``agreed_draw``, where the rules
+allow it).
 
 :func:`human_game_row` replays the moves through the engine and derives every column from
 that replay, with the same meanings as :func:`sim.play.referee.play_game`'s records;
@@ -59,9 +61,11 @@ class RecordError(DsqError):
 @dataclass(frozen=True)
 class Stop:
     """How a game that the rules did not end was stopped: ``loser`` (``red``/``blue``)
-    lost by ``reason``: ``resign`` (the person gave up), ``forfeit`` (the bot, an
-    external engine, faulted; ``note`` is the referee's forfeit note, ``kind: message``)
-    or ``time`` (the bot's move went over its time limit; ``note`` says by how much)."""
+    lost by ``reason``: ``resign`` (the person gave up), ``abandoned`` (the person left),
+    ``forfeit`` (the bot, an external engine, faulted; ``note`` is the referee's forfeit
+    note, ``kind: message``) or ``time`` (a move went over its time limit or the rules'
+    time rules; ``note`` says by how much); or ``agreed_draw`` (a draw the person offered
+    and the bot accepted; ``loser`` is the side that offered it, and nobody loses)."""
 
     loser: str
     reason: str
@@ -69,18 +73,22 @@ class Stop:
 
 
 RESIGN, FORFEIT, TIME = Reason.RESIGN.label, Reason.FORFEIT.label, Reason.TIME.label
-STOP_REASONS = (RESIGN, FORFEIT, TIME)
+ABANDONED, AGREED_DRAW = Reason.ABANDONED.label, Reason.AGREED_DRAW.label
+STOP_REASONS = (RESIGN, FORFEIT, TIME, ABANDONED, AGREED_DRAW)
+PERSON_STOPS = (RESIGN, ABANDONED, AGREED_DRAW)  # what only the person does
 
 
 def _check_stop(stop: Stop, red: str, blue: str) -> None:
-    """RecordError unless ``stop`` fits the players: the person resigns, the bot forfeits
-    or loses on time."""
+    """RecordError unless ``stop`` fits the players: the person resigns, leaves or offers
+    the draw, the bot forfeits, either loses on time."""
     if stop.reason not in STOP_REASONS or stop.loser not in ("red", "blue"):
         raise RecordError("stop", f"a recorded game cannot be stopped by {stop.reason!r}")
+    if stop.reason == TIME:
+        return
     loser_is_human = (red if stop.loser == "red" else blue) == HUMAN
-    if loser_is_human != (stop.reason == RESIGN):
-        who = "the person" if stop.reason == RESIGN else "the bot"
-        raise RecordError("stop", f"only {who} can lose a recorded game by {stop.reason}")
+    if loser_is_human != (stop.reason in PERSON_STOPS):
+        who = "the person" if stop.reason in PERSON_STOPS else "the bot"
+        raise RecordError("stop", f"only {who} can stop a recorded game by {stop.reason}")
 
 
 def human_game_row(
@@ -96,6 +104,7 @@ def human_game_row(
     start_fen: str | None = None,
     stop: Stop | None = None,
     engine: dict[str, Any] | None = None,
+    clocks: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The GAME_SCHEMA row of a game, its moves replayed through the engine.
 
@@ -103,7 +112,9 @@ def human_game_row(
     the bot drew its moves from; ``moves`` are written like ``a3a4`` and played from
     ``start_fen`` (None or the initial position's FEN: the initial position, stored as
     null). ``stop`` records a game the rules did not end (a resignation, an engine's
-    forfeit); ``engine`` is the identity of the external engine the bot was, if it was one.
+    forfeit, ...); ``engine`` is the identity of the external engine the bot was, if it
+    was one; ``clocks`` the columns ``time_control``, ``move_ms``, ``red_clock_ms`` and
+    ``blue_clock_ms`` of a timed game (null without).
     Raises :class:`RecordError` when no side is ``human``, the game neither ended by the
     rules nor was stopped, or it was stopped after its end; the engine's DsqError when
     the FEN or a move is not valid.
@@ -118,7 +129,10 @@ def human_game_row(
     if stop is not None:
         if result is not None:
             raise RecordError("stop", f"the game had ended by the rules ({result.reason})")
-        result = Result("blue" if stop.loser == "red" else "red", stop.reason)
+        if stop.reason == AGREED_DRAW and not ruleset.draw_by_agreement:
+            raise RecordError("stop", f"{ruleset.spec} has no draw by agreement")
+        winner = "draw" if stop.reason == AGREED_DRAW else "blue" if stop.loser == "red" else "red"
+        result = Result(winner, stop.reason)
     elif result is None:
         raise RecordError(
             "unfinished",
@@ -141,7 +155,9 @@ def human_game_row(
         **replayed.columns,
         "engine_version": ENGINE_VERSION,
         "duration_ms": float(duration_ms),
-        "forfeit_note": stop.note if stop is not None and stop.reason != RESIGN else None,
+        "forfeit_note": stop.note if stop is not None and stop.reason in (FORFEIT, TIME) else None,
+        **dict.fromkeys(("time_control", "move_ms", "red_clock_ms", "blue_clock_ms")),
+        **(clocks or {}),
         "red_engine": engine if engine is not None and blue == HUMAN else None,
         "blue_engine": engine if engine is not None and red == HUMAN else None,
         "start_fen": replayed.start_fen,

@@ -10,12 +10,12 @@ Generators (all :func:`engine.rng.seed_state` xorshift states):
   colour through splitmix64.
 
 Same arguments, same game. When both bots are ``random`` or ``greedy`` the whole game
-runs in one compiled loop (:func:`sim.bots.fast.play_fast`); otherwise the referee asks
-each bot for its move ply by ply, timing each answer: a side that overruns its time
-budget loses on ``time``, and an external engine's fault loses by ``forfeit``
-(:mod:`sim.external`). Timing is not reproducible: a game decided on time is not. Each
-ply a searching bot chose records its search score in Red's view (``scores``, on the
-scale of :mod:`sim.bots.scores`); the compiled loop's bots report none.
+runs in one compiled loop (:func:`sim.bots.fast.play_fast`; its moves take microseconds,
+untimed); otherwise the referee asks each bot for its move ply by ply, timing each answer:
+a side over its time budget or the rules' time rules (``move_time``, ``game_time``) loses
+on ``time``, an external engine's fault by ``forfeit`` (:mod:`sim.external`). Timing is
+not reproducible: a game decided on time is not. Each ply a searching bot chose records
+its search score in Red's view (``scores``, :mod:`sim.bots.scores`); fast bots have none.
 
 With ``adjudicate="tablebase"`` a game ends at its first position where an endgame table
 settles the result for certain (:mod:`sim.tablebase.adjudicate`), recorded with reason
@@ -247,7 +247,7 @@ def _play_stepwise(
         make_bot(specs[0], ruleset, rngs[1:2], context),
         make_bot(specs[1], ruleset, rngs[2:3], context),
     ]
-    clocks = GameClocks.for_specs(specs)
+    clocks = GameClocks.for_specs(specs, ruleset)
     timed = clocks.active or any(getattr(b, "external", False) for b in bots)
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
     moves = np.empty(ply_cap, dtype=np.int32)
@@ -279,10 +279,9 @@ def _play_stepwise(
                     loss = (side, Reason.FORFEIT, fault.note)
                     break
                 ms = (time.perf_counter() - t0) * 1000.0
-                if clocks.over_time(side, ms):
-                    loss = (side, Reason.TIME, clocks.overrun_note(side, ms))
+                if (late := clocks.judge(side, ms)) is not None:  # its spec's and the rules'
+                    loss = (side, Reason.TIME, late)
                     break
-                clocks.charge(side, ms)
                 if mv not in buf[:n]:
                     raise MoveError(
                         f"bot {specs[side].canonical} chose an illegal move {decode_move(mv)}"

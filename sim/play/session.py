@@ -8,7 +8,13 @@ A person can take moves back (:meth:`PlayGame.undo`) and resign (a loss, reason
 ``resign``); a bot that is an external engine and faults loses by forfeit, as the referee
 records it. With ``timed``, bots keep their time limits as in simulations (an engine's
 ``tc=`` clock or ``movetime=``, a bot's ``time_ms=``): a move over its limit plus the
-margin loses on time. A finished game against one bot is saved like the referee's games
+margin loses on time. The rule set's time rules (``move_time`` and ``time_strikes``,
+``game_time``) time every side, the person's moves too, measured here from the moment the
+turn began (``clock``, :func:`time.monotonic` unless given); :meth:`PlayGame.flag` ends
+the game when the person's time has run out before a move. Where the rules allow draws
+by agreement a person may offer one (:meth:`PlayGame.offer_draw`, the bot answers by its
+evaluation, :mod:`sim.play.agreement`); a person who leaves (:meth:`PlayGame.leave`) loses
+by ``abandoned``. A finished game against one bot is saved like the referee's games
 (:meth:`PlayGame.save`, via :mod:`sim.play.human`).
 """
 
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -23,15 +30,18 @@ from typing import Any
 from engine import Position, decode_move, encode_move, parse_rules
 from engine.errors import DsqError, MoveError
 from engine.rng import seed_state
+from engine.timerules import time_rules
 from sim.bots import make_bot
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.protocol import warm_up
 from sim.external.clocks import GameClocks, side_clock
 from sim.external.process import EngineFault
 from sim.external.timecontrol import SideClock
-from sim.play.human import HUMAN, Stop, human_game_row, save_human_game
+from sim.play.agreement import DrawAnswer
+from sim.play.human import AGREED_DRAW, HUMAN, Stop, human_game_row, save_human_game
 from sim.play.referee import bot_seed, start_engines
 from sim.play.setup import SIDES, PlaySetup
+from sim.play.stops import PlayerStops
 
 ANTI_CHASING = ("rule_7_3", "rule_17_5")
 RULE_NAMES = {"rule_7_3": "the 7-3 rule", "rule_17_5": "the 17-5 rule"}
@@ -63,7 +73,7 @@ class ForbiddenMove(MoveError):
         self.rules = rules
 
 
-class PlayGame:
+class PlayGame(PlayerStops):
     """One game with a person at the board (see the module's notes)."""
 
     def __init__(
@@ -73,8 +83,10 @@ class PlayGame:
         timed: bool = False,
         ply_cap: int | None = None,
         context: BotContext = DEFAULT_CONTEXT,
+        clock: Callable[[], float] = time.monotonic,
     ):
         self.setup = setup.checked()
+        self.clock = clock  # seconds: what the person's move times are measured with
         self.context = context  # the tables and engines its bots read
         self.ruleset = parse_rules(self.setup.rules)
         self.pos = Position(self.ruleset, fen=self.setup.fen)
@@ -94,16 +106,18 @@ class PlayGame:
             )
             for i, side in enumerate(SIDES)
         ]
-        self.clocks: GameClocks | None = None
         self.faults: list[str | None] = [None, None]  # engines that could not start
-        if timed:
-            self.clocks = GameClocks(
-                [SideClock() if p is None else side_clock(p.spec) for p in self.players]
-            )
+        # The bots' own limits when timed, and the rules' time rules for every side.
+        own = [SideClock() if p is None or not timed else side_clock(p.spec) for p in self.players]
+        self.clocks: GameClocks | None = GameClocks(own, time_rules(self.ruleset))
+        if not self.clocks.active:
+            self.clocks = None
+        elif timed:
             self.faults = start_engines(self.players, self.clocks)
         self.moves: list[PlayedMove] = []
-        self.stopped: Stop | None = None  # a resignation, a forfeit or a loss on time
-        self.started = time.monotonic()
+        self.stopped: Stop | None = None  # a resignation, a forfeit, a loss on time, ...
+        self.draw_answer: DrawAnswer | None = None  # the bot's answer to the last offer
+        self.started = self.turn_started = self.clock()
         self.finished_at: float | None = None
 
     # -- state
@@ -126,7 +140,9 @@ class PlayGame:
     def forfeit(self) -> str | None:
         """The note of a bot's forfeit (an engine that faulted, or a move over its time)."""
         stop = self.stopped
-        return stop.note if stop is not None and stop.reason != "resign" else None
+        if stop is None or stop.reason not in ("forfeit", "time"):
+            return None
+        return stop.note if self.players[SIDES.index(stop.loser)] is not None else None
 
     @property
     def result(self) -> tuple[str, str] | None:
@@ -134,6 +150,8 @@ class PlayGame:
         resignation, a forfeit or a loss on time, or a ``ply_cap`` draw; None while the
         game goes on."""
         if self.stopped is not None:
+            if self.stopped.reason == AGREED_DRAW:
+                return "draw", AGREED_DRAW
             return _other(self.stopped.loser), self.stopped.reason
         res = self.pos.result
         if res is not None:
@@ -218,9 +236,12 @@ class PlayGame:
         return self.forbidden(code >> 6).get(code & 63, ())
 
     # -- moves
-    def play(self, move: str) -> PlayedMove:
+    def play(self, move: str) -> PlayedMove | None:
         """Play a person's move (e.g. ``a3a4``); the engine's MoveError when it is not
-        legal, a :class:`ForbiddenMove` when only an anti-chasing rule forbids it."""
+        legal, a :class:`ForbiddenMove` when only an anti-chasing rule forbids it; None
+        when it came too late: the person lost on time instead."""
+        if self.person_to_move and self.flag():
+            return None  # too late: lost on time before the move
         if not self.person_to_move:
             raise DsqError("the game is over" if self.over else "it is the bot's turn")
         move = move.strip().lower()
@@ -231,7 +252,13 @@ class PlayGame:
             if rules:
                 raise ForbiddenMove(move, rules) from None
             raise
-        self._play(encode_move(move), by_bot=False)
+        think = self.turn_ms()
+        if self.clocks is not None:
+            late = self.clocks.judge(SIDES.index(self.to_move), think)
+            if late is not None:
+                self._lose(Stop(self.to_move, "time", late))
+                return None
+        self._play(encode_move(move), by_bot=False, think_ms=think)
         return self.moves[-1]
 
     def _play(self, code: int, by_bot: bool, think_ms: float | None = None) -> None:
@@ -240,12 +267,14 @@ class PlayGame:
         side = self.to_move
         self.pos.play(move)
         self.moves.append(PlayedMove(len(self.moves) + 1, side, move, by_bot, captured, think_ms))
+        self.turn_started = self.clock()
+        self.draw_answer = None
         if self.over:
             self._finish()
 
     def _finish(self) -> None:
         if self.finished_at is None:
-            self.finished_at = time.monotonic()
+            self.finished_at = self.clock()
         self.close()
 
     def _lose(self, stop: Stop) -> None:
@@ -284,10 +313,9 @@ class PlayGame:
             return None
         think = (time.perf_counter() - t0) * 1000.0
         if self.clocks is not None:
-            if self.clocks.over_time(side, think):
-                self._lose(Stop(self.to_move, "time", self.clocks.overrun_note(side, think)))
+            if (late := self.clocks.judge(side, think)) is not None:
+                self._lose(Stop(self.to_move, "time", late))
                 return None
-            self.clocks.charge(side, think)
         if code not in {int(m) for m in self.pos.legal_codes()}:
             raise DsqError(f"the bot chose an illegal move {decode_move(code)}")
         self._play(code, by_bot=True, think_ms=think)
@@ -311,6 +339,7 @@ class PlayGame:
         if not self.can_undo():
             return 0
         self.finished_at = None
+        self.turn_started = self.clock()
         if self.stopped is not None:
             self.stopped = None
             return 0
@@ -344,7 +373,7 @@ class PlayGame:
         """The game as a GAME_SCHEMA row (the person as ``human``, the set-up position as
         ``start_fen``, a resignation, forfeit or loss on time as its reason), via the
         engine."""
-        end = self.finished_at or time.monotonic()
+        end = self.finished_at or self.clock()
         return human_game_row(
             self.setup.rules,
             self.setup.red,
@@ -355,6 +384,7 @@ class PlayGame:
             start_fen=self.setup.fen,
             stop=self.stopped,
             engine=getattr(self.bot, "identity", None),
+            clocks=None if self.clocks is None else self._clock_columns(self.clocks),
         )
 
     def save(self, data_dir: str | os.PathLike[str]) -> str:

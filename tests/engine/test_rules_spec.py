@@ -16,8 +16,9 @@ from engine import PRESETS, RulesError, Ruleset, parse_rules
     [
         ("standard", "standard"),
         ("yeshou+tiger_jump=horizontal", "yeshou+tiger_jump=horizontal"),
-        ("standard+tiger_jump=horizontal+rule_17_5", "datou"),
-        ("datou+rule_17_5=false", "standard+tiger_jump=horizontal"),
+        ("standard+tiger_jump=horizontal+rule_17_5+move_time=30+time_strikes=2", "datou"),
+        ("standard+tiger_jump=horizontal+rule_17_5", "standard+tiger_jump=horizontal+rule_17_5"),
+        ("datou+rule_17_5=false", "datou+rule_17_5=false"),
         ("standard+dog_over_wolf", "standard+dog_over_wolf"),
         ("standard+dog_over_wolf=true+dog_over_wolf=false", "standard"),
         ("yeshou+no_capture_plies=100", "yeshou+no_capture_plies=100"),

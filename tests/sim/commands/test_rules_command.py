@@ -11,6 +11,8 @@ from engine import PRESETS, Ruleset
 from engine.options import OPTIONS, differences, explain
 from sim.cli import main as dsq
 
+DATOU_SPELLED = "standard+tiger_jump=horizontal+rule_17_5+move_time=30+time_strikes=2"
+
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
     assert dsq(["rules", *args, "--json"]) == 0
@@ -24,7 +26,7 @@ def test_every_option_of_the_engine_is_described() -> None:
     accepted = {"jump_block": JUMP_BLOCK_VALUES, "lion_jump": JUMP_VALUES}
     accepted["tiger_jump"] = JUMP_VALUES
     for f in fields(Ruleset):
-        if f.name == "no_capture_plies":
+        if OPTIONS[f.name].kind is int:  # no_capture_plies, the time rules: numbers
             continue
         values = accepted.get(f.name, ("true", "false"))
         assert set(OPTIONS[f.name].values) == set(values), f.name
@@ -45,11 +47,11 @@ def test_one_spec_is_explained_against_standard(capsys) -> None:
     ex = run_json(capsys, "datou+dog_over_wolf")
     assert ex["spec"] == "datou+dog_over_wolf" and ex["preset"] == "datou"
     differs = {r["option"] for r in ex["options"] if r["differs"]}
-    assert differs == {"tiger_jump", "rule_17_5", "dog_over_wolf"}
+    assert differs == {"tiger_jump", "rule_17_5", "dog_over_wolf", "move_time", "time_strikes"}
     tiger = next(r for r in ex["options"] if r["option"] == "tiger_jump")
     assert tiger["value"] == "horizontal" and tiger["clause"] == "Movement 9"
     assert "only across" in tiger["meaning"]
-    assert dsq(["rules", "standard+tiger_jump=horizontal+rule_17_5"]) == 0
+    assert dsq(["rules", DATOU_SPELLED]) == 0
     assert capsys.readouterr().out.startswith("datou  (closest preset: datou")
 
 
@@ -61,8 +63,10 @@ def test_two_specs_are_compared(capsys) -> None:
         "rat_cross_capture",
         "rule_7_3",
         "rule_17_5",
+        "game_time",
+        "draw_by_agreement",
     ]
-    assert differences("datou", "standard+tiger_jump=horizontal+rule_17_5")["same"]
+    assert differences("datou", DATOU_SPELLED)["same"]
     assert dsq(["rules", "standard+no_capture_plies=0", "standard"]) == 0
     out = capsys.readouterr().out
     assert "no draw for lack of captures" in out and "after 200 plies" in out

@@ -63,5 +63,11 @@ def test_a_bot_that_lost_on_time_is_recorded_with_its_note():
     stop = Stop("blue", "time", "blue took 900 ms with 100 ms left on its time per move")
     row = human_game_row("standard", HUMAN, "greedy", ["a3a4"], stop=stop)
     assert (row["winner"], row["reason"], row["forfeit_note"]) == ("red", "time", stop.note)
-    with pytest.raises(RecordError):  # a person does not lose on time
-        human_game_row("standard", HUMAN, "greedy", ["a3a4"], stop=Stop("red", "time", "x"))
+    late = human_game_row("datou", HUMAN, "greedy", ["a3a4"], stop=Stop("red", "time", "x"))
+    assert (late["winner"], late["reason"]) == ("blue", "time")  # the rules time people too
+    with pytest.raises(RecordError, match="only the person"):
+        human_game_row("standard", HUMAN, "greedy", ["a3a4"], stop=Stop("blue", "abandoned"))
+    with pytest.raises(RecordError, match="no draw by agreement"):
+        human_game_row("standard", HUMAN, "greedy", ["a3a4"], stop=Stop("red", "agreed_draw"))
+    draw = human_game_row("yeshou", HUMAN, "greedy", ["a3a4"], stop=Stop("red", "agreed_draw"))
+    assert (draw["winner"], draw["reason"], draw["forfeit_note"]) == ("draw", "agreed_draw", None)

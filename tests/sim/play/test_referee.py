@@ -126,11 +126,14 @@ def test_fast_and_stepwise_loops_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     fast = [play_game("datou", "greedy", "random", seed=s, opening_plies=3) for s in range(4)]
     monkeypatch.setattr(referee, "_FAST_KINDS", {})
     slow = [play_game("datou", "greedy", "random", seed=s, opening_plies=3) for s in range(4)]
-    assert [_strip(r) for r in fast] == [_strip(r) for r in slow]
+    # The same games; only the stepwise loop times the moves (datou's time per move).
+    timing = ("time_control", "move_ms", "red_clock_ms", "blue_clock_ms")
+    assert all(r["time_control"] == "rules: move 30 s, 2 strikes" for r in slow)
+    assert [_strip(r) for r in fast] == [{**_strip(r), **dict.fromkeys(timing)} for r in slow]
 
 
 def test_ruleset_objects_and_canonical_specs() -> None:
-    r = parse_rules("standard+rule_17_5+tiger_jump=horizontal")
+    r = parse_rules("standard+rule_17_5+tiger_jump=horizontal+move_time=30+time_strikes=2")
     a = play_game(r, "random", " greedy ", seed=5, ply_cap=30)
     b = play_game("datou", "random", "greedy", seed=5, ply_cap=30)
     assert a["rules"] == "datou" and _strip(a) == _strip(b)

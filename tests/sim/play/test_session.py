@@ -14,9 +14,11 @@ from sim.play.session import ForbiddenMove, PlayGame, PlaySetup
 
 CHASE_FEN = "6l/7/7/7/7/7/E6/7/6C r 0 1"  # docs/rules.md's 17-5 example
 
+DATOU_SPELLED = "standard+tiger_jump=horizontal+rule_17_5+move_time=30+time_strikes=2"
+
 
 def test_a_setup_is_checked_and_made_canonical():
-    s = PlaySetup.against("standard+tiger_jump=horizontal+rule_17_5", "blue",
+    s = PlaySetup.against(DATOU_SPELLED, "blue",
                           "mcts:playouts=50", "start", 9).checked()  # fmt: skip
     assert (s.rules, s.fen, s.blue, s.human) == ("datou", None, HUMAN, "blue")
     assert s.bot.startswith("mcts:playouts=50,") and s.red == s.bot
