@@ -33,11 +33,24 @@ class PlayerStops:
     pos: Position
     moves: list[Any]
     draw_answer: DrawAnswer | None
-    over: bool
-    person_to_move: bool
-    to_move: str
-    human: str
     bot: Any
+
+    # The game's state, given by the game's own properties.
+    @property
+    def over(self) -> bool:  # noqa: D102
+        raise NotImplementedError
+
+    @property
+    def person_to_move(self) -> bool:  # noqa: D102
+        raise NotImplementedError
+
+    @property
+    def to_move(self) -> str:  # noqa: D102
+        raise NotImplementedError
+
+    @property
+    def human(self) -> str:  # noqa: D102
+        raise NotImplementedError
 
     def _lose(self, stop: Stop) -> None:
         raise NotImplementedError
