@@ -19,6 +19,7 @@ from dashboard.filters import sidebar_filters
 from dashboard.lang import init_display_settings, sidebar_display_settings, t
 from dashboard.pages import PAGE_LIST, PAGES
 from dashboard.settings import load_settings
+from dashboard.urlstate import begin_run, sync
 
 
 def first_line(exc: BaseException) -> str:
@@ -30,6 +31,7 @@ def first_line(exc: BaseException) -> str:
 def main() -> None:
     """Configure the app, draw the shared sidebar and run the chosen page."""
     init_display_settings()
+    begin_run()
     st.set_page_config(page_title=t("app.title"), page_icon=":material/pets:", layout="wide")
     pages = [
         st.Page(PAGES / script, title=t(title), icon=icon, url_path=path or None, default=not path)
@@ -50,10 +52,12 @@ def main() -> None:
             )
         )
     try:
-        sidebar_filters()
+        sidebar_filters(page.url_path)
         page.run()
     except Exception as exc:  # noqa: BLE001 - show a message, never a traceback
         st.error(t("app.page_failed", detail=first_line(exc)), icon=":material/error:")
+    finally:
+        sync()  # the view into the URL, also when the page stopped or switched
 
 
 main()

@@ -22,6 +22,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard import hints
 from dashboard.builders import bot_builder, rules_builder
+from dashboard.filters import set_temporary_batches
 from dashboard.lang import error_text, fox, labels, lang, nf, piece, result, side, t
 from dashboard.limits import check_bot_limits
 from dashboard.playboard import board_cells, draw_board
@@ -155,8 +156,9 @@ def on_save() -> None:
 
 
 def on_open_saved(batch_id: str) -> None:
-    """Show the saved game on the Games page (the sidebar's batch filter set to it)."""
-    st.session_state["f_batches"] = [batch_id]
+    """Show the saved game on the Games page (the sidebar's batch filter set to it, shown
+    there, and cleared when the person leaves that page)."""
+    set_temporary_batches([batch_id], page="games", why="play.temporary_why")
     st.session_state["play_go_games"] = True
 
 
