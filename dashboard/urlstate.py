@@ -7,7 +7,8 @@ options). The first time a session declares a key, the URL's value, if it is sti
 becomes the widget's value; values that are not valid any more (a batch that was deleted,
 a page past the last) are dropped without a word. After each run :func:`sync` writes the
 declared values back (what equals its default is left out, so links stay short) and drops
-the parameters of widgets the run did not draw (another page's).
+every other parameter (another page's, or one the app does not know), but the language's
+and the fox setting's.
 
 The URL is read with bounds: a value longer than :data:`MAX_CHARS` or a list longer than
 :data:`MAX_ITEMS` is ignored, so a long or hostile address cannot slow the app down.
@@ -30,7 +31,8 @@ KINDS = ("list", "bool", "int", "choice", "str")
 _RUN = "_url_run"  # session: the parameters declared in this run -> their Kept
 _DONE = "_url_restored"  # session: the parameters already read from the URL
 
-OWNED: set[str] = set()  # every parameter any run has declared (dropped when not drawn)
+# Parameters kept by others: the language and fox settings (dashboard.lang), Streamlit's own.
+OTHERS = frozenset({"lang", "fox", "embed", "embed_options"})
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,6 @@ def keep(
     kept = Kept(key, param or key, kind, default, opts, low, high, comma, valid)
     state = st.session_state
     state.setdefault(_RUN, {})[kept.param] = kept
-    OWNED.add(kept.param)
     done = state.setdefault(_DONE, set())
     if kept.param not in done:
         done.add(kept.param)
@@ -144,8 +145,8 @@ def keep(
 
 
 def sync() -> None:
-    """Write this run's declared values into the URL and drop the parameters of widgets
-    this run did not draw (only what changed is written)."""
+    """Write this run's declared values into the URL and drop the parameters this run did
+    not declare, but :data:`OTHERS` (only what changed is written)."""
     params = _params()
     if params is None:
         return
@@ -159,8 +160,7 @@ def sync() -> None:
                     del params[name]
             elif current != wanted:
                 params[name] = wanted if len(wanted) > 1 else wanted[0]
-        for name in OWNED - set(declared):
-            if name in params:
-                del params[name]
+        for name in [n for n in params if n not in declared and n not in OTHERS]:
+            del params[name]
     except Exception:  # noqa: BLE001 - the URL is a convenience; never fail a page for it
         return
