@@ -2,9 +2,10 @@
 
 Multipage via ``st.navigation``. The sidebar holds the language and display settings,
 the data folder, the filters every page shares, and any settings problems; each page is
-a script in ``dashboard/views``. Every text comes from the language's catalogue
-(:mod:`dashboard.i18n`). Errors a page did not expect are shown as one readable message,
-never a traceback.
+a script in ``dashboard/views``. The filters and each page's settings are kept in the URL
+(:mod:`dashboard.urlstate`), so a link opens the same view. Every text comes from the
+language's catalogue (:mod:`dashboard.i18n`). Errors a page did not expect are shown as
+one readable message, never a traceback.
 
 The ``dashboard``, ``sim`` and ``engine`` packages must be importable: the project is
 installed (``pip install -e .``), and ``dsq dashboard`` also puts the project folder on
