@@ -17,6 +17,7 @@ The language and fox settings (``lang``, ``fox``) are kept by :mod:`dashboard.la
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,7 @@ MAX_CHARS = 2000  # longest value of one parameter that is read
 MAX_ITEMS = 200  # most values of a list parameter that are read
 TRUE_WORDS = ("1", "true", "yes", "on")
 FALSE_WORDS = ("0", "false", "no", "off")
-KINDS = ("list", "bool", "int", "choice", "str")
+KINDS = ("list", "bool", "int", "float", "choice", "str")
 _RUN = "_url_run"  # session: the parameters declared in this run -> their Kept
 _DONE = "_url_restored"  # session: the parameters already read from the URL
 
@@ -40,17 +41,17 @@ class Kept:
     """One URL-kept widget value: its session key, URL parameter, kind and default.
 
     ``kind``: ``list`` (a multiselect; repeated parameters, or comma-separated with
-    ``comma``), ``bool`` (``1``), ``int`` (between ``low`` and ``high``), ``choice`` (one
-    of ``options``, written as ``str(option)``) or ``str`` (free text, checked by
-    ``valid``)."""
+    ``comma``), ``bool`` (``1``), ``int`` or ``float`` (between ``low`` and ``high``),
+    ``choice`` (one of ``options``, written as ``str(option)``) or ``str`` (free text,
+    checked by ``valid``)."""
 
     key: str
     param: str
     kind: str
     default: Any = None
     options: tuple[Any, ...] | None = None
-    low: int | None = None
-    high: int | None = None
+    low: float | None = None
+    high: float | None = None
     comma: bool = False
     valid: Callable[[str], bool] | None = None
 
@@ -70,14 +71,22 @@ class Kept:
         if self.kind == "int":
             if not (word.isascii() and word.isdigit() and len(word) <= 12):
                 return False, None
-            n = int(word)
-            fits = (self.low is None or n >= self.low) and (self.high is None or n <= self.high)
-            return (True, n) if fits else (False, None)
+            return self._bounded(int(word))
+        if self.kind == "float":
+            try:
+                x = float(word) if len(word) <= 32 else math.nan
+            except ValueError:
+                return False, None
+            return self._bounded(x) if math.isfinite(x) else (False, None)
         if self.kind == "choice":
             known = {str(o): o for o in self.options or ()}
             return (True, known[word]) if word in known else (False, None)
         ok = self.valid is None or _checked(self.valid, word)
         return (True, word) if ok else (False, None)
+
+    def _bounded(self, n: float) -> tuple[bool, Any]:
+        fits = (self.low is None or n >= self.low) and (self.high is None or n <= self.high)
+        return (True, n) if fits else (False, None)
 
     def encode(self, value: Any) -> list[str] | None:
         """The parameter's values for ``value``; None when the URL should not name it."""
@@ -119,8 +128,8 @@ def keep(
     param: str | None = None,
     default: Any = None,
     options: Sequence[Any] | None = None,
-    low: int | None = None,
-    high: int | None = None,
+    low: float | None = None,
+    high: float | None = None,
     comma: bool = False,
     valid: Callable[[str], bool] | None = None,
 ) -> str:

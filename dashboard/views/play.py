@@ -28,6 +28,7 @@ from dashboard.limits import check_bot_limits
 from dashboard.playboard import board_cells, draw_board
 from dashboard.playgame import ClickGame, PlaySetup
 from dashboard.settings import Limits, load_settings
+from dashboard.urlstate import keep
 from engine.board import square_name
 from engine.errors import DsqError
 from sim.bots.protocol import warm_up as warm_up_bot
@@ -65,6 +66,9 @@ def setup_form(limits: Limits) -> PlaySetup | None:
             st.markdown(f"**{t('play.rules')}**")
             rules = rules_builder("play")
         with right:
+            keep("play_colour", "choice", default="red", options=("red", "blue"))
+            keep("play_fen", "str", default="", valid=lambda f: len(f) <= 200)
+            keep("play_seed", "int", low=0, high=2**31 - 1)
             human = st.radio(
                 t("play.colour"),
                 ("red", "blue"),

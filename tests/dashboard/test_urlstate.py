@@ -177,3 +177,21 @@ def test_the_temporary_filter_can_be_cleared_by_hand(monkeypatch, data_copy):
     at.sidebar.button(key="f_temporary_clear").click().run()
     assert at.sidebar.multiselect(key="f_batches").value == []
     assert not at.sidebar.info and "batches" not in url(at)
+
+
+def test_the_launch_forms_settings_are_kept(monkeypatch, tmp_path):
+    at = open_link(monkeypatch, tmp_path / "data", view="simulate")
+    at.selectbox(key="sim_preset").set_value("datou").run()
+    at.selectbox(key="sim_red_bot").set_value("alphabeta").run()
+    at.number_input(key="sim_red_alphabeta_depth").set_value(3).run()
+    at.number_input(key="sim_games").set_value(50).run()
+    at.checkbox(key="sim_swap").check().run()
+    link = url(at)
+    assert link["sim_preset"] == ["datou"] and link["sim_games"] == ["50"]
+    again = open_link(monkeypatch, tmp_path / "data", "simulate", **link)
+    assert again.selectbox(key="sim_preset").value == "datou"
+    assert again.selectbox(key="sim_red_bot").value == "alphabeta"
+    assert again.number_input(key="sim_red_alphabeta_depth").value == 3
+    assert again.number_input(key="sim_games").value == 50
+    assert again.checkbox(key="sim_swap").value
+    assert url(again) == link
