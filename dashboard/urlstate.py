@@ -155,21 +155,20 @@ def keep(
 
 def sync() -> None:
     """Write this run's declared values into the URL and drop the parameters this run did
-    not declare, but :data:`OTHERS` (only what changed is written)."""
+    not declare, but :data:`OTHERS` (the URL is replaced at once, and only when it
+    differs)."""
     params = _params()
     if params is None:
         return
     declared: dict[str, Kept] = st.session_state.get(_RUN) or {}
     try:
+        current = {name: list(params.get_all(name)) for name in params}
+        wanted = {name: values for name, values in current.items() if name in OTHERS}
         for name, kept in declared.items():
-            wanted = kept.encode(st.session_state.get(kept.key, kept.default))
-            current = params.get_all(name) if name in params else None
-            if wanted is None:
-                if current is not None:
-                    del params[name]
-            elif current != wanted:
-                params[name] = wanted if len(wanted) > 1 else wanted[0]
-        for name in [n for n in params if n not in declared and n not in OTHERS]:
-            del params[name]
+            values = kept.encode(st.session_state.get(kept.key, kept.default))
+            if values is not None:
+                wanted[name] = values
+        if wanted != current:
+            params.from_dict({k: v[0] if len(v) == 1 else v for k, v in wanted.items()})
     except Exception:  # noqa: BLE001 - the URL is a convenience; never fail a page for it
         return
