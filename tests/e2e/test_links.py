@@ -62,6 +62,7 @@ def test_a_copied_link_opens_the_same_view(server, browser):
     page.wait_for_function("() => location.search.includes('humans=1')")
     link = page.url
     assert "rules=datou" in link and "lang=en" in link
+    page.locator(SIDEBAR).locator('[data-tag][aria-label="datou"]').first.wait_for()
     first = shown_view(page)
     with open_dataset(data) as ds:
         games = general_stats(ds.con, Selection(rules=("datou",), humans=True)).games
@@ -71,6 +72,7 @@ def test_a_copied_link_opens_the_same_view(server, browser):
     other.goto(link)
     other.get_by_text("Games played").first.wait_for()
     wait_idle(other)
+    other.locator(SIDEBAR).locator('[data-tag][aria-label="datou"]').first.wait_for()
     assert shown_view(other) == first
     assert other.url == link
     assert not other.locator('[data-testid="stException"]').count()
