@@ -71,9 +71,7 @@ def test_a_link_restores_the_sidebar_filters_and_the_confidence(monkeypatch, fix
     }  # fmt: skip
 
 
-def test_choices_are_written_back_and_a_copied_link_opens_the_same_view(
-    monkeypatch, fixture_data
-):
+def test_choices_are_written_back_and_a_copied_link_opens_the_same_view(monkeypatch, fixture_data):
     at = open_link(monkeypatch, fixture_data, view="compare")
     at.sidebar.checkbox(key="f_humans").check().run()
     at.sidebar.selectbox(key="f_confidence").set_value(99).run()
