@@ -2,6 +2,8 @@
 
 The widgets live in the sidebar, drawn by ``app.py`` before the page runs, so a choice
 made on one page holds on the others. The result is a :class:`sim.stats.query.Selection`.
+The filters and the confidence level are kept in the URL (:mod:`dashboard.urlstate`); a
+page may set a temporary batch filter, shown here and cleared when the person leaves it.
 """
 
 from __future__ import annotations
