@@ -2,9 +2,10 @@
 
 Multipage via ``st.navigation``. The sidebar holds the language and display settings,
 the data folder, the filters every page shares, and any settings problems; each page is
-a script in ``dashboard/views``. Every text comes from the language's catalogue
-(:mod:`dashboard.i18n`). Errors a page did not expect are shown as one readable message,
-never a traceback.
+a script in ``dashboard/views``. The filters and each page's settings are kept in the URL
+(:mod:`dashboard.urlstate`), so a link opens the same view. Every text comes from the
+language's catalogue (:mod:`dashboard.i18n`). Errors a page did not expect are shown as
+one readable message, never a traceback.
 
 The ``dashboard``, ``sim`` and ``engine`` packages must be importable: the project is
 installed (``pip install -e .``), and ``dsq dashboard`` also puts the project folder on
@@ -19,6 +20,7 @@ from dashboard.filters import sidebar_filters
 from dashboard.lang import init_display_settings, sidebar_display_settings, t
 from dashboard.pages import PAGE_LIST, PAGES
 from dashboard.settings import load_settings
+from dashboard.urlstate import begin_run, sync
 
 
 def first_line(exc: BaseException) -> str:
@@ -30,6 +32,7 @@ def first_line(exc: BaseException) -> str:
 def main() -> None:
     """Configure the app, draw the shared sidebar and run the chosen page."""
     init_display_settings()
+    begin_run()
     st.set_page_config(page_title=t("app.title"), page_icon=":material/pets:", layout="wide")
     pages = [
         st.Page(PAGES / script, title=t(title), icon=icon, url_path=path or None, default=not path)
@@ -50,10 +53,12 @@ def main() -> None:
             )
         )
     try:
-        sidebar_filters()
+        sidebar_filters(page.url_path)
         page.run()
     except Exception as exc:  # noqa: BLE001 - show a message, never a traceback
         st.error(t("app.page_failed", detail=first_line(exc)), icon=":material/error:")
+    finally:
+        sync()  # the view into the URL, also when the page stopped or switched
 
 
 main()

@@ -19,10 +19,14 @@ from dashboard.i18n import has_text
 from dashboard.lang import labels, t
 from dashboard.limits import bot_caps
 from dashboard.settings import Limits, load_settings
+from dashboard.urlstate import keep
 from engine import PRESETS
 from engine.errors import DsqError
 from engine.ruleset_options import OPTIONS
 from sim.bots.spec import BOTS
+
+_OPTION_KINDS = {bool: "bool", str: "choice"}  # an option's kind -> how the URL keeps it
+_PARAM_KINDS = {"int": "int", "float": "float", "choice": "choice"}
 
 
 def _label(key: str, fallback: str) -> str:
@@ -31,6 +35,7 @@ def _label(key: str, fallback: str) -> str:
 
 def rules_builder(prefix: str) -> str:
     """A preset and its options, two columns of widgets; returns the canonical spec."""
+    keep(f"{prefix}_preset", "choice", default=next(iter(PRESETS)), options=list(PRESETS))
     preset = st.selectbox(
         t("rules.preset"),
         list(PRESETS),
@@ -45,6 +50,8 @@ def rules_builder(prefix: str) -> str:
         key = f"{prefix}_opt_{preset}_{option.name}"
         box = cols[i % 2]
         label = _label(f"option.{option.name}", option.name)
+        keep(key, _OPTION_KINDS.get(option.kind, "int"), default=current, options=option.choices,
+             low=option.low, high=option.high)  # fmt: skip
         if option.kind is bool:
             values[option.name] = box.toggle(label, value=current, key=key)
         elif option.kind is str:
@@ -94,6 +101,7 @@ def bot_builder(prefix: str, label: str, limits: Limits, default: str) -> str:
 
     names = list(BOTS)
     index = names.index(default) if default in names else 0
+    keep(f"{prefix}_bot", "choice", default=names[index], options=names)
     name = st.selectbox(
         label, names, index=index, key=f"{prefix}_bot", help=bot_kind_help(names[index])
     )
@@ -107,8 +115,11 @@ def bot_builder(prefix: str, label: str, limits: Limits, default: str) -> str:
         key = f"{prefix}_{name}_{p.name}"
         text = _label(f"botparam.{p.name}", p.name)
         help_text = _label(f"bothelp.{name}.{p.name}", p.help)
+        high = int(min(p.high, caps.get(p.name, p.high))) if p.kind == "int" else p.high
+        shown = p.format(p.default) if p.kind not in _PARAM_KINDS else p.default
+        keep(key, _PARAM_KINDS.get(p.kind, "str"), default=shown, options=p.choices,
+             low=p.low, high=high)  # fmt: skip
         if p.kind == "int":
-            high = int(min(p.high, caps.get(p.name, p.high)))
             value = st.number_input(
                 text, int(p.low), high, min(int(p.default), high), key=key, help=help_text
             )

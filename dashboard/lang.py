@@ -4,7 +4,9 @@ The language is chosen in the sidebar (English, 简体中文, Português) and ke
 (``?lang=zh``), so a link opens in the same language; without one, the browser's
 preferred language decides. The fox setting (the wolf shown as a fox, letter ``F``) is
 kept the same way (``?fox=1``). Pages get their texts with :func:`t` and their numbers
-with :func:`nf`.
+with :func:`nf`. The confidence level of the intervals and tests (a sidebar setting,
+``?confidence=90``) is :func:`confidence`; a text with a ``{level}`` field gets it filled
+in (``95%``) unless the page gives one.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ from sim.stats.query import HUMAN
 LANG_KEY = "lang"
 FOX_KEY = "fox"
 TRUE_WORDS = ("1", "true", "yes", "on")
+CONFIDENCE_KEY = "f_confidence"
+CONFIDENCE_LEVELS = (80, 90, 95, 99)  # percent
+DEFAULT_CONFIDENCE = 95
 
 
 def _query(name: str) -> str | None:
@@ -98,14 +103,25 @@ def fox() -> bool:
     return bool(st.session_state.get(FOX_KEY, False))
 
 
+def confidence() -> float:
+    """The confidence level of the intervals and tests the pages show (0.95 by default)."""
+    level = st.session_state.get(CONFIDENCE_KEY, DEFAULT_CONFIDENCE)
+    return (level if level in CONFIDENCE_LEVELS else DEFAULT_CONFIDENCE) / 100
+
+
 def t(key: str, /, **fields: Any) -> str:
-    """The text ``key`` of the catalogue in this session's language."""
-    return text(lang(), key, **fields)
+    """The text ``key`` of the catalogue in this session's language (a ``{level}`` field,
+    when the page gives none, is the confidence level: ``95%``)."""
+    chosen = lang()
+    if "level" not in fields and "{level}" in text(chosen, key):
+        fields["level"] = nf().level()
+    return text(chosen, key, **fields)
 
 
 def nf() -> Numbers:
-    """The number formatters of this session's language."""
-    return Numbers(lang())
+    """The number formatters of this session's language (intervals named at the
+    session's confidence level)."""
+    return Numbers(lang(), confidence())
 
 
 def animal(name: str | int) -> str:

@@ -13,6 +13,7 @@ script in its own thread), so every query on a cached dataset holds that dataset
 
 from __future__ import annotations
 
+import inspect
 import io
 import threading
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from typing import Any, TypeVar
 import pandas as pd
 import streamlit as st
 
+from dashboard.lang import confidence
 from dashboard.settings import load_settings
 from sim.stats.games import distinct_values, list_games
 from sim.stats.games import game_record as stored_game
@@ -99,11 +101,16 @@ def stat(fn: Callable[..., T], selection: Selection, **kwargs: Any) -> T:
     function of :mod:`sim.stats` (``stat(general_stats, selection)``); cached on the data
     folder's fingerprint, the function's qualified name, the selection and the arguments.
 
+    A function with a ``confidence`` argument gets the sidebar's confidence level unless
+    the call gives one, so every interval and test a page shows follows that setting.
+
     ``fn`` must be a module-level function: a lambda or a nested function has no name the
     cache could tell apart from another's.
     """
     if not isinstance(fn, FunctionType) or "<" in fn.__qualname__:
         raise TypeError(f"stat() needs a module-level statistics function, got {fn!r}")
+    if "confidence" not in kwargs and "confidence" in inspect.signature(fn).parameters:
+        kwargs["confidence"] = confidence()
     loaded = dataset()
     return _stat(
         data_dir(),

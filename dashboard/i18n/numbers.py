@@ -27,9 +27,10 @@ DECIMAL_COMMA = frozenset({"pt"})
 class Numbers:
     """The number formatters of one language (same names and arguments as ``fmt``)."""
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, confidence: float = 0.95) -> None:
         self.lang = lang
         self.comma = lang in DECIMAL_COMMA
+        self.confidence = confidence
 
     # -- the layer itself
     def local(self, written: str) -> str:
@@ -81,9 +82,13 @@ class Numbers:
         """``fmt.interval`` with bounds written by ``fmt.<form>``: ``[48.1%, 52.3%]``."""
         return self._bounds(fmt.interval(low, high, getattr(fmt, form), digits))
 
-    def ci(self, confidence: float = 0.95) -> str:
+    def level(self, confidence: float | None = None) -> str:
+        """A confidence level as this language writes it (``95%``); this one's by default."""
+        return self.local(fmt.level(self.confidence if confidence is None else confidence))
+
+    def ci(self, confidence: float | None = None) -> str:
         """The name of an interval: ``95% CI`` / ``IC 95%`` / ``95%置信区间``."""
-        return text(self.lang, "num.ci", level=self.local(fmt.level(confidence)))
+        return text(self.lang, "num.ci", level=self.level(confidence))
 
     def pct_interval(self, low: Any, high: Any, digits: int = 1) -> str:
         """``95% CI [48.1%, 52.3%]`` in this language."""

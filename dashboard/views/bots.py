@@ -15,6 +15,7 @@ from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
 from dashboard.lang import lang, nf, player, t
 from dashboard.loaders import data_dir, dataset, stat
+from dashboard.urlstate import keep
 from engine.errors import DsqError
 from sim.report import fmt
 from sim.stats import bot_table, matchup_table, ratings
@@ -193,6 +194,7 @@ def tournament_section() -> None:
     ids = recorded_tournaments(Path(folder))
     if not ids:
         return
+    keep("bots_tournament", "choice", param="tournament", default="", options=["", *ids])
     tid = st.selectbox(
         t("bots.tournament_pick"),
         ["", *ids],

@@ -12,6 +12,7 @@ from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
 from dashboard.lang import lang, nf, reason, t
 from dashboard.loaders import filter_options, stat
+from dashboard.urlstate import keep
 from sim.report import fmt
 from sim.stats import compare_rules, general_stats, length_histogram
 
@@ -203,10 +204,12 @@ if ctx is not None:
     if len(candidates) < 2:
         st.info(t("compare.need_two_filtered" if chosen_filter else "compare.need_two"))
     else:
+        default = candidates[: min(3, len(candidates))]
+        keep("compare_specs", "list", param="compare", options=candidates, default=default)
         specs = st.multiselect(
             t("compare.specs"),
             candidates,
-            default=candidates[: min(3, len(candidates))],
+            default=default,
             key="compare_specs",
         )
         if len(specs) < 2:

@@ -22,6 +22,7 @@ from dashboard.endgames import (
 )
 from dashboard.lang import nf, side
 from dashboard.settings import load_settings
+from dashboard.urlstate import keep
 from engine.board import FILES, NFILES, NRANKS, WATER, piece_letter, square_name
 from engine.errors import DsqError
 from engine.position import Position
@@ -86,6 +87,7 @@ st.title(text("title"))
 st.caption(text("caption"))
 data_dir = load_settings().data_dir
 root = tables_root(data_dir)
+keep("eg_rules", "str", param="eg_rules", default="standard", valid=parse_rules)
 rules_text = st.text_input(text("rules"), value="standard", key="eg_rules", help=text("rules_help"))
 try:
     ruleset = parse_rules(rules_text)
@@ -123,6 +125,7 @@ with st.expander(text("build"), expanded=not names):
 if not names:
     st.stop()
 
+keep("eg_material", "choice", param="material", options=names)
 name = st.selectbox(text("material"), names, key="eg_material", help=text("material_help"))
 material = parse_material(name)
 table = cache_for(root).get(key, material)
@@ -148,6 +151,8 @@ for col, row in zip(cols, shares.to_dict("records"), strict=True):
 st.subheader(text("heatmap"))
 letters = [piece_letter(int(c)) for c in material.codes]
 cols = st.columns([1, 1, 3])
+keep("eg_piece", "choice", param="heat_piece", default=0, options=range(len(letters)))
+keep("eg_mover", "choice", param="heat_mover", default=0, options=(0, 1))
 piece = cols[0].selectbox(
     text("heat_piece"), range(len(letters)), format_func=letters.__getitem__, key="eg_piece"
 )
@@ -204,6 +209,7 @@ if st.session_state.get("eg_probe_material") != material.name or "eg_fen" not in
     _set_fen(board_fen([None] * (NFILES * NRANKS), "red"))
     _longest()
 st.button(text("load_longest"), key="eg_longest", on_click=_longest)
+keep("eg_fen", "str", param="fen", valid=lambda f: Position(ruleset, f) is not None)
 fen = st.text_input(text("fen"), key="eg_fen")
 try:
     pos = Position(ruleset, fen)

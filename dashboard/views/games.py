@@ -37,6 +37,7 @@ from dashboard.loaders import (
     games_listing,
     selection_download,
 )
+from dashboard.urlstate import keep
 from sim.bots.spec import HUMAN
 from sim.play.replay import Replay, replay_cap, replay_game, verdict
 from sim.stats.games import replay_input
@@ -319,6 +320,8 @@ ctx = page_start(t("games.title"), t("games.caption"), include_humans=True)
 if ctx is not None:
     listed = ctx.selection
     cols = st.columns([2, 2, 1])
+    keep("games_winner", "list", param="winner", options=WINNERS)
+    keep("games_reason", "list", param="reason", options=REASONS)
     winners = cols[0].multiselect(
         t("games.winner"),
         list(WINNERS),
@@ -335,6 +338,7 @@ if ctx is not None:
     )
     _, total = games_listing(listed, tuple(winners), tuple(reasons), 1, 0)
     pages = max(1, (total + PAGE_ROWS - 1) // PAGE_ROWS)
+    keep("games_page", "int", param="page", default=1, low=1, high=pages)
     page = cols[2].number_input(t("games.page"), 1, pages, 1, key="games_page") if pages > 1 else 1
     page = min(int(page), pages)
     listing, total = games_listing(
@@ -352,6 +356,7 @@ if ctx is not None:
         download_selection(listed, tuple(winners), tuple(reasons), total)
         rows = listing.to_dict("records")
         pick_labels = [_label(r) for r in rows]
+        keep("games_pick", "choice", param="game", default=0, options=range(len(rows)))
         choice = st.selectbox(
             t("games.pick"), range(len(rows)), format_func=pick_labels.__getitem__, key="games_pick"
         )

@@ -1,6 +1,6 @@
 """Overview: the general statistics of the selection, as the Portuguese page lists them
 (games played; wins and draws; moves per game, average, fewest and most; wins by the first
-player against wins by the other), with 95% intervals, lengths and how games end. The one
+player against wins by the other), with intervals, lengths and how games end. The one
 test about the first move is the first-move advantage fitted with the bots' strengths
 (:mod:`sim.stats.firstmove`); the raw first-player score is shown as a figure."""
 
@@ -18,6 +18,7 @@ from dashboard.charts import (
 from dashboard.common import page_start
 from dashboard.lang import fox, lang, nf, t
 from dashboard.loaders import stat
+from dashboard.urlstate import keep
 from sim.stats import (
     capture_matrix,
     capture_squares,
@@ -157,6 +158,7 @@ if ctx is not None:
     table[t("overview.col_max")] = [n.count(v) for v in by_rules["max_plies"]]
     st.dataframe(table, hide_index=True, key="overview_by_rules")
 
+    keep("overview_details", "bool", param="details", default=False)
     if st.toggle(t("overview.details"), key="overview_details"):
         left, mid, right = st.columns(3)
         with left:

@@ -22,6 +22,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard import hints
 from dashboard.builders import bot_builder, rules_builder
+from dashboard.filters import set_temporary_batches
 from dashboard.i18n import counted
 from dashboard.lang import error_text, fox, labels, lang, nf, piece, result, side, t
 from dashboard.limits import check_bot_limits
@@ -29,6 +30,7 @@ from dashboard.playboard import board_cells, draw_board
 from dashboard.playclock import clock_panel, record_abandoned, stop_controls
 from dashboard.playgame import ClickGame, PlaySetup
 from dashboard.settings import Limits, load_settings
+from dashboard.urlstate import keep
 from engine.board import square_name
 from engine.errors import DsqError
 from sim.bots.protocol import warm_up as warm_up_bot
@@ -66,6 +68,9 @@ def setup_form(limits: Limits) -> PlaySetup | None:
             st.markdown(f"**{t('play.rules')}**")
             rules = rules_builder("play")
         with right:
+            keep("play_colour", "choice", default="red", options=("red", "blue"))
+            keep("play_fen", "str", default="", valid=lambda f: len(f) <= 200)
+            keep("play_seed", "int", low=0, high=2**31 - 1)
             human = st.radio(
                 t("play.colour"),
                 ("red", "blue"),
@@ -158,8 +163,9 @@ def on_save() -> None:
 
 
 def on_open_saved(batch_id: str) -> None:
-    """Show the saved game on the Games page (the sidebar's batch filter set to it)."""
-    st.session_state["f_batches"] = [batch_id]
+    """Show the saved game on the Games page (the sidebar's batch filter set to it, shown
+    there, and cleared when the person leaves that page)."""
+    set_temporary_batches([batch_id], page="games", why="play.temporary_why")
     st.session_state["play_go_games"] = True
 
 

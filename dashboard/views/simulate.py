@@ -12,6 +12,7 @@ from dashboard.i18n import counted
 from dashboard.jobs import JobView, LaunchRequest, cancel, job_speed, launch, list_jobs
 from dashboard.lang import error_text, labels, nf, side, t
 from dashboard.settings import Limits, load_settings
+from dashboard.urlstate import keep
 from engine import PRESETS
 from engine.errors import DsqError
 from sim.batch.progress import fmt_eta
@@ -39,6 +40,7 @@ def rules_choice() -> list[str]:
     st.markdown(f"**{t('simulate.rules')}**")
     spec = rules_builder("sim")
     others = [p for p in PRESETS if p != spec]
+    keep("sim_also", "list", options=others)
     also = st.multiselect(
         t("simulate.also"),
         others,
@@ -47,6 +49,17 @@ def rules_choice() -> list[str]:
         format_func=labels("rules.preset_"),
     )
     return [spec, *also]
+
+
+def keep_settings(limits: Limits) -> None:
+    """The launch settings the URL keeps (declared before they are drawn)."""
+    keep("sim_games", "int", default=min(200, limits.max_games), low=1, high=limits.max_games)
+    keep("sim_seed", "int", low=0, high=JS_MAX_INT)
+    keep("sim_workers", "int", default=1, low=1, high=limits.max_workers)
+    keep("sim_opening", "int", default=0, low=0, high=MAX_OPENING_PLIES)
+    keep("sim_plycap", "int", default=1000, low=1, high=MAX_PLY_CAP)
+    keep("sim_label", "str", default="", valid=lambda s: len(s) <= 200)
+    keep("sim_swap", "bool", default=False)
 
 
 def launch_form(data_dir: Path, limits: Limits) -> None:
@@ -64,6 +77,7 @@ def launch_form(data_dir: Path, limits: Limits) -> None:
                 "sim_blue", t("simulate.bot_of", side=side("blue")), limits, "greedy"
             )
         st.markdown(f"**{t('simulate.games')}**")
+        keep_settings(limits)
         c = st.columns(3)
         games = c[0].number_input(
             t("simulate.games_per_rules", limit=n.count(limits.max_games)),
@@ -203,6 +217,7 @@ def _batches_panel(data_dir: Path) -> None:
     running = [j for j in jobs if j.active]
     st.caption(t("simulate.batches_caption", running=n.count(len(running)),
                  total=n.count(len(jobs))))  # fmt: skip
+    keep("sim_show_all", "bool", default=False)
     show_all = (
         st.toggle(t("simulate.show_all"), key="sim_show_all") if len(jobs) > SHOWN_BATCHES else True
     )

@@ -14,6 +14,7 @@ import streamlit as st
 from dashboard.charts import layout
 from dashboard.lang import lang, nf, t
 from dashboard.loaders import data_dir, dataset
+from dashboard.urlstate import keep
 from engine.errors import DsqError
 from sim.study.metrics import METRICS, value
 from sim.study.report import build_report, cells_frame
@@ -116,6 +117,7 @@ def main() -> None:
             )
         )
         return
+    keep("study_name", "choice", param="study", options=names)
     name = st.selectbox(t("studies.pick"), names, key="study_name")
     try:
         rep = _report(folder, dataset().fingerprint, name)
@@ -123,6 +125,7 @@ def main() -> None:
         st.error(str(exc))
         return
     st.subheader(rep["title"])
+    keep("study_metric", "choice", param="metric", default=METRICS[0], options=METRICS)
     metric = st.selectbox(
         t("studies.metric"),
         METRICS,
@@ -132,6 +135,8 @@ def main() -> None:
     st.plotly_chart(heat_map(rep, metric), key="study_heat")
     if rep.get("effects"):
         st.subheader(t("studies.effects"))
+        keep("study_effect", "choice", param="effect", default=EFFECT_METRICS[0],
+             options=EFFECT_METRICS)  # fmt: skip
         eff = st.selectbox(
             t("studies.effect_metric"),
             EFFECT_METRICS,
