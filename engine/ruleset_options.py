@@ -20,6 +20,7 @@ from engine.codes import JUMP_BLOCK_VALUES, JUMP_VALUES, Jump, JumpBlock
 
 PRESET_NAMES = ("standard", "yeshou", "datou")
 MAX_NO_CAPTURE_PLIES = 1_000_000
+MAX_VOID_ROUNDS = 1000
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,8 @@ class Option:
     where ``{n}`` stands for the number; ``low_means`` says what ``low`` means, in a few
     words, for the error message); ``table_value`` is the value endgame tables fix
     it at when it is about a game's history rather than its position (None: tables follow
-    it)."""
+    it); ``kernel`` is False for an option the compiled kernels never read (how a finished
+    game scores): it has no slot in their array."""
 
     name: str
     kind: type
@@ -46,6 +48,7 @@ class Option:
     high: int = 0
     low_means: str = ""
     table_value: object = None
+    kernel: bool = True
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -160,19 +163,30 @@ OPTIONS: tuple[Option, ...] = (
          "N": "drawn after {n} plies in a row without a capture"},
         low=0, high=MAX_NO_CAPTURE_PLIES, low_means="no draw rule", table_value=0,
     ),
+    Option(
+        "void_rounds", int, _presets(0, 10, 0), "Scoring 1",
+        "the games that score nothing for being short",
+        {"0": "every finished game scores",
+         "N": "a game whose last move is in round {n} or earlier (a round: two plies, "
+              "counted from the game's first ply) scores nothing for either side"},
+        low=0, high=MAX_VOID_ROUNDS, low_means="every game scores", table_value=0,
+        kernel=False,
+    ),
 )  # fmt: skip
 
 OPTION_BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
 OPTION_NAMES: tuple[str, ...] = tuple(OPTION_BY_NAME)
+KERNEL_OPTIONS: tuple[Option, ...] = tuple(o for o in OPTIONS if o.kernel)
 
 
 def slot(name: str) -> int:
-    """The index of option ``name`` in the kernels' array (its place in :data:`OPTIONS`)."""
-    return OPTION_NAMES.index(name)
+    """The index of option ``name`` in the kernels' array (its place among the options the
+    kernels read, :data:`KERNEL_OPTIONS`); ValueError for an option they do not read."""
+    return [o.name for o in KERNEL_OPTIONS].index(name)
 
 
-# The kernels' array (``Ruleset.as_array``): one slot per option, in declaration order,
-# then the strength of each animal (``R_STRENGTH + animal``, animal 1..8).
+# The kernels' array (``Ruleset.as_array``): one slot per option the kernels read, in
+# declaration order, then the strength of each animal (``R_STRENGTH + animal``, animal 1..8).
 R_DOG_OVER_WOLF = slot("dog_over_wolf")
 R_JUMP_BLOCK = slot("jump_block")  # a JumpBlock code: BLOCK_ANY (any rat blocks) or BLOCK_ENEMY
 R_LION_JUMP = slot("lion_jump")  # a Jump code: JUMP_NONE, JUMP_HORIZONTAL or JUMP_BOTH
@@ -183,5 +197,5 @@ R_TRAPPED_CAPTURE = slot("trapped_can_capture")
 R_RULE_7_3 = slot("rule_7_3")
 R_RULE_17_5 = slot("rule_17_5")
 R_NO_CAPTURE = slot("no_capture_plies")
-R_STRENGTH = len(OPTIONS)  # R_STRENGTH + animal (1..8): strength of that animal
+R_STRENGTH = len(KERNEL_OPTIONS)  # R_STRENGTH + animal (1..8): strength of that animal
 RULES_ARRAY_SIZE = R_STRENGTH + 9
