@@ -11,7 +11,7 @@ from dashboard.filters import current_selection, describe_selection
 from dashboard.lang import nf, t
 from dashboard.loaders import Loaded, dataset, games_listing, stat
 from sim.stats import general_stats
-from sim.stats.query import Selection
+from sim.stats.query import Selection, void_games
 
 
 @dataclass
@@ -61,7 +61,11 @@ def page_start(
     if total == 0:
         empty_state(loaded)
         return None
-    games = stat(general_stats, selection).games if selection != everything else total
+    void = stat(void_games, selection)  # Scoring 1: void games are not results
+    if selection != everything:
+        games = stat(general_stats, selection).games
+    else:
+        games = total - void
     n = nf()
     st.caption(
         t(
@@ -71,6 +75,9 @@ def page_start(
             total=n.count(total),
         )
     )
+    if void:
+        key = "common.void_counted" if selection.voids else "common.void_left_out"
+        st.caption(t(key, void=n.count(void)))
     if games == 0:
         st.warning(t("common.no_match"))
         return None

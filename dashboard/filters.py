@@ -90,6 +90,7 @@ def sidebar_filters() -> Selection:
     judged = sb.checkbox(
         t("filters.no_adjudicated"), key="f_no_adjudicated", help=t("filters.no_adjudicated_help")
     )
+    voids = sb.checkbox(t("filters.voids"), key="f_voids", help=t("filters.voids_help"))
     try:
         selection = Selection(
             rules=tuple(rules),
@@ -100,6 +101,7 @@ def sidebar_filters() -> Selection:
             between=between,
             humans=humans,
             adjudicated=not judged,
+            voids=voids,
         )
     except DsqError as exc:
         sb.error(t("filters.not_applied", detail=exc))
@@ -136,4 +138,6 @@ def describe_selection(selection: Selection) -> str:
         parts.append(t("filters.describe_humans"))
     if not selection.adjudicated:
         parts.append(t("filters.describe_no_adjudicated"))
+    if selection.voids:
+        parts.append(t("filters.describe_voids"))
     return t("filters.separator").join(parts)

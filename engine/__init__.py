@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 # The project's version, recorded with every game as ``engine_version`` (pyproject.toml reads
 # it from here): raise it with every change of the game schema or of the rules, and say what
 # changed in docs/changelog.md.
-__version__ = "0.6.0"
+__version__ = "0.7.0"
 
 _EXPORTS = {
     "square_index": "engine.board",
