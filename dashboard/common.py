@@ -78,7 +78,7 @@ def page_start(
     if void:
         key = "common.void_counted" if selection.voids else "common.void_left_out"
         st.caption(t(key, void=n.count(void)))
-    if games == 0:
+    if games == 0 and not (include_humans and void):  # the Games page lists void games
         st.warning(t("common.no_match"))
         return None
     return PageContext(loaded, selection, games)
