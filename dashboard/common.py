@@ -12,7 +12,7 @@ from dashboard.i18n import counted
 from dashboard.lang import nf, t
 from dashboard.loaders import Loaded, dataset, games_listing, stat
 from sim.stats import general_stats
-from sim.stats.query import Selection
+from sim.stats.query import Selection, void_games
 
 
 @dataclass
@@ -70,7 +70,11 @@ def page_start(
     if total == 0:
         empty_state(loaded)
         return None
-    games = stat(general_stats, selection).games if selection != everything else total
+    void = stat(void_games, selection)  # Scoring 1: void games are not results
+    if selection != everything:
+        games = stat(general_stats, selection).games
+    else:
+        games = total - void
     n = nf()
     st.caption(
         t(
@@ -80,7 +84,10 @@ def page_start(
             total=n.count(total),
         )
     )
-    if games == 0:
+    if void:
+        key = "common.void_counted" if selection.voids else "common.void_left_out"
+        st.caption(t(key, void=n.count(void)))
+    if games == 0 and not (include_humans and void):  # the Games page lists void games
         st.warning(t("common.no_match"))
         return None
     return PageContext(loaded, selection, games)

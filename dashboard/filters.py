@@ -85,6 +85,8 @@ def sidebar_filters(page: str = "") -> Selection:
     judged = sb.checkbox(
         t("filters.no_adjudicated"), key="f_no_adjudicated", help=t("filters.no_adjudicated_help")
     )
+    keep("f_voids", "bool", param="voids", default=False)
+    voids = sb.checkbox(t("filters.voids"), key="f_voids", help=t("filters.voids_help"))
     confidence_setting()
     try:
         selection = Selection(
@@ -96,6 +98,7 @@ def sidebar_filters(page: str = "") -> Selection:
             between=between,
             humans=humans,
             adjudicated=not judged,
+            voids=voids,
         )
     except DsqError as exc:
         sb.error(t("filters.not_applied", detail=exc))
@@ -197,4 +200,6 @@ def describe_selection(selection: Selection) -> str:
         parts.append(t("filters.describe_humans"))
     if not selection.adjudicated:
         parts.append(t("filters.describe_no_adjudicated"))
+    if selection.voids:
+        parts.append(t("filters.describe_voids"))
     return t("filters.separator").join(parts)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from engine.codes import DOG, JUMP_BLOCK_VALUES, JUMP_VALUES, WOLF, Animal
 from engine.errors import RulesError
 from engine.ruleset_options import (
+    KERNEL_OPTIONS,
     MAX_NO_CAPTURE_PLIES,
     OPTION_BY_NAME,
     OPTION_NAMES,
@@ -83,6 +84,7 @@ class Ruleset:
     time_strikes: int = 1
     game_time: int = 0
     draw_by_agreement: bool = False
+    void_rounds: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -108,6 +110,13 @@ class Ruleset:
     def __str__(self) -> str:
         return self.spec
 
+    def scores(self, plies: int) -> bool:
+        """Whether a game that ended after ``plies`` plies scores (a win, a loss or a
+        draw) rather than being void; the statistics' SQL (``sim.stats.query``) mirrors it."""
+        # Scoring 1: with void_rounds = N > 0 a game ending in round N or earlier (a round is
+        # two plies from the game's first, whichever side moved first) scores nothing
+        return self.void_rounds == 0 or plies > 2 * self.void_rounds
+
     def as_array(self) -> np.ndarray:
         """The int32 array the compiled kernels read (``R_*`` of
         :mod:`engine.ruleset_options`: each option's slot, then the animals' strengths)."""
@@ -115,7 +124,7 @@ class Ruleset:
         import numpy as np
 
         a = np.zeros(RULES_ARRAY_SIZE, dtype=np.int32)
-        for i, option in enumerate(OPTIONS):
+        for i, option in enumerate(KERNEL_OPTIONS):
             a[i] = option.code(getattr(self, option.name))
         for animal in Animal:
             a[R_STRENGTH + animal] = animal  # the default strength is the animal's code

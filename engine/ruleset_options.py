@@ -22,6 +22,7 @@ PRESET_NAMES = ("standard", "yeshou", "datou")
 MAX_NO_CAPTURE_PLIES = 1_000_000
 MAX_TIME_S = 86_400  # one day: the longest time limit a rule set may give (seconds)
 MAX_TIME_STRIKES = 100
+MAX_VOID_ROUNDS = 1000
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,8 @@ class Option:
     where ``{n}`` stands for the number; ``low_means`` says what ``low`` means, in a few
     words, for the error message); ``table_value`` is the value endgame tables fix
     it at when it is about a game's history rather than its position (None: tables follow
-    it)."""
+    it); ``kernel`` is False for an option the compiled kernels never read (how a finished
+    game scores): it has no slot in their array."""
 
     name: str
     kind: type
@@ -48,6 +50,7 @@ class Option:
     high: int = 0
     low_means: str = ""
     table_value: object = None
+    kernel: bool = True
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -169,41 +172,53 @@ OPTIONS: tuple[Option, ...] = (
         "the time limit of one move, in seconds",
         {"0": "no time limit per move",
          "N": "a move may take {n} s; each further {n} s it takes is one more strike"},
-        low=0, high=MAX_TIME_S, low_means="no limit", table_value=0,
+        low=0, high=MAX_TIME_S, low_means="no limit", table_value=0, kernel=False,
     ),
     Option(
         "time_strikes", int, _presets(1, 1, 2), "Clocks 1",
         "how many strikes in a row over the time per move lose",
         {"N": "{n} strikes in a row over the time per move lose the game on time"},
         low=1, high=MAX_TIME_STRIKES, low_means="the first strike loses", table_value=1,
+        kernel=False,
     ),
     Option(
         "game_time", int, _presets(0, 600, 0), "Clocks 2",
         "each side's time for the whole game, in seconds",
         {"0": "no clock for the whole game",
          "N": "each side has {n} s for all its moves; the side whose time runs out loses"},
-        low=0, high=MAX_TIME_S, low_means="no clock", table_value=0,
+        low=0, high=MAX_TIME_S, low_means="no clock", table_value=0, kernel=False,
     ),
     Option(
         "draw_by_agreement", bool, _presets(False, True, False), "Clocks 3",
         "whether the players may agree to a draw",
         {"false": "no draw by agreement",
          "true": "a player may offer a draw; the game is drawn if the other accepts"},
-        table_value=False,
+        table_value=False, kernel=False,
+    ),
+    Option(
+        "void_rounds", int, _presets(0, 10, 0), "Scoring 1",
+        "the games that score nothing for being short",
+        {"0": "every finished game scores",
+         "N": "a game whose last move is in round {n} or earlier (a round: two plies, "
+              "counted from the game's first ply) scores nothing for either side"},
+        low=0, high=MAX_VOID_ROUNDS, low_means="every game scores", table_value=0,
+        kernel=False,
     ),
 )  # fmt: skip
 
 OPTION_BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
 OPTION_NAMES: tuple[str, ...] = tuple(OPTION_BY_NAME)
+KERNEL_OPTIONS: tuple[Option, ...] = tuple(o for o in OPTIONS if o.kernel)
 
 
 def slot(name: str) -> int:
-    """The index of option ``name`` in the kernels' array (its place in :data:`OPTIONS`)."""
-    return OPTION_NAMES.index(name)
+    """The index of option ``name`` in the kernels' array (its place among the options the
+    kernels read, :data:`KERNEL_OPTIONS`); ValueError for an option they do not read."""
+    return [o.name for o in KERNEL_OPTIONS].index(name)
 
 
-# The kernels' array (``Ruleset.as_array``): one slot per option, in declaration order,
-# then the strength of each animal (``R_STRENGTH + animal``, animal 1..8).
+# The kernels' array (``Ruleset.as_array``): one slot per option the kernels read, in
+# declaration order, then the strength of each animal (``R_STRENGTH + animal``, animal 1..8).
 R_DOG_OVER_WOLF = slot("dog_over_wolf")
 R_JUMP_BLOCK = slot("jump_block")  # a JumpBlock code: BLOCK_ANY (any rat blocks) or BLOCK_ENEMY
 R_LION_JUMP = slot("lion_jump")  # a Jump code: JUMP_NONE, JUMP_HORIZONTAL or JUMP_BOTH
@@ -214,9 +229,5 @@ R_TRAPPED_CAPTURE = slot("trapped_can_capture")
 R_RULE_7_3 = slot("rule_7_3")
 R_RULE_17_5 = slot("rule_17_5")
 R_NO_CAPTURE = slot("no_capture_plies")
-R_MOVE_TIME = slot("move_time")  # read by no kernel: the players' rules (engine.timerules)
-R_TIME_STRIKES = slot("time_strikes")
-R_GAME_TIME = slot("game_time")
-R_DRAW_AGREED = slot("draw_by_agreement")
-R_STRENGTH = len(OPTIONS)  # R_STRENGTH + animal (1..8): strength of that animal
+R_STRENGTH = len(KERNEL_OPTIONS)  # R_STRENGTH + animal (1..8): strength of that animal
 RULES_ARRAY_SIZE = R_STRENGTH + 9

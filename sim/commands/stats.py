@@ -58,7 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def add_selection_args(p: argparse.ArgumentParser) -> None:
     """The flags that select games (``--rules``, ``--bot``, ``--batch``, ``--colour``,
-    ``--between``, ``--humans``, ``--min-plies``); :func:`build_selection` reads them."""
+    ``--between``, ``--humans``, ``--no-adjudicated``, ``--with-void``, ``--min-plies``);
+    :func:`build_selection` reads them."""
     p.add_argument(
         "--rules",
         action="append",
@@ -108,10 +109,20 @@ def add_selection_args(p: argparse.ArgumentParser) -> None:
         " its own reason, adjudicated_resign or adjudicated_draw)",
     )
     p.add_argument(
+        "--with-void",
+        dest="voids",
+        action="store_true",
+        help="count as results the games void under their rule set's scoring rule"
+        " (void_rounds: a yeshou game ending within 10 rounds, 20 plies, scores nothing);"
+        " left out of the figures by default and counted apart; lists and exports of games"
+        " hold them either way",
+    )
+    p.add_argument(
         "--min-plies",
         default="0",
         metavar="N",
-        help="leave out games shorter than N plies (20 = the anti-farming rule)",
+        help="leave out games shorter than N plies (a length filter; the 10-round rule of"
+        " yeshou is its scoring rule, void_rounds, applied without this flag)",
     )
 
 
@@ -167,6 +178,7 @@ def build_selection(args: argparse.Namespace) -> Any:
         between=bool(args.between),
         humans=bool(args.humans),
         adjudicated=bool(args.adjudicated),
+        voids=bool(args.voids),
     )
     return canonical_selection(sel)
 

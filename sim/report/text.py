@@ -300,6 +300,23 @@ def _by_section(key: str, table: pd.DataFrame) -> str:
     return f"by {key}:\n{body}"
 
 
+def void_note(g: Any, sel: Any) -> str:
+    """The line that says how many selected games are void under their rule set's
+    scoring rule (``void_rounds``: yeshou's games ending within 10 rounds), and whether
+    they are counted; empty when none is."""
+    if not g.void:
+        return ""
+    if sel.voids:
+        return (
+            f"\n{count(g.void)} of them void (ended within their rule set's void_rounds),"
+            " counted as results"
+        )
+    return (
+        f"\n{count(g.void)} more void, left out: ended within their rule set's void_rounds"
+        " (yeshou: 10 rounds = 20 plies), they score nothing; --with-void counts them"
+    )
+
+
 def _no_games_text(out: dict[str, Any]) -> str:
     """An empty selection: what it asked for, and the bots, rules (and batches, when some
     were asked for) that the data does hold."""
@@ -310,6 +327,7 @@ def _no_games_text(out: dict[str, Any]) -> str:
     if not have.get("rules"):
         return f"no games in {out['data']}"
     lines = [f"no games in {out['data']} match the selection ({sel.describe()})"]
+    lines[0] += void_note(out["general"], sel)
     lines.append("bots in this data: " + ", ".join(bot_label(b) for b in have["bots"]))
     lines.append("rules in this data: " + ", ".join(have["rules"]))
     if sel.batches:
@@ -329,7 +347,7 @@ def stats_text(out: dict[str, Any]) -> str:
     g, sel = out["general"], out["selection"]
     if g.games == 0:
         return _no_games_text(out)
-    head = f"{count(g.games)} games in {out['data']}  ({sel.describe()})"
+    head = f"{count(g.games)} games in {out['data']}  ({sel.describe()})" + void_note(g, sel)
     if "compare" in out:
         # The comparison is what was asked for: the pooled overview of several rule sets
         # would mix them (``--json`` still holds it).

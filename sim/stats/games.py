@@ -44,8 +44,10 @@ def list_games(
     offset: int = 0,
 ) -> tuple[pd.DataFrame, int]:
     """One page of the selected games (``LISTING_COLUMNS``, by batch and game index),
-    optionally only those with the given winners and end reasons, and how many there are."""
-    cond, params = (selection or Selection()).where()
+    optionally only those with the given winners and end reasons, and how many there are.
+    Games void under their rule set's scoring rule are listed too (they are games, only
+    not results)."""
+    cond, params = (selection or Selection()).where(scored=False)
     if winners:
         cond += f" AND winner IN ({', '.join('?' for _ in winners)})"
         params += list(winners)

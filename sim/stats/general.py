@@ -24,7 +24,7 @@ from sim.stats.intervals import (
     score_interval,
     sign_test,
 )
-from sim.stats.query import FIRST_SIDE_SQL, Selection, query_df, query_rows
+from sim.stats.query import FIRST_SIDE_SQL, Selection, query_df, query_rows, void_games
 from sim.storage.schema import REASONS
 
 GROUP_COLUMNS = {"rules": "rules", "batch": "batch_id"}
@@ -132,11 +132,13 @@ class GeneralStats:
     branching: float = math.nan
     mean_duration_ms: float = math.nan
     first_move: FirstMove | None = None
+    void: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Nested plain dict."""
         return {
             "games": self.games,
+            "void": self.void,
             "red": self.red.to_dict(),
             "blue": self.blue.to_dict(),
             "draw": self.draw.to_dict(),
@@ -196,11 +198,13 @@ def general_stats(
     """Games played; red/blue/draw counts and rates with Wilson intervals; the first
     player's raw score with its interval; the first-move advantage fitted with the bots'
     strengths (:func:`sim.stats.firstmove.first_move`, ``first_move``); game length (mean
-    with t interval, sd, median, min, max); games by end reason. Two aggregate queries."""
+    with t interval, sd, median, min, max); games by end reason; ``void``: the selected
+    games void under their rule set's scoring rule (``void_rounds``), left out of every
+    other figure unless the selection counts them (``voids``). Three aggregate queries."""
     sel = selection or Selection()
     df = query_df(con, sel, f"SELECT {_AGG} FROM sel")
     g = _general_from_row(df.iloc[0].to_dict(), confidence)
-    return replace(g, first_move=first_move(con, sel, confidence))
+    return replace(g, first_move=first_move(con, sel, confidence), void=void_games(con, sel))
 
 
 def first_move_columns(fm: FirstMove) -> dict[str, Any]:

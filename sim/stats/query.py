@@ -17,6 +17,7 @@ import pandas as pd
 from engine.codes import SCORE_ADJUDICATIONS
 from engine.errors import DsqError
 from engine.rules import canonical_rules
+from engine.ruleset_options import OPTION_BY_NAME
 from sim.bots.spec import HUMAN
 
 COLOURS = ("red", "blue")
@@ -28,6 +29,23 @@ _ADJUDICATED = tuple(sorted(SCORE_ADJUDICATIONS))
 FIRST_SIDE_SQL = (
     "(CASE WHEN split_part(coalesce(start_fen, ''), ' ', 2) = 'b' THEN 'blue' ELSE 'red' END)"
 )
+
+# Scoring 1 (``void_rounds``, ``engine.rules.Ruleset.scores``) in SQL: a game's rule set's
+# ``void_rounds``, read from its canonical spec (the ``rules`` column: the option when the
+# spec names it, else its preset's value), and whether the game is void under it (its
+# last ply in round ``void_rounds`` or earlier, a round being two plies from its first).
+_VOID = OPTION_BY_NAME["void_rounds"]
+VOID_ROUNDS_SQL = (
+    "(CASE WHEN contains(rules, 'void_rounds=') THEN "
+    "CAST(regexp_extract(rules, '(^|\\+)void_rounds=([0-9]+)', 2) AS BIGINT)"
+    + "".join(
+        f" WHEN split_part(rules, '+', 1) = '{preset}' THEN {int(value)}"  # type: ignore[call-overload]
+        for preset, value in _VOID.presets.items()
+        if value
+    )
+    + " ELSE 0 END)"
+)
+VOID_SQL = f"({VOID_ROUNDS_SQL} > 0 AND plies <= 2 * {VOID_ROUNDS_SQL})"
 
 
 def _tuple(values: Iterable[str] | str | None, what: str) -> tuple[str, ...]:
@@ -56,8 +74,8 @@ class Selection:
         batches: keep games of these batch ids (empty: all).
         colour: with ``bots``: keep only games in which a listed bot played this colour
             (``"red"`` = moved first, ``"blue"``).
-        min_plies: leave out games shorter than this many plies (20 = the Chinese page's
-            anti-farming rule of 10 rounds).
+        min_plies: leave out games shorter than this many plies (a plain length filter;
+            the Chinese page's 10 rounds are ``yeshou``'s scoring rule, ``void_rounds``).
         between: with ``bots``: keep only games in which *both* players are listed bots.
         humans: also count games a person played (a player recorded as ``human``). They
             are left out by default, so that the figures describe the bots and the rules;
@@ -66,6 +84,11 @@ class Selection:
             scores (reasons ``adjudicated_resign``, ``adjudicated_draw``: results, a
             resign the other side's win, each under its own reason); False leaves them
             out.
+        voids: also count the games void under their rule set's scoring rule
+            (``void_rounds``: a ``yeshou`` game ending within 10 rounds), as results. They
+            are left out of every figure by default and counted apart
+            (:func:`void_games`); a list of games (:meth:`where` with ``scored=False``)
+            holds them either way.
     """
 
     rules: tuple[str, ...] = ()
@@ -76,6 +99,7 @@ class Selection:
     between: bool = False
     humans: bool = False
     adjudicated: bool = True
+    voids: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", _tuple(self.rules, "rules spec"))
@@ -97,6 +121,8 @@ class Selection:
             raise DsqError(f"humans must be true or false, got {self.humans!r}")
         if not isinstance(self.adjudicated, bool):
             raise DsqError(f"adjudicated must be true or false, got {self.adjudicated!r}")
+        if not isinstance(self.voids, bool):
+            raise DsqError(f"voids must be true or false, got {self.voids!r}")
 
     @property
     def with_humans(self) -> bool:
@@ -112,8 +138,9 @@ class Selection:
         """The same selection restricted to other rules specs."""
         return replace(self, rules=tuple(rules))
 
-    def where(self) -> tuple[str, list[Any]]:
-        """The SQL condition (``?`` placeholders) and its parameters."""
+    def where(self, scored: bool = True) -> tuple[str, list[Any]]:
+        """The SQL condition (``?`` placeholders) and its parameters; ``scored=False``
+        keeps the void games (a list of games rather than a figure)."""
         conds: list[str] = []
         params: list[Any] = []
 
@@ -147,6 +174,8 @@ class Selection:
             params.extend((HUMAN, HUMAN))
         if not self.adjudicated:
             conds.append("NOT " + in_list("coalesce(reason, '')", _ADJUDICATED))
+        if scored and not self.voids:
+            conds.append(f"NOT {VOID_SQL}")
         return (" AND ".join(conds) if conds else "TRUE"), params
 
     def cte(self) -> tuple[str, list[Any]]:
@@ -172,6 +201,8 @@ class Selection:
             parts.append("games against people included")
         if not self.adjudicated:
             parts.append("games adjudicated on scores left out")
+        if self.voids:
+            parts.append("void games counted")
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -185,10 +216,19 @@ class Selection:
             "between": self.between,
             "humans": self.humans,
             "adjudicated": self.adjudicated,
+            "voids": self.voids,
         }
 
 
 ALL = Selection()
+
+
+def void_games(con: duckdb.DuckDBPyConnection, selection: Selection) -> int:
+    """How many of the selected games are void under their rule set's scoring rule
+    (``void_rounds``), whether or not the selection counts them (``voids``)."""
+    cond, params = selection.where(scored=False)
+    sql = f"SELECT count(*) FROM games WHERE {cond} AND {VOID_SQL}"
+    return int(con.execute(sql, params).fetchall()[0][0])
 
 
 def query_df(

@@ -56,8 +56,8 @@ def selected_rows(
 ) -> Iterator[list[dict[str, Any]]]:
     """The selected games (also only those ``winners`` and end ``reasons``, when given; at
     most ``limit``) as lists of row dicts (every column), by batch and game index,
-    ``batch_rows`` at a time."""
-    cond, params = selection.where()
+    ``batch_rows`` at a time; the games void under their rule set's scoring rule too."""
+    cond, params = selection.where(scored=False)
     for column, values in (("winner", winners), ("reason", reasons)):
         if values:
             cond += f" AND {column} IN ({', '.join('?' for _ in values)})"

@@ -14,7 +14,14 @@ import pytest
 import engine.ruleset_options as decl
 from engine import PRESETS, RulesError, Ruleset, parse_rules
 from engine.options import markdown_table
-from engine.ruleset_options import OPTIONS, PRESET_NAMES, R_STRENGTH, RULES_ARRAY_SIZE, slot
+from engine.ruleset_options import (
+    KERNEL_OPTIONS,
+    OPTIONS,
+    PRESET_NAMES,
+    R_STRENGTH,
+    RULES_ARRAY_SIZE,
+    slot,
+)
 from sim.cli import main as dsq
 from tests.support import ROOT
 
@@ -49,12 +56,16 @@ def test_every_value_parses_and_every_other_is_refused() -> None:
 
 def test_each_option_has_one_slot_of_the_kernels_array() -> None:
     constants = {n: v for n, v in vars(decl).items() if n.startswith("R_") and n != "R_STRENGTH"}
-    assert sorted(constants.values()) == list(range(len(OPTIONS)))
+    assert sorted(constants.values()) == list(range(len(KERNEL_OPTIONS)))
     assert RULES_ARRAY_SIZE == R_STRENGTH + 9
     for rules in [*PRESETS.values(), parse_rules("datou+lion_jump=none+no_capture_plies=7")]:
         a = rules.as_array()
-        for o in OPTIONS:
+        for o in KERNEL_OPTIONS:
             assert a[slot(o.name)] == o.code(getattr(rules, o.name)), o.name
+    for o in OPTIONS:
+        if not o.kernel:  # how a finished game scores: the kernels never read it
+            with pytest.raises(ValueError):
+                slot(o.name)
 
 
 def test_tables_fix_the_history_options() -> None:
@@ -101,7 +112,8 @@ def test_each_option_is_read_on_a_line_labelled_with_its_clause() -> None:
     lines = _engine_lines()
     for o in OPTIONS:
         label = re.compile(rf"#\s{re.escape(o.clause)}(:|$)")
-        named = re.compile(rf"\b({re.escape(o.name)}|{constant[slot(o.name)]})\b")
+        words = [re.escape(o.name)] + ([constant[slot(o.name)]] if o.kernel else [])
+        named = re.compile(rf"\b({'|'.join(words)})\b")
         assert any(label.search(line) and named.search(line) for line in lines), o.name
 
 

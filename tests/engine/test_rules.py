@@ -18,6 +18,7 @@ OPTION_VALUES = {
     "rule_7_3": ["", "=true", "=false"],
     "rule_17_5": ["", "=true", "=false"],
     "no_capture_plies": ["=0", "=6", "=100", "=200", "=1000"],
+    "void_rounds": ["=0", "=3", "=10"],
 }
 
 BAD_SPECS = [

@@ -88,6 +88,7 @@ PRESETS: dict[str, dict[str, object]] = {
         "rule_7_3": False,
         "rule_17_5": False,
         "no_capture_plies": 200,
+        "void_rounds": 0,  # scoring only: no move depends on it
     },
     "yeshou": {
         "dog_over_wolf": False,
@@ -100,6 +101,7 @@ PRESETS: dict[str, dict[str, object]] = {
         "rule_7_3": True,
         "rule_17_5": True,
         "no_capture_plies": 200,
+        "void_rounds": 10,  # scoring only: no move depends on it
     },
     "datou": {
         "dog_over_wolf": False,
@@ -112,6 +114,7 @@ PRESETS: dict[str, dict[str, object]] = {
         "rule_7_3": False,
         "rule_17_5": True,
         "no_capture_plies": 200,
+        "void_rounds": 0,  # scoring only: no move depends on it
     },
 }
 
@@ -152,7 +155,7 @@ def parse_rules(spec: str) -> dict[str, object]:
             if value not in CHOICE_OPTIONS[name]:
                 raise ValueError(f"bad value {value!r} for {name}")
             rules[name] = value
-        elif name == "no_capture_plies":
+        elif name in ("no_capture_plies", "void_rounds"):
             if not value.isdigit():
                 raise ValueError(f"bad value {value!r} for {name}")
             rules[name] = int(value)

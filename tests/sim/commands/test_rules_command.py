@@ -26,7 +26,7 @@ def test_every_option_of_the_engine_is_described() -> None:
     accepted = {"jump_block": JUMP_BLOCK_VALUES, "lion_jump": JUMP_VALUES}
     accepted["tiger_jump"] = JUMP_VALUES
     for f in fields(Ruleset):
-        if OPTIONS[f.name].kind is int:  # no_capture_plies, the time rules: numbers
+        if OPTIONS[f.name].kind is int:  # no_capture_plies, the time rules, void_rounds
             continue
         values = accepted.get(f.name, ("true", "false"))
         assert set(OPTIONS[f.name].values) == set(values), f.name
@@ -65,6 +65,7 @@ def test_two_specs_are_compared(capsys) -> None:
         "rule_17_5",
         "game_time",
         "draw_by_agreement",
+        "void_rounds",
     ]
     assert differences("datou", DATOU_SPELLED)["same"]
     assert dsq(["rules", "standard+no_capture_plies=0", "standard"]) == 0

@@ -33,6 +33,18 @@ def dsq(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _yeshou_games():  # noqa: ANN202 - a pyarrow Table
+    return synthetic_table(
+        3000, rules="yeshou", seed=2, batch_id="yes", bots=("greedy", "random"),
+        first_player_elo=40,
+    )  # fmt: skip
+
+
+def _void() -> int:
+    """The yeshou games of 20 plies or fewer: void under its scoring rule (void_rounds)."""
+    return sum(1 for p in _yeshou_games().column("plies").to_pylist() if p <= 20)
+
+
 @pytest.fixture(scope="module")
 def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     d = tmp_path_factory.mktemp("stats-data")
@@ -41,18 +53,7 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "std",
         synthetic_table(3000, rules="standard", seed=1, batch_id="std", bots=("greedy", "random")),
     )
-    write_games_chunk(
-        d,
-        "yes",
-        synthetic_table(
-            3000,
-            rules="yeshou",
-            seed=2,
-            batch_id="yes",
-            bots=("greedy", "random"),
-            first_player_elo=40,
-        ),
-    )
+    write_games_chunk(d, "yes", _yeshou_games())
     (d / "games" / "junk.parquet").write_bytes(b"not parquet at all")
     return d
 
@@ -60,7 +61,9 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_text_output(data: Path) -> None:
     r = dsq("--data", str(data))
     assert r.returncode == 0, r.stderr
-    assert "6,000 games" in r.stdout
+    void = _void()
+    assert void > 0 and r.stdout.startswith(f"{6000 - void:,} games in ")
+    assert f"\n{void} more void, left out: ended within their rule set's void_rounds" in r.stdout
     assert "first-player score" in r.stdout and "95% CI" in r.stdout
     assert "end reason" in r.stdout and "ply_cap" in r.stdout
     assert "skipped" in r.stderr and "junk.parquet" in r.stderr
@@ -108,8 +111,9 @@ def test_by_tables(data: Path, by: str, capsys: pytest.CaptureFixture[str]) -> N
 
 def test_filters_and_canonical_rules(data: Path) -> None:
     r = dsq(
-        "--data", str(data), "--rules", " yeshou ", "--bot", "greedy", "--colour", "red", "--json"
-    )
+        "--data", str(data), "--rules", " yeshou ", "--bot", "greedy", "--colour", "red", "--json",
+        "--with-void",
+    )  # fmt: skip
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["general"]["games"] == 1500

@@ -96,7 +96,7 @@ def test_kind_values_reach_sql_only_as_parameters() -> None:
     con = duckdb.connect()
     con.execute("CREATE TABLE t (red VARCHAR)")
     con.execute("INSERT INTO t VALUES ('x'' OR 1=1 --'), ('greedy')")
-    sel = Selection(bots=("greedy",), colour="red", humans=True)
+    sel = Selection(bots=("greedy",), colour="red", humans=True, voids=True)  # t: no plies
     cond, params = sel.where()
     assert "greedy" not in cond
     assert con.execute(f"SELECT red FROM t WHERE {cond}", params).fetchall() == [("greedy",)]

@@ -60,7 +60,7 @@ def small(tmp_path: Path) -> Iterator[Any]:
             blue="random",
             winner="blue",
             reason="den",
-            plies=12,
+            plies=22,  # round 11: scores under yeshou (void_rounds=10)
             den_animal="lion",
         )
     ] * 4
@@ -99,7 +99,7 @@ def test_selection_filters(small: Any) -> None:
     assert general_stats(con, Selection(bots=("greedy", "random"), between=True)).games == 14
     assert general_stats(con, Selection(bots=("greedy", "x"), between=True)).games == 0
     assert general_stats(con, Selection(bots=("random",), between=True)).games == 10  # self-play
-    assert general_stats(con, Selection(min_plies=20)).games == 10  # anti-farming
+    assert general_stats(con, Selection(min_plies=25)).games == 10  # a length filter
     assert general_stats(con, Selection(batches=("b1", "b2"), min_plies=31)).games == 5
 
 
@@ -144,8 +144,8 @@ def test_general_stats_by(small: Any) -> None:
 def test_histogram_and_reasons(small: Any) -> None:
     h = length_histogram(small.con, bins=5)
     assert h["games"].sum() == 14
-    assert h["start"].iloc[0] == 12 and h["end"].iloc[-1] > 210
-    h2 = length_histogram(small.con, bins=[0, 20, 100, 1000])
+    assert h["start"].iloc[0] == 22 and h["end"].iloc[-1] > 210
+    h2 = length_histogram(small.con, bins=[0, 25, 100, 1000])
     assert list(h2["games"]) == [4, 8, 2]
     r = end_reasons(small.con).set_index("reason")
     assert list(r.index) == list(REASONS)  # every reason of the vocabulary, in its order
