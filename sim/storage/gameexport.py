@@ -3,10 +3,12 @@
 The games of a :class:`~sim.stats.query.Selection` are read from the dataset's ``games``
 view in order of batch and game index, a few hundred rows at a time (DuckDB hands them
 over as Arrow record batches), so an export of millions of games holds only one batch in
-memory. Formats: ``text`` (:mod:`sim.storage.gametext`, docs/game-records.md), ``csv``
+memory (:func:`export_parquet` lets DuckDB write the file, also streamed). Formats:
+``text`` (:mod:`sim.storage.gametext`, docs/game-records.md), ``csv``
 (one row per game, every column of GAME_SCHEMA; moves as ``a3a4 a7a6 ...``, the other
 lists and the engines as JSON, NULL as an empty cell) and ``jsonl`` (one object per game,
-every column, moves as a list of ``a3a4`` texts).
+every column, moves as a list of ``a3a4`` texts); :func:`export_parquet` writes every
+column as stored (the games files' schema).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import duckdb
@@ -27,6 +31,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("text", "csv", "jsonl")
 BATCH_ROWS = 500
+ROW_GROUP_SIZE = 10_000  # rows of one row group of an exported parquet file
 FLOAT_COLUMNS = ("branching", "duration_ms")
 
 
@@ -53,10 +58,24 @@ def selected_rows(
     winners: tuple[str, ...] = (),
     reasons: tuple[str, ...] = (),
     limit: int | None = None,
+    offset: int = 0,
 ) -> Iterator[list[dict[str, Any]]]:
     """The selected games (also only those ``winners`` and end ``reasons``, when given; at
-    most ``limit``) as lists of row dicts (every column), by batch and game index,
-    ``batch_rows`` at a time."""
+    most ``limit``, after skipping ``offset``) as lists of row dicts (every column), by
+    batch and game index, ``batch_rows`` at a time."""
+    sql, params = selected_sql(selection, winners, reasons, limit, offset)
+    yield from _batches(con, sql, params, batch_rows)
+
+
+def selected_sql(
+    selection: Selection,
+    winners: tuple[str, ...] = (),
+    reasons: tuple[str, ...] = (),
+    limit: int | None = None,
+    offset: int = 0,
+) -> tuple[str, list[Any]]:
+    """The query of :func:`selected_rows` (every column, by batch and game index) and its
+    parameters."""
     cond, params = selection.where()
     for column, values in (("winner", winners), ("reason", reasons)):
         if values:
@@ -65,7 +84,9 @@ def selected_rows(
     sql = f"SELECT * FROM games WHERE {cond} ORDER BY batch_id, game_index"
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
-    yield from _batches(con, sql, params, batch_rows)
+    if offset:
+        sql += f" OFFSET {int(offset)}"
+    return sql, params
 
 
 def _batches(
@@ -90,11 +111,18 @@ def game_text(
     return None
 
 
-def _moves(row: dict[str, Any]) -> list[str]:
+@cache
+def _move_names() -> tuple[str, ...]:
+    """``a3a4`` for every move code ``from * 64 + to`` (a look-up: exports decode millions)."""
     # lazy: start-up time (the engine package loads its compiled kernels)
     from engine.position import decode_move
 
-    return [decode_move(int(m)) for m in row["moves"]]
+    return tuple(decode_move(code) for code in range(64 * 64))
+
+
+def _moves(row: dict[str, Any]) -> list[str]:
+    names = _move_names()
+    return [names[int(m)] for m in row["moves"]]
 
 
 def json_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -112,6 +140,7 @@ def json_row(row: dict[str, Any]) -> dict[str, Any]:
 def csv_cells(row: dict[str, Any]) -> list[str]:
     """The CSV cells of a game row, in the columns' order (see the module docstring)."""
     cells = []
+    as_json: dict[str, Any] | None = None
     for name in GAME_SCHEMA.names:
         value = row[name]
         if value is None:
@@ -121,7 +150,8 @@ def csv_cells(row: dict[str, Any]) -> list[str]:
         elif name in FLOAT_COLUMNS:
             cells.append(short_float(value))
         elif isinstance(value, list | dict):
-            cells.append(json.dumps(json_row(row)[name], separators=(",", ":")))
+            as_json = as_json or json_row(row)
+            cells.append(json.dumps(as_json[name], separators=(",", ":")))
         else:
             cells.append(str(value))
     return cells
@@ -137,9 +167,11 @@ def export_games(
     winners: tuple[str, ...] = (),
     reasons: tuple[str, ...] = (),
     limit: int | None = None,
+    offset: int = 0,
 ) -> int:
     """Write the selected games to ``out`` in format ``fmt`` (only ``winners`` and
-    ``reasons`` when given, at most ``limit``); the number of games."""
+    ``reasons`` when given, at most ``limit``, after skipping ``offset``); the number of
+    games."""
     if fmt not in FORMATS:
         raise DsqError(f"unknown format {fmt!r}: one of {', '.join(FORMATS)}")
     dates = dates or {}
@@ -147,7 +179,7 @@ def export_games(
     if writer is not None:
         writer.writerow(GAME_SCHEMA.names)
     count = 0
-    for rows in selected_rows(con, selection, BATCH_ROWS, winners, reasons, limit):
+    for rows in selected_rows(con, selection, BATCH_ROWS, winners, reasons, limit, offset):
         if fmt == "text":
             out.writelines(format_game(r, dates.get(r["batch_id"])) for r in rows)
         elif writer is not None:
@@ -156,3 +188,26 @@ def export_games(
             out.writelines(json.dumps(json_row(r), ensure_ascii=False) + "\n" for r in rows)
         count += len(rows)
     return count
+
+
+def export_parquet(
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection,
+    path: str | Path,
+    *,
+    winners: tuple[str, ...] = (),
+    reasons: tuple[str, ...] = (),
+    limit: int | None = None,
+    offset: int = 0,
+) -> int:
+    """Write the selected games (as :func:`export_games` picks them) to the parquet file
+    ``path``, every column as stored, by batch and game index; DuckDB streams the rows into
+    the file (``ROW_GROUP_SIZE`` rows at a time). The number of games."""
+    sql, params = selected_sql(selection, winners, reasons, limit, offset)
+    try:
+        con.sql(sql, params=params).write_parquet(str(path), row_group_size=ROW_GROUP_SIZE)
+        counted = con.execute("SELECT count(*) FROM read_parquet(?)", [str(path)]).fetchone()
+        return int(counted[0]) if counted else 0
+    except duckdb.Error as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DsqError(f"cannot write the games: {msg}") from None
