@@ -18,6 +18,8 @@ from dashboard.charts import (
 from dashboard.common import page_start
 from dashboard.lang import fox, lang, nf, t
 from dashboard.loaders import stat
+from dashboard.tables import show_table
+from dashboard.trend import show_first_player_trend
 from sim.stats import (
     capture_matrix,
     capture_squares,
@@ -155,7 +157,8 @@ if ctx is not None:
     ]
     table[t("overview.col_min")] = [n.count(v) for v in by_rules["min_plies"]]
     table[t("overview.col_max")] = [n.count(v) for v in by_rules["max_plies"]]
-    st.dataframe(table, hide_index=True, key="overview_by_rules")
+    show_table(table, "overview_by_rules", "by-rules")
+    show_first_player_trend(ctx.selection)
 
     if st.toggle(t("overview.details"), key="overview_details"):
         left, mid, right = st.columns(3)

@@ -342,25 +342,3 @@ def test_overview_charts_plot_the_statistics_layers_tables(monkeypatch, fixture_
     den_spec = {d["name"]: d for d in specs[2]["data"]}
     assert _values(den_spec[text("en", "side.red")]["y"]) == den["red"].tolist()
     assert _values(den_spec[text("en", "side.blue")]["y"]) == den["blue"].tolist()
-
-
-def test_games_page_downloads_the_shown_game_and_the_selection(monkeypatch, fixture_data):
-    at = run_app(monkeypatch, fixture_data, "games")
-    at.multiselect(key="games_winner").set_value(["draw"]).run()
-    assert not at.exception
-    assert len(at.get("download_button")) == 2
-    # What the two buttons hand over, from the same loaders the page calls
-    from dashboard.loaders import game_download, selection_download
-    from sim.stats.query import Selection
-
-    with open_dataset(fixture_data) as ds:
-        draws, first = ds.con.execute(
-            "SELECT count(*), min(batch_id || ':' || game_index) FROM games WHERE winner = 'draw'"
-        ).fetchone()
-    monkeypatch.setenv("DSQ_DATA", str(fixture_data))
-    text = selection_download(Selection(), ("draw",), (), "text", 10**6)
-    assert text.count('[Result "1/2-1/2"]') == draws and '[Result "1-0"]' not in text
-    lines = selection_download(Selection(), ("draw",), (), "jsonl", 3).splitlines()
-    assert len(lines) == min(3, draws)
-    batch, index = first.rsplit(":", 1)
-    assert game_download(batch, int(index)).startswith(f'[Batch "{batch}"]\n[Index "{index}"]')
