@@ -85,14 +85,14 @@ def score_chart(df: pd.DataFrame, by: str, language: str, level: float) -> go.Fi
     fig = go.Figure(
         go.Scatter(
             x=x,
-            y=df["score"],
+            y=df["score"].tolist(),
             mode="markers",
             marker={"color": POINT_COLOUR, "size": 8},
             error_y={
                 "type": "data",
                 "symmetric": False,
-                "array": df["high"] - df["score"],
-                "arrayminus": df["score"] - df["low"],
+                "array": (df["high"] - df["score"]).tolist(),
+                "arrayminus": (df["score"] - df["low"]).tolist(),
                 "color": POINT_COLOUR,
             },
             hovertext=hover,

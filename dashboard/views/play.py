@@ -27,6 +27,7 @@ from dashboard.limits import check_bot_limits
 from dashboard.playboard import board_cells, draw_board
 from dashboard.playgame import ClickGame, PlaySetup
 from dashboard.settings import Limits, load_settings
+from dashboard.tables import show_table
 from engine.board import square_name
 from engine.errors import DsqError
 from sim.bots.protocol import warm_up as warm_up_bot
@@ -321,7 +322,7 @@ def _game_area(request: PlaySetup | None) -> None:
         controls(game, request)
         save_panel(game)
         if game.moves:
-            st.dataframe(moves_table(game), hide_index=True, height=260, key="play_moves")
+            show_table(moves_table(game), "play_moves", "moves", height=260)
     with left:
         selected = game.selected
         cells = board_cells(
