@@ -158,7 +158,6 @@ if ctx is not None:
     table[t("overview.col_min")] = [n.count(v) for v in by_rules["min_plies"]]
     table[t("overview.col_max")] = [n.count(v) for v in by_rules["max_plies"]]
     show_table(table, "overview_by_rules", "by-rules")
-    show_first_player_trend(ctx.selection)
 
     if st.toggle(t("overview.details"), key="overview_details"):
         left, mid, right = st.columns(3)
@@ -174,3 +173,4 @@ if ctx is not None:
             st.subheader(t("overview.where_captures"))
             squares = stat(capture_squares, ctx.selection)
             st.plotly_chart(squares_heatmap(square_grid(squares), lang()), key="overview_squares")
+    show_first_player_trend(ctx.selection)

@@ -60,7 +60,7 @@ def test_overview_shows_the_statistics_layers_figures(monkeypatch, fixture_data)
     assert fm.identifiable  # colours swapped, and random against itself
     assert f"fitted together with the bots' strengths: {fmt.signed(fm.elo)} Elo" in text
     assert fmt.p_value(fm.p_value) in text and "against 50%" not in text
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 3  # lengths, ends, first-player score
 
 
 def test_overview_does_not_test_a_first_move_it_cannot_separate(monkeypatch, tmp_path):
@@ -330,7 +330,7 @@ def test_overview_charts_plot_the_statistics_layers_tables(monkeypatch, fixture_
     at = run_app(monkeypatch, fixture_data)
     at.toggle(key="overview_details").set_value(True).run()
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    assert len(specs) == 5
+    assert len(specs) == 6  # and the first-player score, last
     with open_dataset(fixture_data) as ds:
         hist = length_histogram(ds.con, Selection(), bins=30)
         reasons = end_reasons(ds.con, Selection())
