@@ -5,9 +5,10 @@ the file's bytes whole while the session lasts; a callable given to
 ``st.download_button`` runs when the button is clicked, but what it returns is read whole
 into that storage (no streaming). So one download is one *part* of the selection, at most
 :data:`PART_GAMES` games: the streamed exporters of :mod:`sim.storage.gameexport` write
-it into a temporary file (a few hundred rows at a time; DuckDB for parquet), which is read
-once and removed. The server holds one part's bytes per click, never the selection. The
-whole selection, of any size, streams from ``dsq games export`` (:func:`export_command`).
+it into a temporary file (DuckDB sorts the selection's keys, then reads a page of rows
+at a time), which is read once and removed. The server holds one part's bytes per
+click, never the selection. The whole selection, of any size, streams from
+``dsq games export`` (:func:`export_command`).
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ FORMATS = {
     "jsonl": ("jsonl", "application/jsonl"),
     "parquet": ("parquet", "application/vnd.apache.parquet"),
 }
-# Games in one download: about 45 MB of CSV or text at 340 plies a game (2.2 kB a game),
-# 40 MB of parquet (0.4 kB a game); a game of 1,000 plies takes three times as much.
-PART_GAMES = {"text": 20_000, "csv": 20_000, "jsonl": 20_000, "parquet": 100_000}
+# Games in one download: about 45 MB of CSV or text, 50 MB of parquet (with search scores)
+# at 300 plies a game; a game of 1,000 plies takes three times as much.
+PART_GAMES = {"text": 20_000, "csv": 20_000, "jsonl": 20_000, "parquet": 40_000}
 
 
 def part_count(total: int, fmt: str) -> int:

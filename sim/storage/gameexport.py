@@ -3,7 +3,8 @@
 The games of a :class:`~sim.stats.query.Selection` are read from the dataset's ``games``
 view in order of batch and game index, a few hundred rows at a time (DuckDB hands them
 over as Arrow record batches), so an export of millions of games holds only one batch in
-memory (:func:`export_parquet` lets DuckDB write the file, also streamed). Formats:
+memory; only the selection's keys are sorted whole, its rows a page at a time
+(:func:`selected_pages`). Formats:
 ``text`` (:mod:`sim.storage.gametext`, docs/game-records.md), ``csv``
 (one row per game, every column of GAME_SCHEMA; moves as ``a3a4 a7a6 ...``, the other
 lists and the engines as JSON, NULL as an empty cell) and ``jsonl`` (one object per game,
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import duckdb
+import pyarrow as pa
 
 from engine.errors import DsqError
 from sim.storage.gametext import format_game, short_float
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("text", "csv", "jsonl")
 BATCH_ROWS = 500
-ROW_GROUP_SIZE = 10_240  # rows of one row group of an exported parquet file (DuckDB: 5 x 2,048)
+PAGE_ROWS = 10_000  # whole rows DuckDB reads and sorts at a time (a parquet row group)
 FLOAT_COLUMNS = ("branching", "duration_ms")
 
 
@@ -63,30 +65,60 @@ def selected_rows(
     """The selected games (also only those ``winners`` and end ``reasons``, when given; at
     most ``limit``, after skipping ``offset``) as lists of row dicts (every column), by
     batch and game index, ``batch_rows`` at a time."""
-    sql, params = selected_sql(selection, winners, reasons, limit, offset)
-    yield from _batches(con, sql, params, batch_rows)
+    for table in selected_pages(con, selection, winners, reasons, limit, offset):
+        for batch in table.to_batches(max_chunksize=batch_rows):
+            yield batch.to_pylist()
 
 
-def selected_sql(
-    selection: Selection,
-    winners: tuple[str, ...] = (),
-    reasons: tuple[str, ...] = (),
-    limit: int | None = None,
-    offset: int = 0,
+def _condition(
+    selection: Selection, winners: tuple[str, ...], reasons: tuple[str, ...]
 ) -> tuple[str, list[Any]]:
-    """The query of :func:`selected_rows` (every column, by batch and game index) and its
-    parameters."""
     cond, params = selection.where()
     for column, values in (("winner", winners), ("reason", reasons)):
         if values:
             cond += f" AND {column} IN ({', '.join('?' for _ in values)})"
             params += list(values)
-    sql = f"SELECT * FROM games WHERE {cond} ORDER BY batch_id, game_index"
+    return cond, params
+
+
+_IN_RANGE = (
+    " AND (batch_id > ? OR (batch_id = ? AND game_index >= ?))"
+    " AND (batch_id < ? OR (batch_id = ? AND game_index <= ?))"
+)
+
+
+def selected_pages(
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection,
+    winners: tuple[str, ...] = (),
+    reasons: tuple[str, ...] = (),
+    limit: int | None = None,
+    offset: int = 0,
+    page_rows: int | None = None,
+) -> Iterator[pa.Table]:
+    """The games :func:`selected_rows` gives, as Arrow tables of at most ``page_rows``
+    rows (``PAGE_ROWS`` by default). Only the keys (batch, game index) of the selection
+    are sorted at once; each page's games are then read and sorted alone, so DuckDB
+    never sorts more than a page of whole rows."""
+    cond, params = _condition(selection, winners, reasons)
+    keys_sql = f"SELECT batch_id, game_index FROM games WHERE {cond} ORDER BY 1, 2"
     if limit is not None:
-        sql += f" LIMIT {int(limit)}"
+        keys_sql += f" LIMIT {int(limit)}"
     if offset:
-        sql += f" OFFSET {int(offset)}"
-    return sql, params
+        keys_sql += f" OFFSET {int(offset)}"
+    page_sql = f"SELECT * FROM games WHERE {cond}{_IN_RANGE} ORDER BY batch_id, game_index"
+    page_rows = page_rows or PAGE_ROWS
+    try:
+        keys = con.sql(keys_sql, params=params).to_arrow_table()
+        for start in range(0, keys.num_rows, page_rows):
+            last = min(start + page_rows, keys.num_rows) - 1
+            b0, i0 = keys["batch_id"][start].as_py(), keys["game_index"][start].as_py()
+            b1, i1 = keys["batch_id"][last].as_py(), keys["game_index"][last].as_py()
+            bounds = [b0, b0, i0, b1, b1, i1]
+            yield con.sql(page_sql, params=params + bounds).to_arrow_table()
+    except duckdb.Error as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DsqError(f"cannot read the games: {msg}") from None
 
 
 def _batches(
@@ -201,13 +233,23 @@ def export_parquet(
     offset: int = 0,
 ) -> int:
     """Write the selected games (as :func:`export_games` picks them) to the parquet file
-    ``path``, every column as stored, by batch and game index; DuckDB streams the rows into
-    the file (``ROW_GROUP_SIZE`` rows at a time). The number of games."""
-    sql, params = selected_sql(selection, winners, reasons, limit, offset)
+    ``path``, every column as stored, by batch and game index, one row group per page of
+    :func:`selected_pages` (at most ``PAGE_ROWS`` games). The number of games."""
+    # lazy: start-up time (pyarrow.parquet: only for a parquet export)
+    import pyarrow.parquet as pq
+
+    count = 0
+    writer: pq.ParquetWriter | None = None
     try:
-        con.sql(sql, params=params).write_parquet(str(path), row_group_size=ROW_GROUP_SIZE)
-        [(count,)] = con.execute("SELECT count(*) FROM read_parquet(?)", [str(path)]).fetchall()
-        return int(count)
-    except duckdb.Error as exc:
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise DsqError(f"cannot write the games: {msg}") from None
+        for table in selected_pages(con, selection, winners, reasons, limit, offset):
+            if writer is None:
+                writer = pq.ParquetWriter(str(path), table.schema, compression="zstd")
+            writer.write_table(table, row_group_size=table.num_rows)
+            count += table.num_rows
+    finally:
+        if writer is not None:
+            writer.close()
+    if writer is None:  # no game: an empty file with the view's columns
+        empty = con.sql("SELECT * FROM games LIMIT 0").to_arrow_table()
+        pq.write_table(empty, str(path))
+    return count

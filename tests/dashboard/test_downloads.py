@@ -20,7 +20,8 @@ from sim.stats import general_stats
 from sim.stats.firstplayer import first_player_by_batch, first_player_by_day
 from sim.stats.query import Selection
 from sim.stats.synthetic import synthetic_table
-from sim.storage.gameexport import ROW_GROUP_SIZE, export_games, export_parquet
+from sim.storage import gameexport
+from sim.storage.gameexport import export_games, export_parquet
 from sim.storage.reading import open_dataset
 from sim.storage.writing import write_games_chunk
 from tests.support.apptest import run_app
@@ -166,11 +167,10 @@ def test_the_overview_draws_the_first_player_score_at_the_sessions_confidence(
     assert any("90% CI" in c.value and "not controlled for the bots" in c.value for c in at.caption)
 
 
-def test_the_streamed_export_holds_a_batch_of_rows_not_the_file(tmp_path):
+def test_the_streamed_export_holds_a_batch_of_rows_not_the_file(tmp_path, monkeypatch):
     """On a real parquet dataset of 8,000 games: what the Python heap holds at most while
     the CSV is written does not grow with the rows written (one batch of rows), and the
-    parquet file is written in row groups of at most ROW_GROUP_SIZE rows
-    (DuckDB streams it)."""
+    parquet file is written a page of rows at a time (one row group each, in order)."""
     n = 8_000
     write_games_chunk(tmp_path / "data", "big", synthetic_table(n, batch_id="big", seed=3))
     out = tmp_path / "games.csv"
@@ -185,12 +185,12 @@ def test_the_streamed_export_holds_a_batch_of_rows_not_the_file(tmp_path):
             tracemalloc.stop()
         # four times the rows, not four times the memory: one batch of rows at a time
         assert peaks[None] < 1.5 * peaks[n // 4], peaks
+        monkeypatch.setattr(gameexport, "PAGE_ROWS", 1_000)
         assert export_parquet(ds.con, Selection(), tmp_path / "games.parquet") == n
         meta = pq.ParquetFile(tmp_path / "games.parquet").metadata
-        assert meta.num_row_groups >= n // ROW_GROUP_SIZE
-        assert max(meta.row_group(i).num_rows for i in range(meta.num_row_groups)) <= (
-            ROW_GROUP_SIZE
-        )
+        assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [1_000] * 8
+        written = pq.read_table(tmp_path / "games.parquet", columns=["game_index"])
+        assert written["game_index"].to_pylist() == list(range(n))
         # one download part holds at most PART_GAMES games, in order
         loaded = downloads.Loaded(ds, threading.Lock())
         part = downloads.part_bytes(loaded, Selection(), (), (), "parquet", 1)
