@@ -14,7 +14,6 @@ script in its own thread), so every query on a cached dataset holds that dataset
 from __future__ import annotations
 
 import inspect
-import io
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from dashboard.settings import load_settings
 from sim.stats.games import distinct_values, list_games
 from sim.stats.games import game_record as stored_game
 from sim.stats.query import Selection
-from sim.storage.gameexport import batch_dates, export_games, game_text
+from sim.storage.gameexport import batch_dates, game_text
 from sim.storage.reading import Dataset, dataset_fingerprint, open_dataset
 
 T = TypeVar("T")
@@ -185,18 +184,3 @@ def game_download(batch_id: str, game_index: int) -> str | None:
     date = batch_dates(loaded.ds.batches).get(batch_id)
     with loaded.lock:
         return loaded.ds.read(lambda: game_text(loaded.ds.con, batch_id, game_index, date))
-
-
-def selection_download(
-    selection: Selection, winners: tuple[str, ...], reasons: tuple[str, ...], fmt: str, limit: int
-) -> str:
-    """At most ``limit`` of the selected games as text records, CSV or JSON lines."""
-    loaded = dataset()
-    out = io.StringIO()
-    dates = batch_dates(loaded.ds.batches)
-    with loaded.lock:
-        export_games(
-            loaded.ds.con, selection, fmt, out, dates,
-            winners=winners, reasons=reasons, limit=limit,
-        )  # fmt: skip
-    return out.getvalue()

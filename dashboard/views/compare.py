@@ -13,6 +13,7 @@ from dashboard.i18n.notes import translate_note
 from dashboard.lang import lang, nf, reason, t
 from dashboard.loaders import filter_options, stat
 from dashboard.urlstate import keep
+from dashboard.tables import show_table
 from sim.report import fmt
 from sim.stats import compare_rules, general_stats, length_histogram
 
@@ -161,7 +162,7 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
     for note in cmp.notes:
         st.warning(translate_note(lang(), note))
     st.subheader(t("compare.side_by_side"))
-    st.dataframe(per_rules_table(cmp.per_rules), hide_index=True, key="cmp_per")
+    show_table(per_rules_table(cmp.per_rules), "cmp_per", "rules-side-by-side")
     unlinked = [
         str(r["rules"])
         for r in cmp.per_rules.to_dict("records")
@@ -173,7 +174,7 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
     if cmp.pairs.empty:
         st.info(t("compare.no_pairs"))
     else:
-        st.dataframe(pairs_table(cmp.pairs), hide_index=True, key="cmp_pairs")
+        show_table(pairs_table(cmp.pairs), "cmp_pairs", "rules-differences")
     if cmp.omnibus:
         n = nf()
         st.caption(
@@ -193,7 +194,7 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
         st.plotly_chart(reasons_chart(cmp.reasons), key="cmp_reasons")
     st.subheader(t("compare.design"))
     st.caption(t("compare.design_caption"))
-    st.dataframe(design_table(cmp.per_rules), hide_index=True, key="cmp_design")
+    show_table(design_table(cmp.per_rules), "cmp_design", "game-design")
 
 
 ctx = page_start(t("compare.title"), t("compare.caption"))

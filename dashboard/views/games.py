@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboard.board import board_svg
 from dashboard.common import page_start
+from dashboard.downloads import download_selection
 from dashboard.endgames_replay import tables_agree, tables_value
 from dashboard.i18n import counted
 from dashboard.lang import (
@@ -30,13 +31,8 @@ from dashboard.lang import (
     side,
     t,
 )
-from dashboard.loaders import (
-    dataset,
-    game_download,
-    game_record,
-    games_listing,
-    selection_download,
-)
+from dashboard.loaders import dataset, game_download, game_record, games_listing
+from dashboard.tables import show_table
 from dashboard.urlstate import keep
 from sim.bots.spec import HUMAN
 from sim.play.replay import Replay, replay_cap, replay_game, verdict
@@ -44,12 +40,6 @@ from sim.stats.games import replay_input
 from sim.storage.schema import REASONS, WINNERS
 
 PAGE_ROWS = 200
-MAX_DOWNLOAD = 20_000  # games in one download of the selection (the CLI exports any number)
-FORMATS = {
-    "text": ("txt", "text/plain"),
-    "csv": ("csv", "text/csv"),
-    "jsonl": ("jsonl", "application/jsonl"),
-}
 
 
 def _present(value: Any) -> bool:
@@ -264,12 +254,12 @@ def show_replay(game: dict[str, Any]) -> None:
         if window.empty:  # an empty table would say "empty" in English
             st.caption(t("games.no_moves"))
         else:
-            st.dataframe(styled, hide_index=True, key=key + "_moves")
+            show_table(styled, key + "_moves", whole=moves)
         st.caption(t("games.captures", count=n.count(len(captures))))
         if captures.empty:
             st.caption(t("games.no_captures"))
         else:
-            st.dataframe(captures, hide_index=True, key=key + "_captures")
+            show_table(captures, key + "_captures")
         with st.expander(t("games.all_moves")):
             st.text(" ".join(f.move or "" for f in rep.frames[1:]))
             st.caption(t("games.replay_line"))
@@ -288,32 +278,6 @@ def show_replay(game: dict[str, Any]) -> None:
             key=key + "_download",
             on_click="ignore",
         )
-
-
-def download_selection(
-    selection: Any, winners: tuple[str, ...], reasons: tuple[str, ...], total: int
-) -> None:
-    """A button downloading the listed games (at most MAX_DOWNLOAD) in a chosen format."""
-    left, right = st.columns([1, 3])
-    fmt = left.selectbox(
-        t("games.download_format"),
-        list(FORMATS),
-        format_func=labels("games.format_"),
-        key="games_download_fmt",
-    )
-    ext, mime = FORMATS[fmt]
-    shown = min(total, MAX_DOWNLOAD)
-    right.download_button(
-        t(counted("games.download_selection", shown), games=nf().count(shown)),
-        data=lambda: selection_download(selection, winners, reasons, fmt, MAX_DOWNLOAD),
-        file_name=f"games.{ext}",
-        mime=mime,
-        icon=":material/download:",
-        key="games_download",
-        on_click="ignore",
-    )
-    if total > MAX_DOWNLOAD:
-        st.caption(t("games.download_capped", limit=nf().count(MAX_DOWNLOAD)))
 
 
 ctx = page_start(t("games.title"), t("games.caption"), include_humans=True)
@@ -352,7 +316,7 @@ if ctx is not None:
     if listing.empty:
         st.info(t("games.none_match"))
     else:
-        st.dataframe(listing_table(listing), hide_index=True, height=280, key="games_table")
+        show_table(listing_table(listing), "games_table", "games-page", height=280)
         download_selection(listed, tuple(winners), tuple(reasons), total)
         rows = listing.to_dict("records")
         pick_labels = [_label(r) for r in rows]

@@ -19,6 +19,8 @@ from dashboard.common import page_start
 from dashboard.lang import fox, lang, nf, t
 from dashboard.loaders import stat
 from dashboard.urlstate import keep
+from dashboard.tables import show_table
+from dashboard.trend import show_first_player_trend
 from sim.stats import (
     capture_matrix,
     capture_squares,
@@ -156,7 +158,7 @@ if ctx is not None:
     ]
     table[t("overview.col_min")] = [n.count(v) for v in by_rules["min_plies"]]
     table[t("overview.col_max")] = [n.count(v) for v in by_rules["max_plies"]]
-    st.dataframe(table, hide_index=True, key="overview_by_rules")
+    show_table(table, "overview_by_rules", "by-rules")
 
     keep("overview_details", "bool", param="details", default=False)
     if st.toggle(t("overview.details"), key="overview_details"):
@@ -173,3 +175,4 @@ if ctx is not None:
             st.subheader(t("overview.where_captures"))
             squares = stat(capture_squares, ctx.selection)
             st.plotly_chart(squares_heatmap(square_grid(squares), lang()), key="overview_squares")
+    show_first_player_trend(ctx.selection)

@@ -31,6 +31,7 @@ from dashboard.playclock import clock_panel, record_abandoned, stop_controls
 from dashboard.playgame import ClickGame, PlaySetup
 from dashboard.settings import Limits, load_settings
 from dashboard.urlstate import keep
+from dashboard.tables import show_table
 from engine.board import square_name
 from engine.errors import DsqError
 from sim.bots.protocol import warm_up as warm_up_bot
@@ -336,7 +337,7 @@ def _game_area(request: PlaySetup | None) -> None:
         stop_controls(game, SAVED_KEY)
         save_panel(game)
         if game.moves:
-            st.dataframe(moves_table(game), hide_index=True, height=260, key="play_moves")
+            show_table(moves_table(game), "play_moves", "moves", height=260)
     with left:
         selected = game.selected
         cells = board_cells(

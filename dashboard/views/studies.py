@@ -15,6 +15,7 @@ from dashboard.charts import layout
 from dashboard.lang import lang, nf, t
 from dashboard.loaders import data_dir, dataset
 from dashboard.urlstate import keep
+from dashboard.tables import show_table
 from engine.errors import DsqError
 from sim.study.metrics import METRICS, value
 from sim.study.report import build_report, cells_frame
@@ -153,10 +154,10 @@ def main() -> None:
                 st.markdown(f"- {e['sentence']}")
     st.subheader(t("studies.cells"))
     st.caption(t("studies.cells_help"))
-    st.dataframe(
+    show_table(
         cells_table(rep),
-        hide_index=True,
-        key="study_cells",
+        "study_cells",
+        f"{name}-cells",
         column_config={
             t("studies.col_batches"): st.column_config.LinkColumn(display_text=t("studies.link"))
         },
@@ -166,6 +167,9 @@ def main() -> None:
         cells_frame(rep).to_csv(index=False).encode(),
         file_name=f"{name}.csv",
         mime="text/csv",
+        icon=":material/download:",
+        key="study_report_csv",
+        on_click="ignore",
     )
 
 

@@ -3,10 +3,13 @@
 The games of a :class:`~sim.stats.query.Selection` are read from the dataset's ``games``
 view in order of batch and game index, a few hundred rows at a time (DuckDB hands them
 over as Arrow record batches), so an export of millions of games holds only one batch in
-memory. Formats: ``text`` (:mod:`sim.storage.gametext`, docs/game-records.md), ``csv``
+memory; only the selection's keys are sorted whole, its rows a page at a time
+(:func:`selected_pages`). Formats:
+``text`` (:mod:`sim.storage.gametext`, docs/game-records.md), ``csv``
 (one row per game, every column of GAME_SCHEMA; moves as ``a3a4 a7a6 ...``, the other
 lists and the engines as JSON, NULL as an empty cell) and ``jsonl`` (one object per game,
-every column, moves as a list of ``a3a4`` texts).
+every column, moves as a list of ``a3a4`` texts); :func:`export_parquet` writes every
+column as stored (the games files' schema).
 """
 
 from __future__ import annotations
@@ -14,9 +17,12 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import duckdb
+import pyarrow as pa
 
 from engine.errors import DsqError
 from sim.storage.gametext import format_game, short_float
@@ -27,6 +33,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("text", "csv", "jsonl")
 BATCH_ROWS = 500
+PAGE_ROWS = 10_000  # whole rows DuckDB reads and sorts at a time (a parquet row group)
 FLOAT_COLUMNS = ("branching", "duration_ms")
 
 
@@ -53,19 +60,66 @@ def selected_rows(
     winners: tuple[str, ...] = (),
     reasons: tuple[str, ...] = (),
     limit: int | None = None,
+    offset: int = 0,
 ) -> Iterator[list[dict[str, Any]]]:
     """The selected games (also only those ``winners`` and end ``reasons``, when given; at
-    most ``limit``) as lists of row dicts (every column), by batch and game index,
-    ``batch_rows`` at a time; the games void under their rule set's scoring rule too."""
+    most ``limit``, after skipping ``offset``) as lists of row dicts (every column), by
+    batch and game index, ``batch_rows`` at a time; the games void under their rule set's
+    scoring rule too."""
+    for table in selected_pages(con, selection, winners, reasons, limit, offset):
+        for batch in table.to_batches(max_chunksize=batch_rows):
+            yield batch.to_pylist()
+
+
+def _condition(
+    selection: Selection, winners: tuple[str, ...], reasons: tuple[str, ...]
+) -> tuple[str, list[Any]]:
     cond, params = selection.where(scored=False)
     for column, values in (("winner", winners), ("reason", reasons)):
         if values:
             cond += f" AND {column} IN ({', '.join('?' for _ in values)})"
             params += list(values)
-    sql = f"SELECT * FROM games WHERE {cond} ORDER BY batch_id, game_index"
+    return cond, params
+
+
+_IN_RANGE = (
+    " AND (batch_id > ? OR (batch_id = ? AND game_index >= ?))"
+    " AND (batch_id < ? OR (batch_id = ? AND game_index <= ?))"
+)
+
+
+def selected_pages(
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection,
+    winners: tuple[str, ...] = (),
+    reasons: tuple[str, ...] = (),
+    limit: int | None = None,
+    offset: int = 0,
+    page_rows: int | None = None,
+) -> Iterator[pa.Table]:
+    """The games :func:`selected_rows` gives, as Arrow tables of at most ``page_rows``
+    rows (``PAGE_ROWS`` by default). Only the keys (batch, game index) of the selection
+    are sorted at once; each page's games are then read and sorted alone, so DuckDB
+    never sorts more than a page of whole rows."""
+    cond, params = _condition(selection, winners, reasons)
+    keys_sql = f"SELECT batch_id, game_index FROM games WHERE {cond} ORDER BY 1, 2"
     if limit is not None:
-        sql += f" LIMIT {int(limit)}"
-    yield from _batches(con, sql, params, batch_rows)
+        keys_sql += f" LIMIT {int(limit)}"
+    if offset:
+        keys_sql += f" OFFSET {int(offset)}"
+    page_sql = f"SELECT * FROM games WHERE {cond}{_IN_RANGE} ORDER BY batch_id, game_index"
+    page_rows = page_rows or PAGE_ROWS
+    try:
+        keys = con.sql(keys_sql, params=params).to_arrow_table()
+        for start in range(0, keys.num_rows, page_rows):
+            last = min(start + page_rows, keys.num_rows) - 1
+            b0, i0 = keys["batch_id"][start].as_py(), keys["game_index"][start].as_py()
+            b1, i1 = keys["batch_id"][last].as_py(), keys["game_index"][last].as_py()
+            bounds = [b0, b0, i0, b1, b1, i1]
+            yield con.sql(page_sql, params=params + bounds).to_arrow_table()
+    except duckdb.Error as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DsqError(f"cannot read the games: {msg}") from None
 
 
 def _batches(
@@ -90,11 +144,18 @@ def game_text(
     return None
 
 
-def _moves(row: dict[str, Any]) -> list[str]:
+@cache
+def _move_names() -> tuple[str, ...]:
+    """``a3a4`` for every move code ``from * 64 + to`` (a look-up: exports decode millions)."""
     # lazy: start-up time (the engine package loads its compiled kernels)
     from engine.position import decode_move
 
-    return [decode_move(int(m)) for m in row["moves"]]
+    return tuple(decode_move(code) for code in range(64 * 64))
+
+
+def _moves(row: dict[str, Any]) -> list[str]:
+    names = _move_names()
+    return [names[int(m)] for m in row["moves"]]
 
 
 def json_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -112,6 +173,7 @@ def json_row(row: dict[str, Any]) -> dict[str, Any]:
 def csv_cells(row: dict[str, Any]) -> list[str]:
     """The CSV cells of a game row, in the columns' order (see the module docstring)."""
     cells = []
+    as_json: dict[str, Any] | None = None
     for name in GAME_SCHEMA.names:
         value = row[name]
         if value is None:
@@ -121,7 +183,8 @@ def csv_cells(row: dict[str, Any]) -> list[str]:
         elif name in FLOAT_COLUMNS:
             cells.append(short_float(value))
         elif isinstance(value, list | dict):
-            cells.append(json.dumps(json_row(row)[name], separators=(",", ":")))
+            as_json = as_json or json_row(row)
+            cells.append(json.dumps(as_json[name], separators=(",", ":")))
         else:
             cells.append(str(value))
     return cells
@@ -137,9 +200,11 @@ def export_games(
     winners: tuple[str, ...] = (),
     reasons: tuple[str, ...] = (),
     limit: int | None = None,
+    offset: int = 0,
 ) -> int:
     """Write the selected games to ``out`` in format ``fmt`` (only ``winners`` and
-    ``reasons`` when given, at most ``limit``); the number of games."""
+    ``reasons`` when given, at most ``limit``, after skipping ``offset``); the number of
+    games."""
     if fmt not in FORMATS:
         raise DsqError(f"unknown format {fmt!r}: one of {', '.join(FORMATS)}")
     dates = dates or {}
@@ -147,7 +212,7 @@ def export_games(
     if writer is not None:
         writer.writerow(GAME_SCHEMA.names)
     count = 0
-    for rows in selected_rows(con, selection, BATCH_ROWS, winners, reasons, limit):
+    for rows in selected_rows(con, selection, BATCH_ROWS, winners, reasons, limit, offset):
         if fmt == "text":
             out.writelines(format_game(r, dates.get(r["batch_id"])) for r in rows)
         elif writer is not None:
@@ -155,4 +220,37 @@ def export_games(
         else:
             out.writelines(json.dumps(json_row(r), ensure_ascii=False) + "\n" for r in rows)
         count += len(rows)
+    return count
+
+
+def export_parquet(
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection,
+    path: str | Path,
+    *,
+    winners: tuple[str, ...] = (),
+    reasons: tuple[str, ...] = (),
+    limit: int | None = None,
+    offset: int = 0,
+) -> int:
+    """Write the selected games (as :func:`export_games` picks them) to the parquet file
+    ``path``, every column as stored, by batch and game index, one row group per page of
+    :func:`selected_pages` (at most ``PAGE_ROWS`` games). The number of games."""
+    # lazy: start-up time (pyarrow.parquet: only for a parquet export)
+    import pyarrow.parquet as pq
+
+    count = 0
+    writer: pq.ParquetWriter | None = None
+    try:
+        for table in selected_pages(con, selection, winners, reasons, limit, offset):
+            if writer is None:
+                writer = pq.ParquetWriter(str(path), table.schema, compression="zstd")
+            writer.write_table(table, row_group_size=table.num_rows)
+            count += table.num_rows
+    finally:
+        if writer is not None:
+            writer.close()
+    if writer is None:  # no game: an empty file with the view's columns
+        empty = con.sql("SELECT * FROM games LIMIT 0").to_arrow_table()
+        pq.write_table(empty, str(path))
     return count

@@ -60,7 +60,7 @@ def test_overview_shows_the_statistics_layers_figures(monkeypatch, fixture_data)
     assert fm.identifiable  # colours swapped, and random against itself
     assert f"fitted together with the bots' strengths: {fmt.signed(fm.elo)} Elo" in text
     assert fmt.p_value(fm.p_value) in text and "against 50%" not in text
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 3  # lengths, ends, first-player score
 
 
 def test_overview_does_not_test_a_first_move_it_cannot_separate(monkeypatch, tmp_path):
@@ -330,7 +330,7 @@ def test_overview_charts_plot_the_statistics_layers_tables(monkeypatch, fixture_
     at = run_app(monkeypatch, fixture_data)
     at.toggle(key="overview_details").set_value(True).run()
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    assert len(specs) == 5
+    assert len(specs) == 6  # and the first-player score, last
     with open_dataset(fixture_data) as ds:
         hist = length_histogram(ds.con, Selection(), bins=30)
         reasons = end_reasons(ds.con, Selection())
@@ -342,25 +342,3 @@ def test_overview_charts_plot_the_statistics_layers_tables(monkeypatch, fixture_
     den_spec = {d["name"]: d for d in specs[2]["data"]}
     assert _values(den_spec[text("en", "side.red")]["y"]) == den["red"].tolist()
     assert _values(den_spec[text("en", "side.blue")]["y"]) == den["blue"].tolist()
-
-
-def test_games_page_downloads_the_shown_game_and_the_selection(monkeypatch, fixture_data):
-    at = run_app(monkeypatch, fixture_data, "games")
-    at.multiselect(key="games_winner").set_value(["draw"]).run()
-    assert not at.exception
-    assert len(at.get("download_button")) == 2
-    # What the two buttons hand over, from the same loaders the page calls
-    from dashboard.loaders import game_download, selection_download
-    from sim.stats.query import Selection
-
-    with open_dataset(fixture_data) as ds:
-        draws, first = ds.con.execute(
-            "SELECT count(*), min(batch_id || ':' || game_index) FROM games WHERE winner = 'draw'"
-        ).fetchone()
-    monkeypatch.setenv("DSQ_DATA", str(fixture_data))
-    text = selection_download(Selection(), ("draw",), (), "text", 10**6)
-    assert text.count('[Result "1/2-1/2"]') == draws and '[Result "1-0"]' not in text
-    lines = selection_download(Selection(), ("draw",), (), "jsonl", 3).splitlines()
-    assert len(lines) == min(3, draws)
-    batch, index = first.rsplit(":", 1)
-    assert game_download(batch, int(index)).startswith(f'[Batch "{batch}"]\n[Index "{index}"]')

@@ -35,7 +35,7 @@ OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 KEPT_WORDS = {
     "FEN", "Elo", "LOS", "MiB", "UCT", "alpha", "beta", "Bradley", "Terry", "Mann", "Whitney",
     "Kruskal", "Wallis", "English", "Português", "LL", "LD", "DD", "WL", "WD", "WW", "human",
-    "CSV", "JSON",
+    "CSV", "JSON", "Parquet",
 }  # fmt: skip
 
 
