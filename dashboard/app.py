@@ -16,6 +16,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.filters import sidebar_filters
+from dashboard.icon import page_icon
 from dashboard.lang import init_display_settings, sidebar_display_settings, t
 from dashboard.pages import PAGE_LIST, PAGES
 from dashboard.settings import load_settings
@@ -30,7 +31,7 @@ def first_line(exc: BaseException) -> str:
 def main() -> None:
     """Configure the app, draw the shared sidebar and run the chosen page."""
     init_display_settings()
-    st.set_page_config(page_title=t("app.title"), page_icon=":material/pets:", layout="wide")
+    st.set_page_config(page_title=t("app.title"), page_icon=page_icon(), layout="wide")
     pages = [
         st.Page(PAGES / script, title=t(title), icon=icon, url_path=path or None, default=not path)
         for script, title, icon, path in PAGE_LIST

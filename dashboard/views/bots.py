@@ -15,6 +15,7 @@ from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
 from dashboard.lang import lang, nf, player, t
 from dashboard.loaders import data_dir, dataset, stat
+from dashboard.tables import show_table
 from engine.errors import DsqError
 from sim.report import fmt
 from sim.stats import bot_table, matchup_table, ratings
@@ -223,9 +224,9 @@ def tournament_section() -> None:
         st.info(t("bots.tournament_no_games"))
         return
     st.markdown(f"**{t('bots.tournament_standing')}**")
-    st.dataframe(standing_display(rep), hide_index=True, key="bots_tournament_standing")
+    show_table(standing_display(rep))
     st.caption(t("bots.tournament_cross_caption"))
-    st.dataframe(tournament_cross(rep), key="bots_tournament_cross")
+    show_table(tournament_cross(rep), index=True)
 
 
 ctx = page_start(t("bots.title"), t("bots.caption"))
@@ -238,7 +239,7 @@ if ctx is not None:
     else:
         if r.note:
             st.caption(translate_note(lang(), r.note))
-        st.dataframe(ratings_display(r.table), hide_index=True, key="bots_ratings")
+        show_table(ratings_display(r.table))
         st.plotly_chart(ratings_chart(r.table), key="bots_ratings_chart")
     m = stat(matchup_table, ctx.selection)
     st.subheader(t("bots.cross"))
@@ -246,12 +247,12 @@ if ctx is not None:
         st.info(t("bots.no_matchups"))
     else:
         st.caption(t("bots.cross_caption"))
-        st.dataframe(cross_table(m), key="bots_cross")
+        show_table(cross_table(m), index=True)
         st.subheader(t("bots.matchups"))
-        st.dataframe(matchup_display(m), hide_index=True, key="bots_matchups")
+        show_table(matchup_display(m))
     b = stat(bot_table, ctx.selection)
     st.subheader(t("bots.by_colour"))
     if b.empty:
         st.info(t("bots.no_colour"))
     else:
-        st.dataframe(colour_display(b), hide_index=True, key="bots_colour")
+        show_table(colour_display(b))

@@ -7,11 +7,12 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard.charts import add_length_trace, layout
+from dashboard.charts import add_length_trace, layout, length_bins, series_colour
 from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
 from dashboard.lang import lang, nf, reason, t
 from dashboard.loaders import filter_options, stat
+from dashboard.tables import show_table, show_transposed
 from sim.report import fmt
 from sim.stats import compare_rules, general_stats, length_histogram
 
@@ -125,13 +126,11 @@ def design_table(per: pd.DataFrame) -> pd.DataFrame:
 def length_chart(selection, specs: list[str]) -> go.Figure:  # noqa: ANN001
     """The length distributions of the chosen rules, overlaid (shares of games)."""
     g_all = stat(general_stats, selection.with_rules(*specs))
-    lo, hi = int(g_all.length.min or 0), int(g_all.length.max or 1)
+    edges = length_bins(g_all.length.min, g_all.length.max)
     fig = go.Figure()
-    width = max(1, (hi - lo) // 30 + 1)
-    edges = tuple(range(lo, hi + width + 1, width))
-    for spec in specs:
+    for i, spec in enumerate(specs):
         hist = stat(length_histogram, selection.with_rules(spec), bins=edges)
-        add_length_trace(fig, hist, spec, lang(), share=True)
+        add_length_trace(fig, hist, spec, lang(), share=True, colour=series_colour(i))
     fig.update_layout(
         **layout(
             lang(),
@@ -148,9 +147,16 @@ def reasons_chart(reasons: pd.DataFrame) -> go.Figure:
     """Games by end reason for each chosen rules spec, side by side."""
     fig = go.Figure()
     labels = [reason(r) for r in reasons.index]
-    for spec in reasons.columns:
-        fig.add_bar(x=labels, y=reasons[spec], name=spec)
-    fig.update_layout(**layout(lang(), barmode="group", yaxis_title=t("charts.games")))
+    for i, spec in enumerate(reasons.columns):
+        fig.add_bar(x=labels, y=reasons[spec], name=spec, marker_color=series_colour(i))
+    fig.update_layout(
+        **layout(
+            lang(),
+            barmode="group",
+            xaxis_title=t("charts.end_reason"),
+            yaxis_title=t("charts.games"),
+        )
+    )
     return fig
 
 
@@ -160,7 +166,7 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
     for note in cmp.notes:
         st.warning(translate_note(lang(), note))
     st.subheader(t("compare.side_by_side"))
-    st.dataframe(per_rules_table(cmp.per_rules), hide_index=True, key="cmp_per")
+    show_transposed(per_rules_table(cmp.per_rules), t("compare.col_rules"))
     unlinked = [
         str(r["rules"])
         for r in cmp.per_rules.to_dict("records")
@@ -172,7 +178,7 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
     if cmp.pairs.empty:
         st.info(t("compare.no_pairs"))
     else:
-        st.dataframe(pairs_table(cmp.pairs), hide_index=True, key="cmp_pairs")
+        show_transposed(pairs_table(cmp.pairs), t("compare.col_pair"))
     if cmp.omnibus:
         n = nf()
         st.caption(
@@ -192,7 +198,7 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
         st.plotly_chart(reasons_chart(cmp.reasons), key="cmp_reasons")
     st.subheader(t("compare.design"))
     st.caption(t("compare.design_caption"))
-    st.dataframe(design_table(cmp.per_rules), hide_index=True, key="cmp_design")
+    show_table(design_table(cmp.per_rules))
 
 
 ctx = page_start(t("compare.title"), t("compare.caption"))

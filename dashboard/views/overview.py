@@ -12,6 +12,7 @@ from dashboard.charts import (
     animal_heatmap,
     den_chart,
     end_reasons_chart,
+    length_bins,
     length_histogram_chart,
     squares_heatmap,
 )
@@ -112,7 +113,7 @@ if ctx is not None:
     left, right = st.columns(2)
     with left:
         st.subheader(t("overview.length"))
-        hist = stat(length_histogram, ctx.selection, bins=30)
+        hist = stat(length_histogram, ctx.selection, bins=length_bins(g.length.min, g.length.max))
         st.plotly_chart(length_histogram_chart(hist, lang()), key="overview_hist")
     with right:
         st.subheader(t("overview.how_end"))
