@@ -20,6 +20,7 @@ from dashboard.icon import page_icon
 from dashboard.lang import init_display_settings, sidebar_display_settings, t
 from dashboard.pages import PAGE_LIST, PAGES
 from dashboard.settings import load_settings
+from dashboard.styles import whole_labels
 
 
 def first_line(exc: BaseException) -> str:
@@ -37,6 +38,7 @@ def main() -> None:
         for script, title, icon, path in PAGE_LIST
     ]
     page = st.navigation(pages)
+    whole_labels()
     sidebar_display_settings()
     settings = load_settings()
     st.sidebar.caption(t("app.data_folder", folder=settings.data_dir))

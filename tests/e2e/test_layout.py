@@ -1,0 +1,81 @@
+"""Every label, header, button and table of every page is whole, at 1280 and 1920 pixels
+wide and in each language, and the app makes no request outside the machine.
+
+One dashboard server and one browser tab for the whole file: each page is loaded once per
+language and measured at both widths (the tab is resized, not reloaded). A text is cut when
+its element's content is wider than its box (``scrollWidth > clientWidth``: an ellipsis, a
+clipped or spilled label, a table whose columns hide behind a scroll bar, a select box
+whose value does not fit). Pages drawn on a canvas (``st.dataframe``) are not measured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.browser import TIMEOUT, copy_sample, wait_idle
+from tests.support.server import dashboard_server
+
+pytestmark = pytest.mark.browser
+
+PAGES = ("", "compare", "bots", "games", "endgames", "play", "simulate", "studies")
+LANGS = ("en", "zh", "pt")
+WIDTHS = (1280, 1920)
+LOCAL = ("http://127.0.0.1:", "http://localhost:", "data:", "blob:", "about:")
+
+# Every element of the main area and the sidebar whose text (or an input's value) is wider
+# than its box, after two frames (the layout settled at the new width).
+CUT_JS = """async () => {
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const out = [];
+  const roots = document.querySelectorAll('[data-testid="stMain"], [data-testid="stSidebar"]');
+  for (const root of roots) for (const e of root.querySelectorAll('*')) {
+    if (!(e instanceof HTMLElement) || e.clientWidth <= 2) continue;  // hidden a11y text
+    if (e.closest('[data-testid="stDataFrame"], [data-testid="stPlotlyChart"]')) continue;
+    const text = (e.tagName === 'INPUT' ? e.value : e.innerText || '').trim();
+    if (!text || e.scrollWidth <= e.clientWidth + 1) continue;
+    out.push(`${e.getAttribute('data-testid') || e.tagName}: ${text.slice(0, 60)}`
+             + ` (${e.scrollWidth} > ${e.clientWidth} px)`);
+  }
+  return out;
+}"""
+CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+                   .every(el => el.querySelector('.main-svg'))"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The dashboard on a private copy of the bundled sample."""
+    data: Path = copy_sample(tmp_path_factory.mktemp("layout") / "data")
+    log = tmp_path_factory.mktemp("layout-log") / "dashboard.log"
+    with dashboard_server(data, log) as url:
+        yield url
+
+
+def test_every_text_is_whole_and_no_request_leaves_the_machine(server):
+    from tests.support.browser import chromium
+
+    outside: list[str] = []
+    cut: dict[str, list[str]] = {}
+    with chromium() as browser:
+        context = browser.new_context(viewport={"width": WIDTHS[-1], "height": 1400})
+        context.on("request", lambda r: None if r.url.startswith(LOCAL) else outside.append(r.url))
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        for lang in LANGS:
+            for path in PAGES:
+                page.goto(f"{server}/{path}?lang={lang}")
+                page.locator("h1").first.wait_for()
+                wait_idle(page)
+                page.wait_for_function(CHARTS_DRAWN, timeout=TIMEOUT)
+                assert not page.locator('[data-testid="stException"]').count(), (lang, path)
+                for width in WIDTHS:
+                    page.set_viewport_size({"width": width, "height": 1400})
+                    found = page.evaluate(CUT_JS)
+                    if found:
+                        cut[f"{lang} /{path} at {width} px"] = found
+        context.close()
+    assert not outside, sorted(set(outside))
+    assert not cut, "\n".join(f"{where}: {found}" for where, found in cut.items())
