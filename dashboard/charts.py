@@ -69,21 +69,22 @@ def length_histogram_chart(
     return fig
 
 
+DASHES = ("solid", "dash", "dot", "dashdot")
+
+
 def add_length_trace(
     fig: go.Figure,
     hist: pd.DataFrame,
     name: str,
     lang: str = "en",
     share: bool = False,
-    colour: str | None = None,
+    series: int = 0,
 ) -> None:
-    """Add one histogram (as bars over bin centres) to ``fig``; overlaid ones (``share``)
-    are see-through and outlined in their own ``colour``."""
+    """Add one histogram to ``fig``: bars over the bins, or with ``share`` (histograms laid
+    over each other) the outline of the bars as a step line in the ``series``-th colour and
+    dash, so that each stays visible where they overlap."""
     if hist.empty:
         return
-    centres = (hist["start"] + hist["end"]) / 2
-    widths = hist["end"] - hist["start"]
-    y = hist["share"] if share else hist["games"]
     hover = text(
         lang,
         "charts.length_hover",
@@ -91,17 +92,27 @@ def add_length_trace(
         high="%{customdata[3]:.0f}",
         games="%{customdata[2]}",
     )
+    custom = hist[["start", "end", "games"]].assign(last=hist["end"] - 1).to_numpy()
+    colour = series_colour(series)
+    if share:
+        # Each bin's share drawn from its start to its end (the last point closes the step).
+        fig.add_scatter(
+            x=[*hist["start"], hist["end"].iloc[-1]],
+            y=[*hist["share"], hist["share"].iloc[-1]],
+            name=name,
+            mode="lines",
+            line={"shape": "hv", "color": colour, "width": 2.5, "dash": DASHES[series % 4]},
+            customdata=[*custom, custom[-1]],
+            hovertemplate=hover + "<extra>" + name + "</extra>",
+        )
+        return
     fig.add_bar(
-        x=centres,
-        y=y,
-        width=widths,
+        x=(hist["start"] + hist["end"]) / 2,
+        y=hist["games"],
+        width=hist["end"] - hist["start"],
         name=name,
-        opacity=0.45 if share else 1.0,
-        marker={
-            "color": colour or SERIES_COLOURS[0],
-            "line": {"color": colour or SERIES_COLOURS[0], "width": 1.5 if share else 0},
-        },
-        customdata=hist[["start", "end", "games"]].assign(last=hist["end"] - 1).to_numpy(),
+        marker_color=colour,
+        customdata=custom,
         hovertemplate=hover + "<extra>" + name + "</extra>",
     )
 

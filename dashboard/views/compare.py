@@ -130,7 +130,7 @@ def length_chart(selection, specs: list[str]) -> go.Figure:  # noqa: ANN001
     fig = go.Figure()
     for i, spec in enumerate(specs):
         hist = stat(length_histogram, selection.with_rules(spec), bins=edges)
-        add_length_trace(fig, hist, spec, lang(), share=True, colour=series_colour(i))
+        add_length_trace(fig, hist, spec, lang(), share=True, series=i)
     fig.update_layout(
         **layout(
             lang(),

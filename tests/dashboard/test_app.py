@@ -330,14 +330,17 @@ def _values(v):  # noqa: ANN001, ANN202
 def test_overview_charts_plot_the_statistics_layers_tables(monkeypatch, fixture_data):
     import json
 
-    from sim.stats import den_animals, end_reasons, length_histogram
+    from dashboard.charts import length_bins
+    from sim.stats import den_animals, end_reasons, general_stats, length_histogram
 
     at = run_app(monkeypatch, fixture_data)
     at.toggle(key="overview_details").set_value(True).run()
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert len(specs) == 5
     with open_dataset(fixture_data) as ds:
-        hist = length_histogram(ds.con, Selection(), bins=30)
+        g = general_stats(ds.con, Selection())
+        edges = length_bins(g.length.min, g.length.max)
+        hist = length_histogram(ds.con, Selection(), bins=edges)
         reasons = end_reasons(ds.con, Selection())
         den = den_animals(ds.con, Selection())
     assert _values(specs[0]["data"][0]["y"]) == hist["games"].tolist()
