@@ -236,7 +236,7 @@ with right:
         row = st.columns(NFILES, gap="small")
         for f in range(NFILES):
             sq = rank * NFILES + f
-            label = board[sq] or (f"~{square_name(sq)}" if WATER[sq] else square_name(sq))
+            label = board[sq] or ("~" if WATER[sq] else "·")
             row[f].button(
                 label,
                 key=f"eg_sq_{sq}",
