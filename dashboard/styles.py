@@ -1,7 +1,7 @@
 """Style rules of the whole app: labels are shown whole (wrapped), never cut with "…".
 
-Streamlit cuts a toggle's or a checkbox's label, a button's label and a select box's
-chosen value to one line when its column is narrow; here they wrap instead.
+Streamlit cuts the label of a toggle, a checkbox, a button or a metric (the texts it marks
+``stMarkdownEllipsis``) to one line when its column is narrow; here they wrap instead.
 """
 
 from __future__ import annotations
@@ -9,14 +9,8 @@ from __future__ import annotations
 import streamlit as st
 
 WHOLE_LABELS = """
-.stCheckbox .stMarkdownEllipsis, .stToggle .stMarkdownEllipsis,
-.stButton .stMarkdownEllipsis, .stDownloadButton .stMarkdownEllipsis,
-.stCheckbox .stMarkdownEllipsis *, .stToggle .stMarkdownEllipsis *,
-.stButton .stMarkdownEllipsis *, .stDownloadButton .stMarkdownEllipsis * {
+.stMarkdownEllipsis, .stMarkdownEllipsis * {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
-}
-.stSelectbox [data-baseweb="select"] [value], .stSelectbox [data-baseweb="select"] div {
-  white-space: normal !important; text-overflow: clip !important; overflow-wrap: anywhere;
 }
 """.strip()
 

@@ -11,12 +11,16 @@ its own text. Tables drawn on a canvas (``st.dataframe``) and charts are not mea
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.support.browser import TIMEOUT, copy_sample, wait_idle
+from dashboard.i18n import text
+from dashboard.jobs import jobs_dir
+from tests.support.browser import TIMEOUT, chromium, copy_sample, wait_idle
 from tests.support.server import dashboard_server
 
 pytestmark = pytest.mark.browser
@@ -53,16 +57,20 @@ CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stPlotlyCha
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The dashboard on a private copy of the bundled sample."""
+    """The dashboard on a private copy of the bundled sample, with a launch that is still
+    starting (its process, this one, is alive): the Simulate page shows its Cancel button."""
     data: Path = copy_sample(tmp_path_factory.mktemp("layout") / "data")
+    jobs_dir(data).mkdir(parents=True)
+    launch = {"group": "layout-starting", "batch_ids": ["layout-starting"], "pid": os.getpid(),
+              "specs": [{"rules": "standard", "red": "random", "blue": "greedy", "games": 10}],
+              "launched_at": "2026-01-01T00:00:00Z"}  # fmt: skip
+    (jobs_dir(data) / "layout-starting.json").write_text(json.dumps(launch), encoding="utf-8")
     log = tmp_path_factory.mktemp("layout-log") / "dashboard.log"
     with dashboard_server(data, log) as url:
         yield url
 
 
 def test_every_text_is_whole_and_no_request_leaves_the_machine(server):
-    from tests.support.browser import chromium
-
     outside: list[str] = []
     cut: dict[str, list[str]] = {}
     with chromium() as browser:
@@ -79,6 +87,9 @@ def test_every_text_is_whole_and_no_request_leaves_the_machine(server):
                 wait_idle(page)
                 page.wait_for_function(CHARTS_DRAWN, timeout=TIMEOUT)
                 assert not page.locator('[data-testid="stException"]').count(), (lang, path)
+                if path == "simulate":
+                    cancel = page.get_by_role("button", name=text(lang, "simulate.cancel"))
+                    cancel.first.wait_for()
                 for width in WIDTHS:
                     page.set_viewport_size({"width": width, "height": 1400})
                     found = page.evaluate(CUT_JS)
