@@ -6,7 +6,8 @@ language and measured at both widths (the tab is resized, not reloaded). A text 
 its element's content is wider than its box (``scrollWidth > clientWidth``: an ellipsis, a
 clipped or spilled label, a table whose columns hide behind a scroll bar, a select box
 whose value does not fit); a box that lets its children overflow visibly counts only for
-its own text. Tables drawn on a canvas (``st.dataframe``) and charts are not measured.
+its own text; a text or a button must lie within its column. Tables drawn on a canvas
+(``st.dataframe``) and charts are not measured.
 """
 
 from __future__ import annotations
@@ -37,17 +38,29 @@ LOCAL = ("http://127.0.0.1:", "http://localhost:", "data:", "blob:", "about:")
 CUT_JS = """async () => {
   await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   const out = [];
+  const COLUMN = '[data-testid="stColumn"], [data-testid="stMainBlockContainer"], '
+               + '[data-testid="stSidebarContent"]';
   const roots = document.querySelectorAll('[data-testid="stMain"], [data-testid="stSidebar"]');
   for (const root of roots) for (const e of root.querySelectorAll('*')) {
     if (!(e instanceof HTMLElement) || e.clientWidth <= 2) continue;  // hidden a11y text
     if (e.closest('[data-testid="stDataFrame"], [data-testid="stPlotlyChart"]')) continue;
     const text = (e.tagName === 'INPUT' ? e.value : e.innerText || '').trim();
-    if (!text || e.scrollWidth <= e.clientWidth + 1) continue;
-    // A box that shows what overflows it cuts nothing, unless its own text spills out.
+    if (!text) continue;
+    const what = `${e.getAttribute('data-testid') || e.tagName}: ${text.slice(0, 60)}`;
     const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (own || e.tagName === 'BUTTON') {  // a text or a button outside its column
+      const box = e.getBoundingClientRect();
+      const col = e.closest(COLUMN).getBoundingClientRect();
+      if (box.left < col.left - 1 || box.right > col.right + 1) {
+        out.push(`${what} (${Math.round(box.left)}–${Math.round(box.right)} px outside`
+                 + ` its column ${Math.round(col.left)}–${Math.round(col.right)} px)`);
+        continue;
+      }
+    }
+    if (e.scrollWidth <= e.clientWidth + 1) continue;
+    // A box that shows what overflows it cuts nothing, unless its own text spills out.
     if (getComputedStyle(e).overflowX === 'visible' && !own && e.tagName !== 'INPUT') continue;
-    out.push(`${e.getAttribute('data-testid') || e.tagName}: ${text.slice(0, 60)}`
-             + ` (${e.scrollWidth} > ${e.clientWidth} px)`);
+    out.push(`${what} (${e.scrollWidth} > ${e.clientWidth} px)`);
   }
   return out;
 }"""
