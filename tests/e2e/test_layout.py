@@ -64,8 +64,12 @@ CUT_JS = """async () => {
   }
   return out;
 }"""
-CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
-                   .every(el => el.querySelector('.main-svg'))"""
+# The page is drawn: no placeholder of an element still waiting for the script, and every
+# chart has drawn.
+DRAWN = """() =>
+  !document.querySelector('[data-testid^="stSkeleton"], [data-testid="stAppSkeleton"]')
+  && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+       .every(el => el.querySelector('.main-svg'))"""
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +102,7 @@ def test_every_text_is_whole_and_no_request_leaves_the_machine(server):
                 page.goto(f"{server}/{path}?lang={lang}")
                 page.locator("h1").first.wait_for()
                 wait_idle(page)
-                page.wait_for_function(CHARTS_DRAWN, timeout=TIMEOUT)
+                page.wait_for_function(DRAWN, timeout=TIMEOUT)
                 assert not page.locator('[data-testid="stException"]').count(), (lang, path)
                 if path == "simulate":
                     cancel = page.get_by_role("button", name=text(lang, "simulate.cancel"))
