@@ -17,9 +17,11 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.filters import sidebar_filters
+from dashboard.icon import page_icon
 from dashboard.lang import init_display_settings, sidebar_display_settings, t
 from dashboard.pages import PAGE_LIST, PAGES
 from dashboard.settings import load_settings
+from dashboard.styles import whole_labels
 from dashboard.urlstate import begin_run, sync
 
 
@@ -33,12 +35,13 @@ def main() -> None:
     """Configure the app, draw the shared sidebar and run the chosen page."""
     init_display_settings()
     begin_run()
-    st.set_page_config(page_title=t("app.title"), page_icon=":material/pets:", layout="wide")
+    st.set_page_config(page_title=t("app.title"), page_icon=page_icon(), layout="wide")
     pages = [
         st.Page(PAGES / script, title=t(title), icon=icon, url_path=path or None, default=not path)
         for script, title, icon, path in PAGE_LIST
     ]
     page = st.navigation(pages)
+    whole_labels()
     sidebar_display_settings()
     settings = load_settings()
     st.sidebar.caption(t("app.data_folder", folder=settings.data_dir))

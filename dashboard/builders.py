@@ -34,7 +34,9 @@ def _label(key: str, fallback: str) -> str:
 
 
 def rules_builder(prefix: str) -> str:
-    """A preset and its options, two columns of widgets; returns the canonical spec."""
+    """A preset and its options (the choices one under the other, at full width so that
+    the chosen value shows whole; the switches in two columns); returns the canonical
+    spec."""
     keep(f"{prefix}_preset", "choice", default=next(iter(PRESETS)), options=list(PRESETS))
     preset = st.selectbox(
         t("rules.preset"),
@@ -44,18 +46,15 @@ def rules_builder(prefix: str) -> str:
     )
     base = PRESETS[preset]
     values: dict[str, Any] = {}
-    cols = st.columns(2)
-    for i, option in enumerate(OPTIONS):
+    switches = [o for o in OPTIONS if o.kind is bool]
+    for option in [o for o in OPTIONS if o.kind is not bool]:
         current = getattr(base, option.name)
         key = f"{prefix}_opt_{preset}_{option.name}"
-        box = cols[i % 2]
         label = _label(f"option.{option.name}", option.name)
         keep(key, _OPTION_KINDS.get(option.kind, "int"), default=current, options=option.choices,
              low=option.low, high=option.high)  # fmt: skip
-        if option.kind is bool:
-            values[option.name] = box.toggle(label, value=current, key=key)
-        elif option.kind is str:
-            values[option.name] = box.selectbox(
+        if option.kind is str:
+            values[option.name] = st.selectbox(
                 label,
                 option.choices,
                 index=option.choices.index(current),
@@ -64,8 +63,15 @@ def rules_builder(prefix: str) -> str:
             )
         else:
             values[option.name] = int(
-                box.number_input(label, option.low, option.high, current, key=key)
+                st.number_input(label, option.low, option.high, current, key=key)
             )
+    cols = st.columns(2)
+    for i, option in enumerate(switches):
+        key = f"{prefix}_opt_{preset}_{option.name}"
+        label = _label(f"option.{option.name}", option.name)
+        current = getattr(base, option.name)
+        keep(key, "bool", default=current)
+        values[option.name] = cols[i % 2].toggle(label, value=current, key=key)
     spec = replace(base, **values).spec
     st.markdown(t("rules.spec", spec=spec))
     return spec

@@ -17,11 +17,12 @@ import streamlit as st
 
 from dashboard.board import COLOURS, strength
 from dashboard.i18n import text
-from engine.board import DENS, NFILES, NRANKS, TRAP_OWNER, WATER
+from engine.board import DENS, FILES, NFILES, NRANKS, TRAP_OWNER, WATER
 from sim.report.names import animal_letter, animal_name
 
-SIZE = 66  # px, one square
-DISC = 56  # px, a piece
+SIZE = 66  # px, one square at most
+DISC = 56  # px, a piece on a square of SIZE (the disc scales with the square)
+GUTTER = 20  # px, left of and below the board: its coordinates
 KEY = "sq_"
 
 
@@ -100,19 +101,33 @@ def board_cells(
     return cells
 
 
+# Squares shrink with the page (at most SIZE px, the board's column at most the board's
+# width): ``--sq`` is a seventh of the board's width less the coordinates' gutter.
 _BASE = f"""
-.st-key-play_board {{ gap: 0 !important; width: fit-content; }}
+.st-key-play_board {{
+  gap: 0 !important; width: 100%; max-width: {NFILES * SIZE + GUTTER}px;
+  container-type: inline-size; padding: 0 0 {GUTTER}px {GUTTER}px; box-sizing: border-box;
+}}
 .st-key-play_board [data-testid="stHorizontalBlock"],
 .st-key-play_board .stHorizontalBlock {{ gap: 0 !important; flex-wrap: nowrap; }}
-div[class*="st-key-{KEY}"] {{ width: {SIZE}px !important; flex: 0 0 {SIZE}px !important; }}
+div[class*="st-key-{KEY}"] {{
+  --sq: min({SIZE}px, calc(100cqw / {NFILES})); position: relative;
+  width: var(--sq) !important; flex: 0 0 var(--sq) !important; min-width: 0;
+}}
 div[class*="st-key-{KEY}"] button {{
-  width: {SIZE}px; height: {SIZE}px; min-height: {SIZE}px; padding: 0; margin: 0;
+  width: var(--sq); height: var(--sq); min-height: var(--sq); padding: 0; margin: 0;
   border-radius: 0; border: 1px solid #6d7a5a; position: relative; color: #5b4630;
   font-size: 10px; line-height: 1.1; overflow: visible;
 }}
-div[class*="st-key-{KEY}"] button p {{ margin: 0; font-size: inherit; }}
+div[class*="st-key-{KEY}"] button p {{ margin: 0; font-size: 10px !important; }}
+div[class*="st-key-{KEY}"] button div {{ overflow: visible !important; }}
 div[class*="st-key-{KEY}"] button::after {{ position: absolute; z-index: 3; }}
+div[class*="st-key-{KEY}"]::before, div[class*="st-key-{KEY}"]::after {{
+  position: absolute; font-size: 12px; color: #444; font-family: sans-serif;
+}}
 """.strip()
+_RANK_LABEL = f"left: -{GUTTER}px; width: {GUTTER - 4}px; top: calc(50% - 8px); text-align: center;"
+_FILE_LABEL = f"bottom: -{GUTTER}px; left: 0; width: 100%; text-align: center;"
 _FILL = {k: COLOURS[k] for k in ("land", "land_alt", "water", "trap", "den")}
 _MARK = {
     "selected": "box-shadow: inset 0 0 0 4px #f2c12e;",
@@ -122,9 +137,9 @@ _MARK = {
 }
 _AFTER = {
     "target": 'content: ""; width: 18px; height: 18px; border-radius: 50%; '
-    f"background: rgba(30, 140, 60, 0.75); top: {(SIZE - 18) // 2}px; left: {(SIZE - 18) // 2}px;",
+    "background: rgba(30, 140, 60, 0.75); top: calc(50% - 9px); left: calc(50% - 9px);",
     "forbidden": 'content: "\\2715"; color: #b00020; font-size: 22px; font-weight: 700; '
-    f"top: {(SIZE - 30) // 2}px; left: {(SIZE - 16) // 2}px;",
+    "top: calc(50% - 15px); left: calc(50% - 8px);",
     "took": 'content: "\\00D7"; width: 18px; height: 18px; line-height: 18px; top: 2px; '
     "right: 2px; border-radius: 50%; background: #111; color: #fff; font-size: 14px; "
     "font-weight: 700;",
@@ -132,15 +147,31 @@ _AFTER = {
 
 
 def _label_size(label: str) -> str:
-    """The font size of a piece's name: one character (象) larger, long names smaller."""
+    """The font size of a piece's name: one character (象) larger, long names smaller (a
+    name of 8 letters, "Elephant", fits the smallest disc)."""
     if len(label) == 1:
         return "15px"
     return "10px" if len(label) <= 6 else "9px"
 
 
-def board_css(cells: list[Cell]) -> str:
-    """The style rules of a board's buttons (one block per square)."""
-    out = [_BASE]
+def _coordinates(flipped: bool) -> list[str]:
+    """Rank numbers left of the board's first column (each square's ``::before``) and file
+    letters below its last row (``::after``), as shown (1–9 and a–g, reversed when
+    ``flipped``), like the Games page's board."""
+    order = display_order(flipped)
+    out = []
+    for row in order:
+        rank = row[0] // NFILES + 1
+        out.append(f'.st-key-{KEY}{row[0]}::before {{ content: "{rank}"; {_RANK_LABEL} }}')
+    for sq in order[-1]:
+        letter = FILES[sq % NFILES]
+        out.append(f'.st-key-{KEY}{sq}::after {{ content: "{letter}"; {_FILE_LABEL} }}')
+    return out
+
+
+def board_css(cells: list[Cell], flipped: bool = False) -> str:
+    """The style rules of a board's buttons (one block per square) and its coordinates."""
+    out = [_BASE, *_coordinates(flipped)]
     for c in cells:
         sel = f".st-key-{KEY}{c.square} button"
         rules = [f"background: {_FILL[c.kind]};"]
@@ -151,9 +182,11 @@ def board_css(cells: list[Cell]) -> str:
         if c.side:
             out.append(
                 f"{sel} p {{ background: {COLOURS[c.side]}; color: #fff; border-radius: 50%; "
-                f"width: {DISC}px; height: {DISC}px; display: flex; flex-direction: column; "
-                "align-items: center; justify-content: center; font-size: "
-                f"{_label_size(c.label)}; border: 2px solid #fff; }}"
+                f"width: calc(var(--sq) * {DISC / SIZE:.3f}); "
+                f"height: calc(var(--sq) * {DISC / SIZE:.3f}); display: flex; "
+                "flex-direction: column; align-items: center; justify-content: center; "
+                f"font-size: {_label_size(c.label)} !important; border: 2px solid #fff; "
+                "box-sizing: border-box; white-space: nowrap; }"
             )
             out.append(
                 f'{sel} p::before {{ content: "{c.letter}"; font-size: 9px; opacity: 0.8; }}'
@@ -177,7 +210,7 @@ def display_order(flipped: bool) -> list[list[int]]:
 
 def draw_board(cells: list[Cell], flipped: bool, on_click: Callable[[int], None]) -> None:
     """Lay out the board's buttons (a click calls ``on_click(square)``) and their style."""
-    st.html(f"<style>{board_css(cells)}</style>")
+    st.html(f"<style>{board_css(cells, flipped)}</style>")
     with st.container(key="play_board", gap=None):
         for row in display_order(flipped):
             with st.container(horizontal=True, gap=None):

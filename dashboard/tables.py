@@ -1,11 +1,17 @@
 """Every table a page shows, drawn with a button that downloads it as CSV.
 
-One helper for all pages: :func:`show_table` draws the table (``st.dataframe``) and,
-below it, a small button whose file is :func:`table_csv` of the same frame: the
-columns and their headers as shown (in the user's language), the row labels when the
-table shows them. ``st.dataframe``'s own toolbar also offers a CSV of what it shows, but
-only on hover and built in the browser; the button is the one that is always visible,
-the same on every page, and what the tests read.
+One helper for all pages: :func:`show_table` draws the table and, below it, a small
+button whose file is :func:`table_csv` of the same frame: the columns and their headers as
+shown (in the user's language), the row labels when the table shows them.
+``st.dataframe``'s own toolbar also offers a CSV of what it shows, but only on hover and
+built in the browser; the button is the one that is always visible, the same on every
+page, and what the tests read.
+
+``st.dataframe`` draws on a canvas and cuts a header or a cell to its column's width (with
+"…"), and hides the columns past its width behind a scroll bar. Small tables of figures
+(one row per rule set, bot or matchup) are drawn with ``static=True`` as HTML tables
+(``st.table``), whose headers and cells wrap within the page's width; long listings stay
+scrollable grids.
 """
 
 from __future__ import annotations
@@ -44,19 +50,31 @@ def show_table(
     *,
     hide_index: bool | None = True,
     whole: pd.DataFrame | None = None,
+    static: bool = False,
     **kwargs: Any,
 ) -> None:
-    """Draw ``table`` (``st.dataframe``, with ``key`` and any of its other arguments) and a
-    button downloading it as ``<name>.csv`` (``name`` defaults to the key). The row labels
-    are in the file when the table shows them (``hide_index`` False or None, and labels
-    other than 0, 1, 2, ...). ``whole``: the frame the file holds when the table shows
-    only part of it (a window of a game's moves), with the same columns."""
-    st.dataframe(table, hide_index=hide_index, key=key, **kwargs)
-    data = table if whole is None else whole
-    labelled = not isinstance(table_frame(data).index, pd.RangeIndex)
+    """Draw ``table`` and a button downloading it as ``<name>.csv`` (``name`` defaults to
+    the key): ``static`` as an HTML table shown whole, else with ``st.dataframe`` (``key``
+    and any of its other arguments). The row labels are in the file when the table shows
+    them (``hide_index`` False or None, and labels other than 0, 1, 2, ...). ``whole``: the
+    frame the file holds when the table shows only part of it (a window of a game's
+    moves), with the same columns."""
+    if static:
+        st.table(table, hide_index=hide_index is True)
+    else:
+        st.dataframe(table, hide_index=hide_index, key=key, **kwargs)
+    csv_button(table if whole is None else whole, key, name, hide_index is not True)
+
+
+def csv_button(
+    table: pd.DataFrame | Styler, key: str, name: str | None = None, index: bool = False
+) -> None:
+    """The button downloading ``table`` as ``<name>.csv`` (its row labels with ``index``,
+    when they are other than 0, 1, 2, ...)."""
+    labelled = not isinstance(table_frame(table).index, pd.RangeIndex)
     st.download_button(
         t("common.download_csv"),
-        data=table_csv(data, index=hide_index is not True and labelled),
+        data=table_csv(table, index=index and labelled),
         file_name=f"{file_stem(name or key)}.csv",
         mime="text/csv",
         icon=":material/download:",
@@ -64,3 +82,13 @@ def show_table(
         on_click="ignore",
         type="tertiary",
     )
+
+
+def show_transposed(frame: pd.DataFrame, column: str, key: str, name: str | None = None) -> None:
+    """``frame`` with one column per value of ``column`` (e.g. one per rule set) and one row
+    per other column: a few wide rows read better, and fit the page, as a tall table. The
+    CSV holds it as shown."""
+    shown = frame.set_index(column).T
+    shown.index.name = column
+    shown.columns = [str(c) for c in shown.columns]
+    show_table(shown.fillna(""), key, name, hide_index=False, static=True)

@@ -15,8 +15,8 @@ from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
 from dashboard.lang import lang, nf, player, t
 from dashboard.loaders import data_dir, dataset, stat
+from dashboard.tables import csv_button, show_table
 from dashboard.urlstate import keep
-from dashboard.tables import show_table
 from engine.errors import DsqError
 from sim.report import fmt
 from sim.stats import bot_table, matchup_table, ratings
@@ -106,6 +106,16 @@ def matchup_display(m: pd.DataFrame) -> pd.DataFrame:
             ],
         }
     )
+
+
+def show_matchups(table: pd.DataFrame) -> None:
+    """The matchups in two tables (results, then colours and pairs), each naming the bot and
+    its opponent: one table of all the columns is wider than the page."""
+    names = [t("bots.col_bot"), t("bots.col_opponent")]
+    split = list(table.columns).index(t("bots.col_score_red"))
+    st.table(table[list(table.columns[:split])], hide_index=True)
+    st.table(table[names + list(table.columns[split:])], hide_index=True)
+    csv_button(table, "bots_matchups", "matchups")
 
 
 def colour_display(b: pd.DataFrame) -> pd.DataFrame:
@@ -226,9 +236,10 @@ def tournament_section() -> None:
         st.info(t("bots.tournament_no_games"))
         return
     st.markdown(f"**{t('bots.tournament_standing')}**")
-    show_table(standing_display(rep), "bots_tournament_standing", "standing")
+    show_table(standing_display(rep), "bots_tournament_standing", "standing", static=True)
     st.caption(t("bots.tournament_cross_caption"))
-    show_table(tournament_cross(rep), "bots_tournament_cross", "cross-table", hide_index=None)
+    show_table(tournament_cross(rep), "bots_tournament_cross", "cross-table", hide_index=None,
+               static=True)  # fmt: skip
 
 
 ctx = page_start(t("bots.title"), t("bots.caption"))
@@ -241,7 +252,7 @@ if ctx is not None:
     else:
         if r.note:
             st.caption(translate_note(lang(), r.note))
-        show_table(ratings_display(r.table), "bots_ratings", "ratings")
+        show_table(ratings_display(r.table), "bots_ratings", "ratings", static=True)
         st.plotly_chart(ratings_chart(r.table), key="bots_ratings_chart")
     m = stat(matchup_table, ctx.selection)
     st.subheader(t("bots.cross"))
@@ -249,12 +260,12 @@ if ctx is not None:
         st.info(t("bots.no_matchups"))
     else:
         st.caption(t("bots.cross_caption"))
-        show_table(cross_table(m), "bots_cross", "cross-table", hide_index=None)
+        show_table(cross_table(m), "bots_cross", "cross-table", hide_index=None, static=True)
         st.subheader(t("bots.matchups"))
-        show_table(matchup_display(m), "bots_matchups", "matchups")
+        show_matchups(matchup_display(m))
     b = stat(bot_table, ctx.selection)
     st.subheader(t("bots.by_colour"))
     if b.empty:
         st.info(t("bots.no_colour"))
     else:
-        show_table(colour_display(b), "bots_colour", "by-colour")
+        show_table(colour_display(b), "bots_colour", "by-colour", static=True)

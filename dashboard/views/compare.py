@@ -7,13 +7,13 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard.charts import add_length_trace, layout
+from dashboard.charts import add_length_trace, layout, length_bins, series_colour
 from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
 from dashboard.lang import lang, nf, reason, t
 from dashboard.loaders import filter_options, stat
+from dashboard.tables import show_table, show_transposed
 from dashboard.urlstate import keep
-from dashboard.tables import show_table
 from sim.report import fmt
 from sim.stats import compare_rules, general_stats, length_histogram
 
@@ -127,13 +127,11 @@ def design_table(per: pd.DataFrame) -> pd.DataFrame:
 def length_chart(selection, specs: list[str]) -> go.Figure:  # noqa: ANN001
     """The length distributions of the chosen rules, overlaid (shares of games)."""
     g_all = stat(general_stats, selection.with_rules(*specs))
-    lo, hi = int(g_all.length.min or 0), int(g_all.length.max or 1)
+    edges = length_bins(g_all.length.min, g_all.length.max)
     fig = go.Figure()
-    width = max(1, (hi - lo) // 30 + 1)
-    edges = tuple(range(lo, hi + width + 1, width))
-    for spec in specs:
+    for i, spec in enumerate(specs):
         hist = stat(length_histogram, selection.with_rules(spec), bins=edges)
-        add_length_trace(fig, hist, spec, lang(), share=True)
+        add_length_trace(fig, hist, spec, lang(), share=True, series=i)
     fig.update_layout(
         **layout(
             lang(),
@@ -150,9 +148,16 @@ def reasons_chart(reasons: pd.DataFrame) -> go.Figure:
     """Games by end reason for each chosen rules spec, side by side."""
     fig = go.Figure()
     labels = [reason(r) for r in reasons.index]
-    for spec in reasons.columns:
-        fig.add_bar(x=labels, y=reasons[spec], name=spec)
-    fig.update_layout(**layout(lang(), barmode="group", yaxis_title=t("charts.games")))
+    for i, spec in enumerate(reasons.columns):
+        fig.add_bar(x=labels, y=reasons[spec], name=spec, marker_color=series_colour(i))
+    fig.update_layout(
+        **layout(
+            lang(),
+            barmode="group",
+            xaxis_title=t("charts.end_reason"),
+            yaxis_title=t("charts.games"),
+        )
+    )
     return fig
 
 
@@ -162,7 +167,8 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
     for note in cmp.notes:
         st.warning(translate_note(lang(), note))
     st.subheader(t("compare.side_by_side"))
-    show_table(per_rules_table(cmp.per_rules), "cmp_per", "rules-side-by-side")
+    show_transposed(per_rules_table(cmp.per_rules), t("compare.col_rules"), "cmp_per",
+                    "rules-side-by-side")  # fmt: skip
     unlinked = [
         str(r["rules"])
         for r in cmp.per_rules.to_dict("records")
@@ -174,7 +180,8 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
     if cmp.pairs.empty:
         st.info(t("compare.no_pairs"))
     else:
-        show_table(pairs_table(cmp.pairs), "cmp_pairs", "rules-differences")
+        show_transposed(pairs_table(cmp.pairs), t("compare.col_pair"), "cmp_pairs",
+                        "rules-differences")  # fmt: skip
     if cmp.omnibus:
         n = nf()
         st.caption(
@@ -194,7 +201,7 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
         st.plotly_chart(reasons_chart(cmp.reasons), key="cmp_reasons")
     st.subheader(t("compare.design"))
     st.caption(t("compare.design_caption"))
-    show_table(design_table(cmp.per_rules), "cmp_design", "game-design")
+    show_table(design_table(cmp.per_rules), "cmp_design", "game-design", static=True)
 
 
 ctx = page_start(t("compare.title"), t("compare.caption"))

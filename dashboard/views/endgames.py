@@ -63,8 +63,8 @@ def shares_chart(table) -> go.Figure:  # noqa: ANN001 - a DataFrame of shares_ta
     return fig
 
 
-def heat_chart(grid: np.ndarray) -> go.Figure:
-    """The board-shaped heat map (rank 9 on top)."""
+def heat_chart(grid: np.ndarray, title: str) -> go.Figure:
+    """The board-shaped heat map (rank 9 on top), its colour bar titled ``title``."""
     fig = go.Figure(
         go.Heatmap(
             z=grid,
@@ -73,6 +73,7 @@ def heat_chart(grid: np.ndarray) -> go.Figure:
             zmin=0,
             zmax=1,
             colorscale="RdYlGn",
+            colorbar={"title": {"text": title, "side": "right"}, "tickformat": ".0%"},
             hovertemplate="%{x}%{y}: %{z:.1%}<extra></extra>",
         )
     )
@@ -163,7 +164,9 @@ stamp = cache_for(root).path(key, material).stat().st_mtime
 counts = cached_heatmap(str(root), ruleset.spec, material.name, int(piece), int(mover), stamp)
 piece_side = 0 if material.codes[int(piece)] <= 8 else 1
 with cols[2]:
-    st.plotly_chart(heat_chart(heat_grid(counts, piece_side, int(mover))), key="eg_heat")
+    heat_title = text("heat_colorbar", side=side(("red", "blue")[piece_side]))
+    grid = heat_grid(counts, piece_side, int(mover))
+    st.plotly_chart(heat_chart(grid, heat_title), key="eg_heat")
     st.caption(
         text(
             "heat_caption",
@@ -236,6 +239,7 @@ with right:
         on_change=_side,
     )
     board = pos.board()
+    st.markdown(f"**{text('setup_grid')}**", help=text("setup_grid_help"))
     for rank in range(NRANKS - 1, -1, -1):
         row = st.columns(NFILES, gap="small")
         for f in range(NFILES):

@@ -12,15 +12,16 @@ from dashboard.charts import (
     animal_heatmap,
     den_chart,
     end_reasons_chart,
+    length_bins,
     length_histogram_chart,
     squares_heatmap,
 )
 from dashboard.common import page_start
 from dashboard.lang import fox, lang, nf, t
 from dashboard.loaders import stat
-from dashboard.urlstate import keep
 from dashboard.tables import show_table
 from dashboard.trend import show_first_player_trend
+from dashboard.urlstate import keep
 from sim.stats import (
     capture_matrix,
     capture_squares,
@@ -115,7 +116,7 @@ if ctx is not None:
     left, right = st.columns(2)
     with left:
         st.subheader(t("overview.length"))
-        hist = stat(length_histogram, ctx.selection, bins=30)
+        hist = stat(length_histogram, ctx.selection, bins=length_bins(g.length.min, g.length.max))
         st.plotly_chart(length_histogram_chart(hist, lang()), key="overview_hist")
     with right:
         st.subheader(t("overview.how_end"))

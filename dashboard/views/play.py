@@ -30,8 +30,8 @@ from dashboard.playboard import board_cells, draw_board
 from dashboard.playclock import clock_panel, record_abandoned, stop_controls
 from dashboard.playgame import ClickGame, PlaySetup
 from dashboard.settings import Limits, load_settings
-from dashboard.urlstate import keep
 from dashboard.tables import show_table
+from dashboard.urlstate import keep
 from engine.board import square_name
 from engine.errors import DsqError
 from sim.bots.protocol import warm_up as warm_up_bot

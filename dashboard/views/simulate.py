@@ -151,20 +151,22 @@ def show_job(job: JobView, data_dir: Path) -> None:
     """One batch: status, progress bar, counts, and a cancel button while it runs."""
     n = nf()
     with st.container(border=True):
-        top = st.columns([6, 1])
+        # The button takes its label's width (a narrow column cut "Cancel" to "Ca…").
+        top = st.container(horizontal=True, vertical_alignment="center")
         icon = STATUS_ICONS.get(job.status, ":material/help:")
         label = f" · {job.label}" if job.label else ""
         status = t(f"status.{job.status}") if job.status in STATUS_ICONS else job.status
-        top[0].markdown(
+        top.markdown(
             f"{icon} **{status}** · `{job.batch_id}`{label} · `{job.rules}` · "
             + t("simulate.versus", red=short_spec(job.red), blue=short_spec(job.blue))
         )
         if job.active:
-            top[1].button(
+            top.button(
                 t("simulate.cancel"),
                 key=f"cancel_{job.batch_id}",
                 on_click=_cancel,
                 args=(data_dir, job.batch_id),
+                width="content",
             )
         c = job.counts
         text = t(

@@ -14,8 +14,8 @@ import streamlit as st
 from dashboard.charts import layout
 from dashboard.lang import lang, nf, t
 from dashboard.loaders import data_dir, dataset
-from dashboard.urlstate import keep
 from dashboard.tables import show_table
+from dashboard.urlstate import keep
 from engine.errors import DsqError
 from sim.study.metrics import METRICS, value
 from sim.study.report import build_report, cells_frame

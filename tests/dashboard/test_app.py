@@ -133,7 +133,9 @@ def test_compare_rules_shows_the_comparison(monkeypatch, fixture_data):
     at.multiselect(key="compare_specs").set_value(["datou", "standard"]).run()
     with open_dataset(fixture_data) as ds:
         cmp = compare_rules(ds.con, ["datou", "standard"], Selection())
-    per = next(d.value for d in at.dataframe if "first-player score" in d.value.columns)
+    # Side by side and the differences are shown transposed: one column per rule set (pair).
+    per = next(d.value for d in at.table if "first-player score" in d.value.index).T
+    per = per.rename_axis("rules").reset_index()
     for row, want in zip(per.to_dict("records"), cmp.per_rules.to_dict("records"), strict=True):
         assert row["rules"] == want["rules"]
         assert row["games"] == fmt.count(want["games"])
@@ -142,13 +144,14 @@ def test_compare_rules_shows_the_comparison(monkeypatch, fixture_data):
         assert row["mean plies"] == fmt.num(want["mean_plies"])
         assert row["first-move Elo"] == fmt.signed(want["first_move_elo"])
         assert row["first-move p"] == fmt.p_value(want["first_move_p"])
-    pairs = next(d.value for d in at.dataframe if "A vs B" in d.value.columns)
+    pairs = next(d.value for d in at.table if d.value.index.name == "A vs B").T
+    pairs = pairs.rename_axis("A vs B").reset_index()
     want = cmp.pairs.iloc[0]
     assert pairs.iloc[0]["A vs B"] == f"{want['rules_a']} vs {want['rules_b']}"
     assert pairs.iloc[0]["first-move p"] == fmt.p_value(want["first_move_diff_p"])
     assert pairs.iloc[0]["first-move Elo A−B"] == fmt.signed(want["first_move_diff"])
     assert pairs.iloc[0]["length p (Mann–Whitney)"] == fmt.p_value(want["length_p"])
-    design = next(d.value for d in at.dataframe if "balance" in d.value.columns)
+    design = next(d.value for d in at.table if "balance" in d.value.columns)
     assert list(design["balance"]) == [fmt.pct(v) for v in cmp.per_rules["balance"]]
     assert len(at.get("plotly_chart")) == 2
 
@@ -165,11 +168,13 @@ def test_bots_page_shows_ratings_and_matchups(monkeypatch, fixture_data):
     with open_dataset(fixture_data) as ds:
         r = ratings(ds.con, Selection())
         m = matchup_table(ds.con, Selection())
-    table = next(d.value for d in at.dataframe if "rating (logistic Elo)" in d.value.columns)
+    table = next(d.value for d in at.table if "rating (logistic Elo)" in d.value.columns)
     assert list(table["bot"]) == [short_spec(b) for b in r.table["bot"]]
     assert list(table["rating (logistic Elo)"]) == [fmt.signed(v, 0) for v in r.table["rating"]]
     assert list(table["± 95%"]) == [fmt.num(v, 0) for v in r.table["error"]]
-    matchups = next(d.value for d in at.dataframe if "LOS" in d.value.columns)
+    results = next(d.value for d in at.table if "LOS" in d.value.columns)
+    by_pairs = next(d.value for d in at.table if "pairs" in d.value.columns)
+    matchups = results.join(by_pairs.drop(columns=["bot", "opponent"]))
     assert list(matchups["score"]) == [fmt.pct(v) for v in m["score"]]
     cols = (m["elo"], m["elo_error"], m["elo_low"], m["elo_high"])
     assert list(matchups["logistic Elo (95%)"]) == [fmt.elo(*v, 1) for v in zip(*cols, strict=True)]
@@ -179,7 +184,7 @@ def test_bots_page_shows_ratings_and_matchups(monkeypatch, fixture_data):
     ]
     assert not any("inf" in c for c in matchups["logistic Elo (95%)"])
     assert list(matchups["pairs"]) == [fmt.count(v) for v in m["pairs"]]
-    cross = next(d.value for d in at.dataframe if d.value.index.name == "bot \\ opponent")
+    cross = next(d.value for d in at.table if d.value.index.name == "bot \\ opponent")
     row = m[m["bot"] == "greedy"].iloc[0]
     assert cross.loc["greedy", "random"] == f"{fmt.pct(row['score'])} ({fmt.count(row['games'])})"
 
@@ -325,14 +330,17 @@ def _values(v):  # noqa: ANN001, ANN202
 def test_overview_charts_plot_the_statistics_layers_tables(monkeypatch, fixture_data):
     import json
 
-    from sim.stats import den_animals, end_reasons, length_histogram
+    from dashboard.charts import length_bins
+    from sim.stats import den_animals, end_reasons, general_stats, length_histogram
 
     at = run_app(monkeypatch, fixture_data)
     at.toggle(key="overview_details").set_value(True).run()
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert len(specs) == 6  # and the first-player score, last
     with open_dataset(fixture_data) as ds:
-        hist = length_histogram(ds.con, Selection(), bins=30)
+        g = general_stats(ds.con, Selection())
+        edges = length_bins(g.length.min, g.length.max)
+        hist = length_histogram(ds.con, Selection(), bins=edges)
         reasons = end_reasons(ds.con, Selection())
         den = den_animals(ds.con, Selection())
     assert _values(specs[0]["data"][0]["y"]) == hist["games"].tolist()

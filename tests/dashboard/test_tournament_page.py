@@ -33,9 +33,9 @@ def test_bots_page_shows_a_chosen_tournament(monkeypatch, tournament_data):
     box.set_value("page").run()
     assert not at.exception
     rep = build_report(load(tournament_data, "page"), tournament_data)
-    standing = next(d.value for d in at.dataframe if "byes" in d.value.columns)
+    standing = next(d.value for d in at.table if "byes" in d.value.columns)
     assert list(standing["points"]) == [fmt.num(s["points"], 1) for s in rep["standing"]]
-    cross = next(d.value for d in at.dataframe if "1. random" in d.value.columns)
+    cross = next(d.value for d in at.table if "1. random" in d.value.columns)
     c = rep["cross"][1][0]  # greedy against random
     want = f"{fmt.wdl(c['wins'], c['draws'], c['losses'], ' / ')} ({fmt.num(c['points'], 1)})"
     assert cross.loc["2. greedy", "1. random"] == want

@@ -1,0 +1,20 @@
+"""Style rules of the whole app: labels are shown whole (wrapped), never cut with "…".
+
+Streamlit cuts the label of a toggle, a checkbox, a button or a metric (the texts it marks
+``stMarkdownEllipsis``) to one line when its column is narrow; here they wrap instead.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+WHOLE_LABELS = """
+.stMarkdownEllipsis, .stMarkdownEllipsis * {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
+}
+""".strip()
+
+
+def whole_labels() -> None:
+    """Add the app's style rules to the page (every run, before the page draws)."""
+    st.html(f"<style>{WHOLE_LABELS}</style>")

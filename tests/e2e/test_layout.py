@@ -1,0 +1,117 @@
+"""Every label, header, button and table of every page is whole, at 1280 and 1920 pixels
+wide and in each language, and the app makes no request outside the machine.
+
+One dashboard server and one browser tab for the whole file: each page is loaded once per
+language and measured at both widths (the tab is resized, not reloaded). A text is cut when
+its element's content is wider than its box (``scrollWidth > clientWidth``: an ellipsis, a
+clipped or spilled label, a table whose columns hide behind a scroll bar, a select box
+whose value does not fit); a box that lets its children overflow visibly counts only for
+its own text; a text or a button must lie within its column. Tables drawn on a canvas
+(``st.dataframe``) and charts are not measured.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dashboard.i18n import text
+from dashboard.jobs import jobs_dir
+from tests.support.browser import TIMEOUT, chromium, copy_sample, wait_idle
+from tests.support.server import dashboard_server
+
+pytestmark = pytest.mark.browser
+
+PAGES = ("", "compare", "bots", "games", "endgames", "play", "simulate", "studies")
+LANGS = ("en", "zh", "pt")
+# The Games page is the slowest to load; its texts are measured in English only.
+ENGLISH_ONLY = ("games",)
+WIDTHS = (1280, 1920)
+LOCAL = ("http://127.0.0.1:", "http://localhost:", "data:", "blob:", "about:")
+
+# Every element of the main area and the sidebar whose text (or an input's value) is wider
+# than its box, after two frames (the layout settled at the new width).
+CUT_JS = """async () => {
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const out = [];
+  const COLUMN = '[data-testid="stColumn"], [data-testid="stMainBlockContainer"], '
+               + '[data-testid="stSidebarContent"]';
+  const roots = document.querySelectorAll('[data-testid="stMain"], [data-testid="stSidebar"]');
+  for (const root of roots) for (const e of root.querySelectorAll('*')) {
+    if (!(e instanceof HTMLElement) || e.clientWidth <= 2) continue;  // hidden a11y text
+    if (e.closest('[data-testid="stDataFrame"], [data-testid="stPlotlyChart"]')) continue;
+    const text = (e.tagName === 'INPUT' ? e.value : e.innerText || '').trim();
+    if (!text) continue;
+    const what = `${e.getAttribute('data-testid') || e.tagName}: ${text.slice(0, 60)}`;
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (own || e.tagName === 'BUTTON') {  // a text or a button outside its column
+      const box = e.getBoundingClientRect();
+      const col = e.closest(COLUMN).getBoundingClientRect();
+      if (box.left < col.left - 1 || box.right > col.right + 1) {
+        out.push(`${what} (${Math.round(box.left)}–${Math.round(box.right)} px outside`
+                 + ` its column ${Math.round(col.left)}–${Math.round(col.right)} px)`);
+        continue;
+      }
+    }
+    if (e.scrollWidth <= e.clientWidth + 1) continue;
+    // A box that shows what overflows it cuts nothing, unless its own text spills out.
+    if (getComputedStyle(e).overflowX === 'visible' && !own && e.tagName !== 'INPUT') continue;
+    out.push(`${what} (${e.scrollWidth} > ${e.clientWidth} px)`);
+  }
+  return out;
+}"""
+# The page is drawn: no placeholder of an element still waiting for the script, and every
+# chart has drawn.
+DRAWN = """() =>
+  !document.querySelector('[data-testid^="stSkeleton"], [data-testid="stAppSkeleton"]')
+  && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+       .every(el => el.querySelector('.main-svg'))"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The dashboard on a private copy of the bundled sample, with a launch that is still
+    starting (its process, this one, is alive): the Simulate page shows its Cancel button."""
+    data: Path = copy_sample(tmp_path_factory.mktemp("layout") / "data")
+    jobs_dir(data).mkdir(parents=True)
+    launch = {"group": "layout-starting", "batch_ids": ["layout-starting"], "pid": os.getpid(),
+              "specs": [{"rules": "standard", "red": "random", "blue": "greedy", "games": 10}],
+              "launched_at": "2026-01-01T00:00:00Z"}  # fmt: skip
+    (jobs_dir(data) / "layout-starting.json").write_text(json.dumps(launch), encoding="utf-8")
+    log = tmp_path_factory.mktemp("layout-log") / "dashboard.log"
+    with dashboard_server(data, log) as url:
+        yield url
+
+
+def test_every_text_is_whole_and_no_request_leaves_the_machine(server):
+    outside: list[str] = []
+    cut: dict[str, list[str]] = {}
+    with chromium() as browser:
+        context = browser.new_context(viewport={"width": WIDTHS[-1], "height": 1400})
+        context.on("request", lambda r: None if r.url.startswith(LOCAL) else outside.append(r.url))
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        for lang in LANGS:
+            for path in PAGES:
+                if lang != "en" and path in ENGLISH_ONLY:
+                    continue
+                page.goto(f"{server}/{path}?lang={lang}")
+                page.locator("h1").first.wait_for()
+                wait_idle(page)
+                page.wait_for_function(DRAWN, timeout=TIMEOUT)
+                assert not page.locator('[data-testid="stException"]').count(), (lang, path)
+                if path == "simulate":
+                    cancel = page.get_by_role("button", name=text(lang, "simulate.cancel"))
+                    cancel.first.wait_for()
+                for width in WIDTHS:
+                    page.set_viewport_size({"width": width, "height": 1400})
+                    found = page.evaluate(CUT_JS)
+                    if found:
+                        cut[f"{lang} /{path} at {width} px"] = found
+        context.close()
+    assert not outside, sorted(set(outside))
+    assert not cut, "\n".join(f"{where}: {found}" for where, found in cut.items())
