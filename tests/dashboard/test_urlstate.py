@@ -85,7 +85,7 @@ def test_choices_are_written_back_and_a_copied_link_opens_the_same_view(monkeypa
     assert again.sidebar.selectbox(key="f_confidence").value == 99
     assert again.multiselect(key="compare_specs").value == ["datou", "yeshou"]
     assert url(again) == link
-    assert text("en", "compare.col_score_ci", level="99%") in again.dataframe[0].value.columns
+    assert text("en", "compare.col_score_ci", level="99%") in again.table[0].value.index
     # Leaving the page drops its settings from the URL; the sidebar's stay.
     again.switch_page("views/overview.py").run()
     assert "compare" not in url(again) and url(again)["confidence"] == ["99"]
