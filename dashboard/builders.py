@@ -42,6 +42,7 @@ def rules_builder(prefix: str) -> str:
         t("rules.preset"),
         list(PRESETS),
         key=f"{prefix}_preset",
+        help=t("rules.preset_help"),
         format_func=labels("rules.preset_"),
     )
     base = PRESETS[preset]

@@ -144,7 +144,7 @@ def test_a_median_of_plies_is_whole_or_a_half(monkeypatch, tmp_path):
 def test_the_preset_labels_and_the_fen_help_say_what_they_are(monkeypatch, tmp_path):
     at = app(monkeypatch, tmp_path, "play")
     labels = at.selectbox(key="play_preset").options
-    assert labels[0] == "standard: the common rules (Portuguese source page)"
+    assert labels[0] == "standard: the common rules"
     assert not [x for x in labels if "the Portuguese page's rules" in x]
     fen_help = at.text_input(key="play_fen").help
     assert "not recorded" not in fen_help and "saved like any other" in fen_help
