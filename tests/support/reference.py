@@ -459,6 +459,7 @@ def _legal_moves_unfinished(
     moves = []
     rule_7_3, rule_17_5 = rules["rule_7_3"], rules["rule_17_5"]
     mine = _my_moves(pos) if rule_7_3 or rule_17_5 else []
+    rule_7_3 = rule_7_3 and len(mine) >= 3  # three visits take three of the mover's moves
     red = pos.side == "r"
     for sq, piece in enumerate(pos.board):
         if not piece or piece.isupper() != red:
