@@ -36,9 +36,8 @@ def test_rulesets_toggle_every_option() -> None:
 def choose(rng: random.Random, policy: str, legal: list[str], pos: ref.Pos) -> str:
     """Pick a move; 'shuffle' walks pieces back and forth to trigger the repetition rules."""
     if policy == "shuffle":
-        mine = [m for m in pos.history if m.side == pos.side]
-        if mine:
-            last = mine[-1]
+        if len(pos.history) >= 2:  # the sides alternate: the mover's last move
+            last = pos.history[-2]
             back = ref.square_name(last.to) + ref.square_name(last.frm)
             if back in legal and rng.random() < 0.7:
                 return back
@@ -60,24 +59,27 @@ def play_game(seed: int, ply_cap: int, stats: Counter, divide_every: int = 0) ->
     policy = rng.choice(POLICIES)
     fen = ref.START_FEN if rng.random() < 0.6 else ref.random_fen(rng, 6, 1)
     rules = ref.parse_rules(spec)
-    no_rep = dict(rules, rule_7_3=False, rule_17_5=False)
+    repetition = rules["rule_7_3"] or rules["rule_17_5"]
     rpos = ref.parse_fen(fen)
     epos = Position(spec, fen)
     played: list[str] = []
+
+    def where() -> str:  # the failure message (built only when an assertion fails)
+        return f"seed {seed}: rules {spec!r}, fen {fen!r}, moves {' '.join(played)!r}"
+
     for ply in range(ply_cap + 1):
-        where = f"seed {seed}: rules {spec!r}, fen {fen!r}, moves {' '.join(played)!r}"
-        legal = ref.legal_moves(rpos, rules)
-        assert epos.legal_moves() == legal, where
+        forbidden: list[str] = []  # what the repetition rules took away here
+        legal = ref.legal_moves(rpos, rules, forbidden)
+        assert epos.legal_moves() == legal, where()
         outcome = None if legal else ref.outcome(rpos, rules)
         result = epos.result
-        assert (None if result is None else (result.winner, result.reason)) == outcome, where
-        assert epos.fen() == ref.to_fen(rpos), where
+        assert (None if result is None else (result.winner, result.reason)) == outcome, where()
+        assert epos.fen() == ref.to_fen(rpos), where()
         if divide_every and ply % divide_every == divide_every - 1 and legal:
-            assert epos.divide(2) == ref.divide(rpos, 2, rules), where
+            assert epos.divide(2) == ref.divide(rpos, 2, rules), where()
             stats["divide"] += 1
-        if rules["rule_7_3"] or rules["rule_17_5"]:
-            if legal != ref._legal_moves_unfinished(rpos, no_rep) and outcome is None:
-                stats["repetition_forbade"] += 1
+        if repetition and forbidden and outcome is None:
+            stats["repetition_forbade"] += 1
         stats["positions"] += 1
         if outcome is not None:
             stats[outcome[1]] += 1

@@ -99,23 +99,25 @@ def test_random_games_end_by_a_rule_or_the_cap(seed: int, rules: str, from_start
     limit = ref.parse_rules(rules)["no_capture_plies"]
     ply_cap = 600
     plies = 0
-    while pos.result is None and plies < ply_cap:
+    result = pos.result  # read once per position (the position changes only in play)
+    while result is None and plies < ply_cap:
         legal = pos.legal_moves()
         assert legal, "a game without a result must have a legal move"
         pos.play(rng.choice(legal))
         plies += 1
-        if pos.result is not None and pos.result.reason == "den":
+        result, fen = pos.result, pos.fen()
+        if result is not None and result.reason == "den":
             # RULES.md refuses a FEN with a piece on a den (the game is over): check the rest,
             # and that the piece on the den is the winner's, on the loser's den.
-            board = ref.parse_fen(pos.fen(), allow_den=True).board
-            loser = "b" if pos.result.winner == "red" else "r"
+            board = ref.parse_fen(fen, allow_den=True).board
+            loser = "b" if result.winner == "red" else "r"
             assert board[ref.DEN[loser]] and ref.side_of(board[ref.DEN[loser]]) != loser
             assert not board[ref.DEN[ref.OTHER[loser]]]
             continue
-        ref.parse_fen(pos.fen())  # raises if the engine produced an invalid position
-        assert new_position(rules, pos.fen()).fen() == pos.fen()
-    if pos.result is not None:
-        assert pos.result.reason in ("den", "capture_all", "no_capture", "no_moves")
+        ref.parse_fen(fen)  # raises if the engine produced an invalid position
+        assert new_position(rules, fen).fen() == fen
+    if result is not None:
+        assert result.reason in ("den", "capture_all", "no_capture", "no_moves")
         assert pos.legal_moves() == []
     if 0 < limit:
         # The clock forces an end: at most `limit` quiet plies after each of <= 16 captures.

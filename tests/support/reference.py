@@ -16,6 +16,7 @@ Representation:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 # ----------------------------------------------------------------------------- board
@@ -33,9 +34,12 @@ def square_index(name: str) -> int:
     return (int(name[1]) - 1) * N_FILES + FILES.index(name[0])
 
 
+NAMES = tuple(FILES[sq % N_FILES] + str(sq // N_FILES + 1) for sq in range(N_SQUARES))
+
+
 def square_name(sq: int) -> str:
     """14 -> ``"a3"``."""
-    return FILES[sq % N_FILES] + str(sq // N_FILES + 1)
+    return NAMES[sq]
 
 
 def file_of(sq: int) -> int:
@@ -262,24 +266,15 @@ def parse_fen(fen: str, allow_den: bool = False) -> Pos:
     return Pos(board, side, int(clock_text), int(fullmove_text))
 
 
+EMPTY_RUNS = re.compile("-+")
+
+
 def to_fen(pos: Pos) -> str:
-    rows = []
-    for rank in range(N_RANKS - 1, -1, -1):
-        row = ""
-        empty = 0
-        for file in range(N_FILES):
-            piece = pos.board[rank * N_FILES + file]
-            if piece:
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                row += piece
-            else:
-                empty += 1
-        if empty:
-            row += str(empty)
-        rows.append(row)
-    return f"{'/'.join(rows)} {pos.side} {pos.clock} {pos.fullmove}"
+    """The FEN: ranks 9 to 1, each run of empty squares written as its length."""
+    board = "".join(piece or "-" for piece in pos.board)
+    rows = [board[rank * N_FILES : (rank + 1) * N_FILES] for rank in range(N_RANKS - 1, -1, -1)]
+    text = EMPTY_RUNS.sub(lambda run: str(len(run.group())), "/".join(rows))
+    return f"{text} {pos.side} {pos.clock} {pos.fullmove}"
 
 
 # ----------------------------------------------------------------------------- captures
@@ -328,6 +323,13 @@ def _offset(sq: int, df: int, dr: int) -> int | None:
     return None
 
 
+# Each square's steps that stay on the board: (file delta, rank delta, square reached).
+NEIGHBOURS = tuple(
+    tuple((df, dr, to) for df, dr in STEPS if (to := _offset(sq, df, dr)) is not None)
+    for sq in range(N_SQUARES)
+)
+
+
 def jump_allowed(piece: str, horizontal: bool, rules: dict[str, object]) -> bool:
     animal = animal_of(piece)
     if animal == "L":
@@ -350,12 +352,11 @@ def pseudo_targets(board: list[str], sq: int, rules: dict[str, object]) -> list[
     """
     piece = board[sq]
     side = side_of(piece)
+    red = side == "r"
     is_rat = animal_of(piece) == "R"
+    own_den = DEN[side]
     targets = []
-    for df, dr in STEPS:
-        to = _offset(sq, df, dr)
-        if to is None:
-            continue
+    for df, dr, to in NEIGHBOURS[sq]:
         # Rule 6: a lion or tiger on land beside a river jumps straight across it.
         if to in WATER and not is_rat:
             if sq in WATER or not jump_allowed(piece, dr == 0, rules):
@@ -370,12 +371,12 @@ def pseudo_targets(board: list[str], sq: int, rules: dict[str, object]) -> list[
                 to = _offset(to, df, dr)
             if blocked or to is None:
                 continue
-        if to == DEN[side]:
+        if to == own_den:
             continue  # rule 2: never into one's own den
         target = board[to]
         if target:
-            if side_of(target) == side:
-                continue  # rule 4
+            if target.isupper() == red:
+                continue  # rule 4: not onto a piece of one's own side
             if not can_capture(board, sq, to, rules):
                 continue  # rule 5 / rule 8
         targets.append(to)
@@ -418,7 +419,9 @@ def outcome(pos: Pos, rules: dict[str, object]) -> tuple[str, str] | None:
 
 
 def _my_moves(pos: Pos) -> list[Played]:
-    return [m for m in pos.history if m.side == pos.side]
+    """The side to move's last moves (at most 17: all that 7-3 and 17-5 look at). The sides
+    alternate, so they are among the last 34 plies."""
+    return [m for m in pos.history[-34:] if m.side == pos.side]
 
 
 def _forbidden_by_7_3(
@@ -451,23 +454,37 @@ def _forbidden_by_17_5(pos: Pos, frm: int, to: int, mine: list[Played]) -> bool:
     return to in region
 
 
-def _legal_moves_unfinished(pos: Pos, rules: dict[str, object]) -> list[str]:
+def _legal_moves_unfinished(
+    pos: Pos, rules: dict[str, object], forbidden: list[str] | None = None
+) -> list[str]:
+    """The legal moves ignoring the end of the game; the moves a repetition rule forbids
+    go into ``forbidden`` when it is given."""
     moves = []
-    mine = _my_moves(pos)
+    rule_7_3, rule_17_5 = rules["rule_7_3"], rules["rule_17_5"]
+    mine = _my_moves(pos) if rule_7_3 or rule_17_5 else []
+    rule_7_3 = rule_7_3 and len(mine) >= 3  # three visits take three of the mover's moves
+    red = pos.side == "r"
     for sq, piece in enumerate(pos.board):
-        if not piece or side_of(piece) != pos.side:
+        if not piece or piece.isupper() != red:
             continue
         for to in pseudo_targets(pos.board, sq, rules):
-            if rules["rule_7_3"] and _forbidden_by_7_3(pos, sq, to, rules, mine):
+            move = NAMES[sq] + NAMES[to]
+            if (rule_7_3 and _forbidden_by_7_3(pos, sq, to, rules, mine)) or (
+                rule_17_5 and _forbidden_by_17_5(pos, sq, to, mine)
+            ):
+                if forbidden is not None:
+                    forbidden.append(move)
                 continue
-            if rules["rule_17_5"] and _forbidden_by_17_5(pos, sq, to, mine):
-                continue
-            moves.append(square_name(sq) + square_name(to))
-    return sorted(moves)
+            moves.append(move)
+    moves.sort()
+    return moves
 
 
-def legal_moves(pos: Pos, rules: dict[str, object]) -> list[str]:
-    """Sorted legal moves; [] when the game is finished."""
+def legal_moves(
+    pos: Pos, rules: dict[str, object], forbidden: list[str] | None = None
+) -> list[str]:
+    """Sorted legal moves; [] when the game is finished. With ``forbidden``, the moves a
+    repetition rule forbids (in a game not finished) are appended to it."""
     mover = OTHER[pos.side]
     if pos.board[DEN[pos.side]] and side_of(pos.board[DEN[pos.side]]) == mover:
         return []
@@ -476,7 +493,7 @@ def legal_moves(pos: Pos, rules: dict[str, object]) -> list[str]:
     n = rules["no_capture_plies"]
     if n > 0 and pos.clock >= n:
         return []
-    return _legal_moves_unfinished(pos, rules)
+    return _legal_moves_unfinished(pos, rules, forbidden)
 
 
 def make_move(pos: Pos, move: str) -> Pos:
