@@ -6,6 +6,8 @@ import sys
 import time
 from typing import Any, TextIO
 
+from sim.report.fmt import count
+
 
 def _fmt_eta(seconds: float | None) -> str:
     if seconds is None or seconds != seconds or seconds < 0 or seconds > 1e7:
@@ -81,8 +83,8 @@ class BatchProgress:
         eta = (self.total - self.done) / rate if rate > 0 else None
         c = self.counts
         return (
-            f"{rate:7.1f} games/s  ETA {_fmt_eta(eta)}  "
-            f"red {c.get('red', 0)} blue {c.get('blue', 0)} draw {c.get('draw', 0)}"
+            f"{rate:9,.1f} games/s  ETA {_fmt_eta(eta)}  red {count(c.get('red', 0))} "
+            f"blue {count(c.get('blue', 0))} draw {count(c.get('draw', 0))}"
         )
 
     def _bar(self) -> None:
@@ -91,15 +93,14 @@ class BatchProgress:
         fill = int(frac * width)
         bar = "#" * fill + "." * (width - fill)
         self.stream.write(
-            f"\r{self.name} [{bar}] {self.done}/{self.total} {frac * 100:5.1f}%  {self._stats()}"
-            "\x1b[K"
+            f"\r{self.name} [{bar}] {count(self.done)}/{count(self.total)} {frac * 100:5.1f}%  "
+            f"{self._stats()}\x1b[K"
         )
         self.stream.flush()
 
     def _line(self, status: str = "") -> None:
         frac = self.done / self.total if self.total else 1.0
         tail = f"  [{status}]" if status else ""
-        self.stream.write(
-            f"{self.name}: {self.done}/{self.total} ({frac * 100:.1f}%)  {self._stats()}{tail}\n"
-        )
+        done = f"{count(self.done)}/{count(self.total)}"
+        self.stream.write(f"{self.name}: {done} ({frac * 100:.1f}%)  {self._stats()}{tail}\n")
         self.stream.flush()

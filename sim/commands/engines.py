@@ -94,7 +94,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="External engines are named in a TOML registry (docs/engine-protocol.md). "
         "'dsq engines' lists them; 'show NAME' starts one and prints its identity and options; "
         "'check NAME --rules SPEC' compares its perft and legal moves with dsq's over random "
-        "games and reports every difference by RULES.md clause (exit code 1 when any).",
+        "games and reports every difference by docs/rules.md clause (exit code 1 when any).",
     )
     p.add_argument("action", nargs="?", default="list", choices=("list", "show", "check"))
     p.add_argument("name", nargs="?", help="engine name (show, check)")
