@@ -173,8 +173,7 @@ def _parse_option(part: str) -> tuple[str, object]:
         if low in FALSE_WORDS:
             return name, False
         raise RulesError(
-            f"option {name} takes {'/'.join(TRUE_WORDS)} or {'/'.join(FALSE_WORDS)},"
-            f" not {text!r}"
+            f"option {name} takes {'/'.join(TRUE_WORDS)} or {'/'.join(FALSE_WORDS)}, not {text!r}"
         )
     if not sep or not text:
         what = "|".join(option.choices) if option.kind is str else "N"

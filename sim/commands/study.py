@@ -77,9 +77,7 @@ def run_cmd(args: argparse.Namespace) -> int:
     study = load_study(args.file, quick=args.quick)
     check_budget(study, args.workers or study.workers)
     signal.signal(signal.SIGTERM, _sigterm)
-    out = run_study(
-        study, data, workers=args.workers, scheduler=args.scheduler, quiet=args.quiet
-    )
+    out = run_study(study, data, workers=args.workers, scheduler=args.scheduler, quiet=args.quiet)
     print(
         f"study {study.name}: {out['games']:,} games played in {out['seconds']:.1f} s "
         f"({out['batches']} batches); dsq study report {args.file}"

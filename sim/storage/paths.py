@@ -60,12 +60,22 @@ def is_bundled_sample(path: str | os.PathLike[str]) -> bool:
         return False
 
 
+def sample_unnamed(data: str | os.PathLike[str] | None = None) -> bool:
+    """Whether the data folder of ``data`` is the bundled sample by default only: neither
+    ``data`` nor ``$DSQ_DATA`` named a folder (a command writes nothing there then)."""
+    return (
+        data is None
+        and not os.environ.get(ENV_VAR, "")
+        and is_bundled_sample(resolve_data_dir(None))
+    )
+
+
 def writable_data_dir(data: str | os.PathLike[str] | None = None) -> Path:
     """The folder a command that writes (games, tables, plans) writes to: as
     :func:`resolve_data_dir`, but the bundled sample only when ``data`` or ``$DSQ_DATA``
     names it; ``DsqError`` saying how to choose a folder otherwise."""
     d = resolve_data_dir(data)
-    if data is None and not os.environ.get(ENV_VAR, "") and is_bundled_sample(d):
+    if sample_unnamed(data):
         raise DsqError(
             f"{d} is the bundled sample, which dsq keeps read-only unless --data names it: "
             f"choose a folder for your results with --data DIR or {ENV_VAR}=DIR "
