@@ -111,12 +111,12 @@ def test_an_interrupted_simulate_says_how_to_resume(tmp_path: Path) -> None:
     the rest, and that command does."""
     data = tmp_path / "data"
     cmd = [sys.executable, "-m", "sim.cli", "simulate", "--games", "100000000"]
-    cmd += ["--red", "greedy", "--batch-id", "long", "--data", str(data)]
+    cmd += ["--red", "greedy", "--batch-id", "long", "--data", str(data), "--max-seconds", "300"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     assert proc.stderr is not None
     for line in proc.stderr:  # the first progress line: the batch is playing
-        if line.startswith("long:"):
+        if line.startswith("long standard: "):
             break
     proc.send_signal(signal.SIGINT)
     rest = proc.stderr.read()
