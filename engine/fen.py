@@ -1,4 +1,4 @@
-"""FEN in and out (RULES.md: ``<board> <side> <clock> <fullmove>``) with its validation."""
+"""FEN in and out (docs/rules.md: ``<board> <side> <clock> <fullmove>``) with its validation."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ MAX_CLOCK = 10_000_000
 def parse_fen(fen: str, rules_array: np.ndarray, capacity: int = 1024) -> np.ndarray:
     """A state array for ``fen`` (``"start"`` for the initial position); raises FenError.
 
-    The status of a finished position is set as RULES.md orders it: the side to move has
+    The status of a finished position is set as docs/rules.md orders it: the side to move has
     no pieces (capture_all), then the no-capture clock; a side with no legal move is found
     when its moves are generated (``engine.game.settle``, End 4).
     """
@@ -49,6 +49,12 @@ def parse_fen(fen: str, rules_array: np.ndarray, capacity: int = 1024) -> np.nda
                 file += int(ch)
                 continue
             previous_digit = False
+            if ch.isdigit():  # 8, 9, 0: no run of empty squares fits in a rank of 7
+                raise FenError(
+                    f"rank {rank + 1} of the FEN is longer than {NFILES} squares"
+                    if ch != "0"
+                    else f"rank {rank + 1} of the FEN has a run of 0 squares: runs are 1 to 7"
+                )
             upper = ch.upper()
             if upper not in ANIMAL_LETTERS:
                 raise FenError(
@@ -77,6 +83,8 @@ def parse_fen(fen: str, rules_array: np.ndarray, capacity: int = 1024) -> np.nda
             file += 1
         if file != NFILES:
             raise FenError(f"rank {rank + 1} of the FEN has {file} squares, not {NFILES}")
+    if not seen:
+        raise FenError("the FEN board has no animals: a position needs at least one")
     if side_text not in ("r", "b"):
         raise FenError(f"the side to move is 'r' or 'b', not {side_text!r}")
     if not (clock_text.isascii() and clock_text.isdigit()) or not (
@@ -109,7 +117,7 @@ def parse_fen(fen: str, rules_array: np.ndarray, capacity: int = 1024) -> np.nda
 
 def has_fen(st: np.ndarray) -> bool:
     """Whether the position of a state array has a FEN that :func:`parse_fen` reads: not
-    when an animal stands on a den (End 1: the game was won there, and RULES.md refuses
+    when an animal stands on a den (End 1: the game was won there, and docs/rules.md refuses
     such a FEN)."""
     return not (st[int(DENS[0])] or st[int(DENS[1])])
 

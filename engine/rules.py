@@ -1,4 +1,4 @@
-"""Rule sets: the options of RULES.md, the three presets, spec parsing and canonical specs.
+"""Rule sets: the options of docs/rules.md, the three presets, spec parsing and canonical specs.
 
 A spec is a preset name followed by ``+option`` or ``+option=value`` parts, e.g.
 ``yeshou+tiger_jump=horizontal+no_capture_plies=100``. A bare boolean option means true;
@@ -161,30 +161,42 @@ def _preset(preset: str) -> Ruleset:
 PRESETS: dict[str, Ruleset] = {preset: _preset(preset) for preset in PRESET_NAMES}
 
 
+TRUE_WORDS = ("true", "yes", "on", "1")
+FALSE_WORDS = ("false", "no", "off", "0")
+
+
 def _parse_option(part: str) -> tuple[str, object]:
+    """``name`` or ``name=value`` of a spec: names and words matched whatever their case,
+    as the preset names are."""
     name, sep, text = part.partition("=")
-    name = name.strip()
+    name = name.strip().lower()
     text = text.strip()
     option = OPTION_BY_NAME.get(name)
     if option is None:
-        raise RulesError(f"unknown rules option {name!r}; options are: {', '.join(OPTION_NAMES)}")
+        raise RulesError(
+            f"unknown rules option {part.partition('=')[0].strip()!r};"
+            f" options are: {', '.join(OPTION_NAMES)}"
+        )
     if option.kind is bool:
         if not sep:
             return name, True
         low = text.lower()
-        if low in ("true", "yes", "1", "on"):
+        if low in TRUE_WORDS:
             return name, True
-        if low in ("false", "no", "0", "off"):
+        if low in FALSE_WORDS:
             return name, False
-        raise RulesError(f"option {name} takes true or false, not {text!r}")
+        raise RulesError(
+            f"option {name} takes {'/'.join(TRUE_WORDS)} or {'/'.join(FALSE_WORDS)}, not {text!r}"
+        )
     if not sep or not text:
-        raise RulesError(f"option {name} needs a value: {name}=VALUE")
+        what = "|".join(option.choices) if option.kind is str else "N"
+        raise RulesError(f"option {name} needs a value: {name}={what}")
     if option.kind is int:
         try:
             return name, int(text)
         except ValueError:
             raise RulesError(f"option {name} takes a whole number, not {text!r}") from None
-    return name, text
+    return name, text.lower() if text.lower() in option.choices else text
 
 
 def parse_rules(spec: str | Ruleset | None) -> Ruleset:

@@ -14,6 +14,7 @@ import importlib
 import sys
 from typing import NoReturn
 
+from engine import __version__
 from engine.errors import DsqError
 
 # Order here is the order in ``dsq --help``.
@@ -65,6 +66,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = DsqArgumentParser(
         prog="dsq", description="Dou Shou Qi lab: engine, bots, simulations, statistics."
     )
+    parser.add_argument(
+        "--version", action="version", version=f"dsq {__version__}", help="print the version"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMAND_MODULES:
@@ -82,22 +86,31 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in names and names[argv[0]] != argv[0]:
         _answer_as(parser, argv[0])
     args = parser.parse_args(argv)
+    name = command_name(args)
     try:
         code = args.func(args)
     except DsqError as exc:
-        return _error(args.command, str(exc))
+        return _error(name, str(exc))
     except KeyboardInterrupt:
-        print(f"dsq {args.command}: interrupted", file=sys.stderr)
+        print(f"dsq {name}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
     except MemoryError:
-        return _error(args.command, "out of memory (ask for less, or free some memory)")
+        return _error(name, "out of memory (ask for less, or free some memory)")
     except RecursionError:
-        return _error(args.command, "input nested too deeply")
+        return _error(name, "input nested too deeply")
     except OSError as exc:  # a full disk, a file size limit, a folder that vanished, ...
-        return _error(args.command, describe_os_error(exc))
+        return _error(name, describe_os_error(exc))
     return int(code or 0)
+
+
+def command_name(args: argparse.Namespace) -> str:
+    """The command as typed, with its sub-command (``tablebase stats``): what error lines
+    name. A command's sub-commands are parsed into ``<something>_command``."""
+    words = [args.command]
+    words += [v for k, v in vars(args).items() if k.endswith("_command") and isinstance(v, str)]
+    return " ".join(words)
 
 
 def _answer_as(parser: argparse.ArgumentParser, alias: str) -> None:

@@ -1,6 +1,8 @@
-"""Every ``dsq`` example of the README runs, on a copy of the bundled data, and prints what
-the README says it prints: exit code 0 and the output's shape (a count, JSON, a table, a
-move...), the numbers given in its comments included.
+"""Every ``dsq`` example of the README runs as a person types it, from the project folder
+without ``$DSQ_DATA``, and prints what the README says it prints: exit code 0 and the
+output's shape (a count, JSON, a table, a move...), the numbers given in its comments
+included. The examples that write name ``--data ~/dsq-data`` (here a copy of the bundled
+sample in a temporary home), and after each one the project's ``data/`` is as git has it.
 
 A few examples run for long or need a server: :data:`SCALED` lists each of them with the
 smaller variant run instead (or None: not run here, with where it is tested).
@@ -12,6 +14,7 @@ import json
 import re
 import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -30,21 +33,23 @@ SCALED: dict[str, str | None] = {
     # Needs a Dask scheduler and workers: tests/sim/batch/test_simulate.py starts a real
     # local cluster and runs dsq simulate --scheduler on it.
     "dsq simulate --rules datou --red random --blue random --games 100000 --scheduler "
-    "tcp://127.0.0.1:8786": None,
+    "tcp://127.0.0.1:8786 --data ~/dsq-data": None,
     # 6,000 games on two workers: the same with 20 games per rule set.
     "dsq simulate --rules standard,yeshou,datou --red greedy --blue random --games 2000 "
-    '--seed 7 --swap --opening-plies 4 --workers 2 --label "greedy vs random"': "dsq simulate "
-    "--rules standard,yeshou,datou --red greedy --blue random --games 20 --seed 7 --swap "
-    '--opening-plies 4 --workers 2 --label "greedy vs random"',
+    '--seed 7 --swap --opening-plies 4 --workers 2 --label "greedy vs random" --data '
+    "~/dsq-data": "dsq simulate --rules standard,yeshou,datou --red greedy --blue random "
+    '--games 20 --seed 7 --swap --opening-plies 4 --workers 2 --label "greedy vs random" '
+    "--data ~/dsq-data",
     # An external engine (notune/jungine) the tests do not have: tests/sim/external/ play and
     # check dsq serve and a misbehaving engine through the same commands.
-    "dsq engines check jungine --rules standard": None,
+    "dsq engines check jungine --rules standard --data ~/dsq-data": None,
     "dsq simulate --rules standard+trapped_can_capture --red alphabeta:depth=60,time_ms=50 "
-    "--blue engine:jungine,movetime=50 --games 100 --swap --opening-plies 4 --workers 2": None,
+    "--blue engine:jungine,movetime=50 --games 100 --swap --opening-plies 4 --workers 2 "
+    "--data ~/dsq-data": None,
     # Every material of up to 3 animals (about 15 s): those of 2 (the stats example then
     # builds the 3-animal one it needs, and the verify example checks it).
-    "dsq tablebase build --rules standard --pieces 3": "dsq tablebase build --rules standard "
-    "--pieces 2",
+    "dsq tablebase build --rules standard --pieces 3 --data ~/dsq-data": "dsq tablebase build "
+    "--rules standard --pieces 2 --data ~/dsq-data",
     # Perft 6 and 7 and 60,000 random games after a 20 s warm-up measurement.
     "dsq bench": "dsq bench --depth 3 --games 200 --no-warmup",
 }
@@ -86,12 +91,31 @@ def test_the_readme_examples_are_real_commands() -> None:
                 assert (ROOT / word).is_file(), word
 
 
+USER_DATA = "~/dsq-data"  # the folder the README's writing examples name
+
+
 @pytest.fixture(scope="module")
-def readme_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the bundled data folder, for the examples that read and write one."""
-    dest = tmp_path_factory.mktemp("readme") / "data"
+def readme_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home folder whose ``~/dsq-data`` is a copy of the bundled sample, so that every
+    example that names it finds batches, games and rules to work on, in any order."""
+    home = tmp_path_factory.mktemp("home")
+    dest = home / "dsq-data"
     shutil.copytree(ROOT / "data", dest, ignore=shutil.ignore_patterns(".dashboard", ".lock"))
-    return dest
+    return home
+
+
+def sample_status() -> str | None:
+    """``git status`` of the project's ``data/`` (untracked files included, ignored caches
+    left out), or None where the project is not a git checkout."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        return None
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=all", "--", "data"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return done.stdout if done.returncode == 0 else None
 
 
 def _argv(command: str, data: Path) -> tuple[list[str], str]:
@@ -104,6 +128,7 @@ def _argv(command: str, data: Path) -> tuple[list[str], str]:
         words = words[:k] + words[k + 2 :]
     if "BATCH_ID" in words:
         words[words.index("BATCH_ID")] = list_batches(data)[0]["batch_id"]
+    words = [str(data) if w == USER_DATA else w for w in words]  # as the shell expands ~
     return words[1:], stdin
 
 
@@ -112,16 +137,20 @@ RUN_HERE = [(c, comment) for c, comment in EXAMPLES if SCALED.get(c, c) is not N
 
 @pytest.mark.parametrize(("command", "comment"), RUN_HERE, ids=[c for c, _ in RUN_HERE])
 def test_a_readme_example_runs(
-    command: str, comment: str, readme_data: Path, monkeypatch: pytest.MonkeyPatch
+    command: str, comment: str, readme_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     run = SCALED.get(command, command)
     monkeypatch.chdir(ROOT)
-    monkeypatch.setenv("DSQ_DATA", str(readme_data))
-    argv, stdin = _argv(run, readme_data)
+    monkeypatch.setenv("HOME", str(readme_home))
+    monkeypatch.delenv("DSQ_DATA", raising=False)
+    monkeypatch.delenv("DSQ_ENGINES", raising=False)
+    argv, stdin = _argv(run, readme_home / "dsq-data")
+    before = sample_status()
     code, out, err = in_process(argv, stdin)
     assert code == 0, (command, err)
     assert "Traceback" not in err
     check_output(argv, out, comment)
+    assert sample_status() == before, f"{command} changed the bundled sample data/"
 
 
 def check_output(argv: list[str], out: str, comment: str) -> None:

@@ -11,6 +11,8 @@ import sys
 import time
 from typing import Any, TextIO
 
+from sim.report.fmt import count
+
 
 def games_rate(done: int, start_done: int, elapsed: float) -> float:
     """Games per second over ``elapsed`` seconds in which ``done - start_done`` games were
@@ -97,8 +99,8 @@ class BatchProgress:
         eta = eta_seconds(self.total, self.done, rate)
         c = self.counts
         return (
-            f"{rate:7.1f} games/s  ETA {fmt_eta(eta)}  "
-            f"red {c.get('red', 0)} blue {c.get('blue', 0)} draw {c.get('draw', 0)}"
+            f"{rate:9,.1f} games/s  ETA {fmt_eta(eta)}  red {count(c.get('red', 0))} "
+            f"blue {count(c.get('blue', 0))} draw {count(c.get('draw', 0))}"
         )
 
     def _bar(self) -> None:
@@ -107,15 +109,14 @@ class BatchProgress:
         fill = int(frac * width)
         bar = "#" * fill + "." * (width - fill)
         self.stream.write(
-            f"\r{self.name} [{bar}] {self.done}/{self.total} {frac * 100:5.1f}%  {self._stats()}"
-            "\x1b[K"
+            f"\r{self.name} [{bar}] {count(self.done)}/{count(self.total)} {frac * 100:5.1f}%  "
+            f"{self._stats()}\x1b[K"
         )
         self.stream.flush()
 
     def _line(self, status: str = "") -> None:
         frac = self.done / self.total if self.total else 1.0
         tail = f"  [{status}]" if status else ""
-        self.stream.write(
-            f"{self.name}: {self.done}/{self.total} ({frac * 100:.1f}%)  {self._stats()}{tail}\n"
-        )
+        done = f"{count(self.done)}/{count(self.total)}"
+        self.stream.write(f"{self.name}: {done} ({frac * 100:.1f}%)  {self._stats()}{tail}\n")
         self.stream.flush()

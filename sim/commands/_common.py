@@ -112,13 +112,19 @@ def add_data_arg(parser: argparse.ArgumentParser, creates: bool = False) -> None
     """``--data DIR`` (default: ``$DSQ_DATA``, else ``data/`` in the project).
 
     Every command that only reads a data folder refuses one that does not exist
-    (:func:`existing_data_dir`); only a command that records games (``creates``) makes it.
+    (:func:`existing_data_dir`); only a command that records games (``creates``) makes it,
+    and it writes into the bundled sample only when named (:func:`writable_data_dir`).
     """
     parser.add_argument(
         "--data",
         type=data_folder,
-        help="data folder (default: $DSQ_DATA, else data/ in the project); "
-        + ("created if missing" if creates else "must exist"),
+        help=(
+            "data folder, created if missing (default: $DSQ_DATA; the bundled sample data/ "
+            "in the project only when named)"
+            if creates
+            else "data folder, must exist (default: $DSQ_DATA, else the bundled sample "
+            "data/ in the project)"
+        ),
     )
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from engine.errors import DsqError
 from sim.commands._common import add_data_arg, existing_data_dir, int_in, positive_int
-from sim.storage.paths import project_root
+from sim.storage.paths import project_root, sample_unnamed
 
 APP = project_root() / "dashboard" / "app.py"
 LIMIT_FLAGS = {
@@ -127,6 +127,12 @@ def run(args: argparse.Namespace) -> int:
     cmd, env = command(args, data_dir)
     url = f"http://{args.host}:{args.port}"
     print(f"dsq dashboard: {url} on {data_dir}", file=sys.stderr)
+    if sample_unnamed(args.data):
+        print(
+            "dsq dashboard: this is the bundled sample; games launched or saved in the "
+            "browser join it (dsq dashboard --data DIR keeps yours apart)",
+            file=sys.stderr,
+        )
     return serve(cmd, env, None if args.no_browser else url)
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
 from sim.commands._common import non_negative_int, positive_int
+from sim.storage.paths import sample_unnamed
 
 if TYPE_CHECKING:
     from sim.bots.context import BotContext
@@ -94,9 +95,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="External engines are named in a TOML registry (docs/engine-protocol.md). "
         "'dsq engines' lists them; 'show NAME' starts one and prints its identity and options; "
         "'check NAME --rules SPEC' compares its perft and legal moves with dsq's over random "
-        "games and reports every difference by RULES.md clause (exit code 1 when any).",
+        "games and reports every difference by docs/rules.md clause (exit code 1 when any).",
     )
-    p.add_argument("action", nargs="?", default="list", choices=("list", "show", "check"))
+    p.add_argument(
+        "engines_command",
+        metavar="{list,show,check}",
+        nargs="?",
+        default="list",
+        choices=("list", "show", "check"),
+    )
     p.add_argument("name", nargs="?", help="engine name (show, check)")
     add_engines_arg(p)
     p.add_argument("--data", help="data folder (its engines.toml, and where checks are kept)")
@@ -119,12 +126,12 @@ def run(args: argparse.Namespace) -> int:
 
     registry = logged(EngineRegistry.load(args.engines, args.data), args.engine_log)
     entries = registry.entries
-    if args.action == "list":
+    if args.engines_command == "list":
         return _list(entries, args.json)
     if not args.name:
-        raise DsqError(f"dsq engines {args.action} needs an engine name")
+        raise DsqError(f"dsq engines {args.engines_command} needs an engine name")
     entry = registry.find(args.name)
-    if args.action == "show":
+    if args.engines_command == "show":
         return _show(entry, args.json)
     # lazy: start-up time (engine registry and client: only when an engine is used)
     from sim.external.admission import save_check
@@ -143,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     data = report.to_dict()
     try:
-        save_check(args.data, entry, data)
+        if not sample_unnamed(args.data):  # kept for dsq simulate, never in the sample
+            save_check(args.data, entry, data)
     except OSError:
         pass
     print(json.dumps(data) if args.json else report_text(report))

@@ -73,11 +73,11 @@ def run_import(args: argparse.Namespace) -> int:
     """Run ``dsq games import``."""
     # lazy: start-up time (numba kernels, pyarrow)
     from sim.play.gameimport import numbered_lines, read_games, write_batches
-    from sim.storage.paths import resolve_data_dir
+    from sim.storage.paths import writable_data_dir
 
+    data_dir = writable_data_dir(args.data)
     name = "<stdin>" if args.file == "-" else args.file
     batches = read_games(numbered_lines(args.file, MAX_LINE), name)
-    data_dir = resolve_data_dir(args.data)
     written = write_batches(data_dir, batches, name)
     games = sum(len(b.indices) for b in batches.values())
     print(f"imported {games} games into {data_dir}: batches {', '.join(written)}")

@@ -11,7 +11,7 @@ from sim.bots.spec import HUMAN
 from sim.commands._common import SEED_ARG, add_data_arg, int_in
 from sim.commands.engines import add_engines_arg, bot_context
 from sim.report.names import display_letter
-from sim.storage.paths import resolve_data_dir
+from sim.storage.paths import writable_data_dir
 
 if TYPE_CHECKING:
     from engine import Position
@@ -171,6 +171,8 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     setup = PlaySetup(args.rules, args.red, args.blue, args.fen, args.seed).checked()
     if args.save and (setup.human is None or setup.bot is None):
         raise DsqError("--save records a game of a person against a bot: give one side 'human'")
+    if args.save:
+        writable_data_dir(args.data)  # before the game: a refused folder is said at once
     # Bots' time limits as in simulations: an engine's tc= or movetime=, a bot's time_ms=.
     game = PlayGame(setup, timed=True, ply_cap=args.ply_cap, context=context)
     try:
@@ -238,6 +240,6 @@ def _save(game: PlayGame, data: str | None) -> None:
     if game.can_record() is not None:
         print("not saved: only a finished game can be recorded")
         return
-    folder = resolve_data_dir(data)
+    folder = writable_data_dir(data)
     batch_id = game.save(folder)
     print(f"saved as {batch_id} in {folder} (dsq replay --game {batch_id}:0 --data {folder})")

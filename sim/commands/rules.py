@@ -66,15 +66,14 @@ def explain_text(ex: dict[str, Any]) -> str:
         ]
         for r in ex["options"]
     ]
-    return "\n".join(
-        [
-            f"{ex['spec']}  (closest preset: {ex['preset']}, {ex['preset_source']})",
-            "",
-            aligned_table(["option", "value", "clause", "meaning"], rows, right=set()),
-            "",
-            "* differs from standard",
-        ]
-    )
+    out = [
+        f"{ex['spec']}  (closest preset: {ex['preset']}, {ex['preset_source']})",
+        "",
+        aligned_table(["option", "value", "clause", "meaning"], rows, right=set()),
+    ]
+    if any(r["differs"] for r in ex["options"]):  # the legend only where a row is starred
+        out += ["", "* differs from standard"]
+    return "\n".join(out)
 
 
 def differences_text(diff: dict[str, Any]) -> str:

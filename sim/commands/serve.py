@@ -24,7 +24,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "rules and seed. See docs/engine-protocol.md.",
     )
     p.add_argument("--bot", required=True, help="bot spec, e.g. alphabeta:depth=6 (dsq bots)")
-    p.add_argument("--rules", default="standard", help="rules spec, e.g. datou")
+    p.add_argument(
+        "--rules",
+        default="standard",
+        help="rules spec, e.g. datou (default: standard; a client's setoption name rules "
+        "changes it)",
+    )
     p.add_argument("--seed", type=non_negative_int, default=0, help="the bot's generator seed")
     p.set_defaults(func=run)
 

@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import json
 import logging
+import shlex
 import signal
 import sys
 import threading
@@ -29,7 +30,7 @@ from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_prog
 from sim.play.seeds import MAX_SEED, new_batch_seed
 from sim.report.batch_text import summary_text
 from sim.storage.batchspec import MAX_GAMES, BatchSpec, spec_fields
-from sim.storage.paths import batch_path, check_batch_id, resolve_data_dir
+from sim.storage.paths import batch_path, check_batch_id, resolve_data_dir, writable_data_dir
 
 if TYPE_CHECKING:
     from sim.batch.spec import RunOptions
@@ -279,6 +280,28 @@ class NotedProgress(BatchProgress):
         super().start(name, total, done, counts)
 
 
+def interrupted_text(data: str | None, ids: list[str]) -> str:
+    """What ``dsq simulate`` says when interrupted: which batches stopped short, and the
+    command that plays the rest of each."""
+    # lazy: start-up time (the record reader)
+    from sim.storage.records import read_batch_record
+
+    d = resolve_data_dir(data)
+    named = "" if data is None else f" --data {shlex.quote(data)}"
+    stopped = []
+    for bid in ids:
+        try:
+            status = read_batch_record(d, bid).get("status")
+        except DsqError:
+            continue  # never created: nothing to resume
+        if status != "done":
+            stopped.append(bid)
+    if not stopped:
+        return "interrupted"
+    again = "; ".join(f"dsq simulate --resume {bid}{named}" for bid in stopped)
+    return f"interrupted; the games played are recorded, to play the rest: {again}"
+
+
 def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -301,8 +324,9 @@ def run(args: argparse.Namespace) -> int:
     """Run ``dsq simulate``; return 0 (done), 1 (failed) or 3 (cancelled)."""
     # lazy: start-up time (the batch runner loads pyarrow, duckdb: not for --help)
     from sim.batch.driver import BatchFailed
-    from sim.batch.run import run_batches
+    from sim.batch.run import batch_ids, new_batch_id, run_batches
 
+    writable_data_dir(args.data)  # the bundled sample only when named
     options = _options(args)
     engines = getattr(args, "engines", None)
     if args.quiet:
@@ -321,6 +345,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         specs = _specs(args)
     options.engines = _engine_entries(args, specs, engines)
+    group = None if args.resume else args.batch_id or new_batch_id()
+    ids = [args.resume] if args.resume else batch_ids(check_batch_id(group), len(specs))
     code = 0
     t0 = time.monotonic()
     with _sigterm_as_interrupt():
@@ -330,13 +356,17 @@ def run(args: argparse.Namespace) -> int:
                 args.data,
                 resume=args.resume or None,
                 label=args.label,
-                batch_id=args.batch_id,
+                batch_id=group,
+                ids=None if args.resume else ids,
                 sprt=args.sprt,
                 workers=args.workers,
                 scheduler=args.scheduler,
                 options=options,
                 progress=None if args.quiet else NotedProgress(default_bots_note(args)),
             )
+        except KeyboardInterrupt:
+            print(f"dsq simulate: {interrupted_text(args.data, ids)}", file=sys.stderr)
+            return 130
         except BatchFailed as exc:
             if exc.resource:
                 # The machine, not the batch: one line, exit 2; what was recorded is kept.

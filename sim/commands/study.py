@@ -10,6 +10,7 @@ from typing import Any
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
 from sim.commands._common import add_data_arg, existing_data_dir, int_in
+from sim.storage.paths import writable_data_dir
 
 
 def register(subparsers: Any) -> None:
@@ -72,12 +73,11 @@ def run_cmd(args: argparse.Namespace) -> int:
     from sim.study.run import run_study
     from sim.study.spec import load_study
 
+    data = writable_data_dir(args.data)
     study = load_study(args.file, quick=args.quick)
     check_budget(study, args.workers or study.workers)
     signal.signal(signal.SIGTERM, _sigterm)
-    out = run_study(
-        study, args.data, workers=args.workers, scheduler=args.scheduler, quiet=args.quiet
-    )
+    out = run_study(study, data, workers=args.workers, scheduler=args.scheduler, quiet=args.quiet)
     print(
         f"study {study.name}: {out['games']:,} games played in {out['seconds']:.1f} s "
         f"({out['batches']} batches); dsq study report {args.file}"

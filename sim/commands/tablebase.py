@@ -9,12 +9,15 @@ import time
 from typing import Any, TextIO
 
 from engine.errors import DsqError
-from sim.commands._common import positive_int, print_json
+from sim.commands._common import data_folder, positive_int, print_json
 from sim.report.fmt import count, pct
 from sim.report.tables import aligned_table
+from sim.storage.paths import writable_data_dir
 
+RULES_HELP = "rules spec, e.g. standard+elephant_captures_rat (default: standard)"
 DATA_HELP = (
-    "data folder (default: $DSQ_DATA, else data/ in the project); tables go in DIR/tablebases"
+    "data folder; tables go in DIR/tablebases (default: $DSQ_DATA; the bundled sample "
+    "data/ in the project only when named, except to read)"
 )
 
 
@@ -66,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         '--jsonl, reads one {"rules", "fen"} per line on standard input and '
         "writes one answer per line. Missing tables are built first.",
     )
-    _common(q, rules_required=False)
+    _common(q)
     q.add_argument("--fen", help="the position")
     q.add_argument("--json", action="store_true", help="one JSON object (the default output)")
     q.add_argument("--jsonl", action="store_true", help="positions as JSON lines on stdin")
@@ -90,19 +93,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Lists the stored tables (of one rule set with --rules) with their sizes.",
     )
     ls.add_argument("--rules", help="only the tables of this rule set")
-    ls.add_argument("--data", help=DATA_HELP)
+    ls.add_argument("--data", type=data_folder, help=DATA_HELP)
     ls.add_argument("--json", action="store_true", help="one JSON object")
     ls.set_defaults(func=run_list)
 
 
-def _common(p: argparse.ArgumentParser, rules_required: bool = True) -> None:
-    p.add_argument(
-        "--rules",
-        required=rules_required,
-        default="standard" if not rules_required else None,
-        help="rules spec, e.g. standard+elephant_captures_rat",
-    )
-    p.add_argument("--data", help=DATA_HELP)
+def _common(p: argparse.ArgumentParser) -> None:
+    """``--rules`` (``standard`` by default, as in every other command) and ``--data``."""
+    p.add_argument("--rules", default="standard", help=RULES_HELP)
+    p.add_argument("--data", type=data_folder, help=DATA_HELP)
 
 
 class BuildBar:
@@ -152,7 +151,7 @@ def run_build(args: argparse.Namespace) -> int:
 
     key = rules_key(args.rules)
     targets = materials_up_to(args.pieces) if args.pieces else [parse_material(args.material)]
-    root = tables_root(args.data)
+    root = tables_root(writable_data_dir(args.data))
     todo = plan(targets)
     missing = [m for m in todo if not (root / key / f"{m.file_stem}.dsqtb").is_file()]
     bar = None if args.quiet else BuildBar(len(missing))
@@ -190,7 +189,7 @@ def run_stats(args: argparse.Namespace) -> int:
     from sim.tablebase.analysis import ensure_table, table_stats
     from sim.tablebase.store import tables_root
 
-    root = tables_root(args.data)
+    root = tables_root(writable_data_dir(args.data))  # a missing table is built
     ensure_table(args.rules, args.material, root)
     out = table_stats(args.rules, args.material, root)
     if args.json:
@@ -250,7 +249,7 @@ def run_probe(args: argparse.Namespace) -> int:
     # lazy: start-up time (pyarrow)
     from sim.tablebase.store import tables_root
 
-    root = tables_root(args.data)
+    root = tables_root(writable_data_dir(args.data))  # a missing table is built
     if not args.jsonl:
         print_json(_probe_one(args.rules, args.fen, root))
         return 0

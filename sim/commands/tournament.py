@@ -195,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
     # lazy: start-up time (the batch machinery)
     from sim.batch.driver import BatchFailed
     from sim.batch.spec import RunOptions
-    from sim.storage.paths import resolve_data_dir
+    from sim.storage.paths import writable_data_dir
     from sim.tournament import plan
     from sim.tournament.run import run_tournament
 
@@ -216,11 +216,12 @@ def run(args: argparse.Namespace) -> int:
         _print_report(plan.load(d, args.report), d, args.json)
         return 0
     if args.resume is not None:
+        writable_data_dir(args.data)
         d = existing_data_dir(args.data)
         t = plan.load(d, args.resume)
     else:
         t = _tournament(args)
-        d = resolve_data_dir(args.data)
+        d = writable_data_dir(args.data)
         d.mkdir(parents=True, exist_ok=True)
     options = RunOptions(engines=_engines(args, t))
     t = plan.register(d, t)

@@ -71,7 +71,8 @@ class EngineProcess:
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the command line
             raise EngineFault(
                 "handshake",
-                f"engine {self.label} cannot start: {getattr(exc, 'strerror', None) or exc}",
+                f"engine {self.label} cannot start {str(argv[0])[:300]!r}"
+                f"{f' in {cwd}' if cwd else ''}: {getattr(exc, 'strerror', None) or exc}",
             ) from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in = self.proc.stdin.fileno()

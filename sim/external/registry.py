@@ -122,6 +122,13 @@ def registry_path(
     return resolve_data_dir(data_dir) / DEFAULT_NAME
 
 
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
 MAX_REGISTRY_BYTES = 1 << 20  # a registry is a page of TOML
 
 
@@ -288,6 +295,11 @@ class EngineRegistry:
         """The engine ``name``; DsqError naming the registry and its engines otherwise."""
         entry = self.entries.get(name)
         if entry is None:
+            if self.path is not None and not self.entries and not _exists(self.path):
+                raise DsqError(
+                    f"no engine {name!r}: the engine registry {self.path} does not exist; "
+                    f"name one with --engines FILE or ${ENV_VAR} (docs/engine-protocol.md)"
+                )
             known = ", ".join(sorted(self.entries)) or "none"
             where = f" in {self.path}" if self.path is not None else ""
             raise DsqError(

@@ -1,6 +1,10 @@
 """Where a data folder lives and how it is laid out.
 
-Layout of a data folder (``--data DIR``, else ``$DSQ_DATA``, else ``data/`` in the project)::
+The data folder is ``--data DIR``, else ``$DSQ_DATA``, else ``data/`` in the project: the
+bundled sample, which commands read but write to only when ``--data`` or ``$DSQ_DATA``
+names it (:func:`writable_data_dir`), so a person's results never mix with it unasked.
+
+Layout of a data folder::
 
     DIR/games/<batch_id>/part-<first index>-<n>-<token>.parquet   one file per written chunk
     DIR/batches/<batch_id>.json                                    the batch record
@@ -41,6 +45,43 @@ def resolve_data_dir(data: str | os.PathLike[str] | None = None) -> Path:
     if env:
         return Path(env).expanduser()
     return project_root() / "data"
+
+
+def bundled_sample_dir() -> Path:
+    """The bundled sample data folder: ``data/`` in the project."""
+    return project_root() / "data"
+
+
+def is_bundled_sample(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is the bundled sample folder (compared after resolving links)."""
+    try:
+        return Path(path).expanduser().resolve() == bundled_sample_dir().resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+
+
+def sample_unnamed(data: str | os.PathLike[str] | None = None) -> bool:
+    """Whether the data folder of ``data`` is the bundled sample by default only: neither
+    ``data`` nor ``$DSQ_DATA`` named a folder (a command writes nothing there then)."""
+    return (
+        data is None
+        and not os.environ.get(ENV_VAR, "")
+        and is_bundled_sample(resolve_data_dir(None))
+    )
+
+
+def writable_data_dir(data: str | os.PathLike[str] | None = None) -> Path:
+    """The folder a command that writes (games, tables, plans) writes to: as
+    :func:`resolve_data_dir`, but the bundled sample only when ``data`` or ``$DSQ_DATA``
+    names it; ``DsqError`` saying how to choose a folder otherwise."""
+    d = resolve_data_dir(data)
+    if sample_unnamed(data):
+        raise DsqError(
+            f"{d} is the bundled sample, which dsq keeps read-only unless --data names it: "
+            f"choose a folder for your results with --data DIR or {ENV_VAR}=DIR "
+            f"(--data {d} adds them to the sample)"
+        )
+    return d
 
 
 def check_batch_id(batch_id: str) -> str:

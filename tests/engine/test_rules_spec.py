@@ -67,10 +67,22 @@ def test_every_preset_option_combination_parses() -> None:
         ("standard+lion_jump", "needs a value"),
         ("standard+no_capture_plies=ten", "whole number"),
         ("standard+no_capture_plies=-4", "0 (no draw rule)"),
-        ("standard+rule_7_3=perhaps", "true or false"),
+        ("standard+rule_7_3=perhaps", "true/yes/on/1 or false/no/off/0"),
+        ("standard+jump_block", "needs a value: jump_block=any|enemy"),
+        ("standard+no_capture_plies", "needs a value: no_capture_plies=N"),
         ("standard++rule_7_3", "empty option"),
     ],
 )
 def test_bad_specs_say_what_is_allowed(spec: str, fragment: str) -> None:
     with pytest.raises(RulesError, match=fragment.replace("(", r"\(").replace(")", r"\)")):
         parse_rules(spec)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["STANDARD+Tiger_Jump=Horizontal+RULE_7_3=Yes", "Standard+tiger_jump=HORIZONTAL+rule_7_3"],
+)
+def test_option_names_and_values_match_whatever_their_case(spec: str) -> None:
+    """As the preset names are: the same rule set as the lower-case spec."""
+    assert parse_rules(spec) == parse_rules("standard+tiger_jump=horizontal+rule_7_3")
+    assert parse_rules(spec).spec == "standard+tiger_jump=horizontal+rule_7_3"

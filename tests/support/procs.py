@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -73,12 +74,13 @@ def popen_dsq(*args: str) -> subprocess.Popen[str]:
 
 
 def one_line_error(res: subprocess.CompletedProcess[str], command: str) -> str:
-    """Assert ``res`` exited 2 with one ``dsq COMMAND: error:`` line and no traceback;
-    return that line."""
+    """Assert ``res`` exited 2 with one ``dsq COMMAND: error:`` line (or ``dsq COMMAND
+    SUBCOMMAND: error:``) and no traceback; return that line."""
     assert "Traceback" not in res.stderr, res.stderr
     lines = res.stderr.strip().splitlines()
     assert res.returncode == 2, (res.returncode, res.stderr)
-    assert len(lines) == 1 and lines[0].startswith(f"dsq {command}: error:"), res.stderr
+    head = re.compile(rf"dsq {re.escape(command)}( [a-z]+)?: error:")
+    assert len(lines) == 1 and head.match(lines[0]), res.stderr
     return lines[0]
 
 

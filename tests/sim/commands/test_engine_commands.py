@@ -28,6 +28,16 @@ BAD = {
     "malformed FEN": (["perft", "--fen", "l5t/7 r 0 1", "--depth", "1"], []),
     "FEN with an elephant in water": (["perft", "--fen", WATER_ELEPHANT, "--depth", "1"], []),
     "FEN with a bad side": (["moves", "--fen", ref.START_FEN.replace(" r ", " x ")], []),
+    "FEN rank of 8 empty squares": (
+        ["legal", "--fen", ref.START_FEN.replace("/7/7/7/", "/8/7/7/")],
+        ["rank 6", "longer than 7 squares"],
+    ),
+    "FEN with no animals": (["legal", "--fen", "7/7/7/7/7/7/7/7/7 r 0 1"], ["no animals"]),
+    "boolean value that is no word": (
+        ["legal", "--rules", "standard+rule_7_3=maybe"],
+        ["true/yes/on/1", "false/no/off/0"],
+    ),
+    "choice option without a value": (["legal", "--rules", "datou+jump_block"], ["any|enemy"]),
     "unknown preset": (["perft", "--rules", "chinese", "--depth", "1"], ["chinese"]),
     "unknown option": (["perft", "--rules", "standard+bogus_rule", "--depth", "1"], ["bogus_rule"]),
     "bad choice value": (

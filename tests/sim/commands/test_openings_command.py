@@ -144,7 +144,7 @@ def test_no_qualifying_position_is_one_error(data: Path) -> None:
     code, stdout, err = build(data, "--plies", "200")  # no game is longer than the cap
     assert code == 2 and stdout == ""
     assert err.strip().splitlines() == [err.strip()]
-    assert err.startswith("dsq openings: error: no position qualifies: 0 positions")
+    assert err.startswith("dsq openings build: error: no position qualifies: 0 positions")
 
 
 @pytest.mark.parametrize(
@@ -175,7 +175,7 @@ def test_check_counts_a_good_file_and_names_a_bad_line(tmp_path: Path) -> None:
     bad.write_text("startpos\nstartpos e3e4\n")
     code, stdout, err = in_process(["openings", "check", str(bad), "--rules", "yeshou"])
     assert code == 2 and stdout == ""
-    assert err.startswith(f"dsq openings: error: {bad}:2: move 1 (e3e4): illegal move")
+    assert err.startswith(f"dsq openings check: error: {bad}:2: move 1 (e3e4): illegal move")
     code, _, err = in_process(["openings", "check", str(tmp_path / "none.txt")])
     assert code == 2 and "cannot read the openings file" in err
 
