@@ -345,8 +345,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         specs = _specs(args)
     options.engines = _engine_entries(args, specs, engines)
-    group = None if args.resume else args.batch_id or new_batch_id()
-    ids = [args.resume] if args.resume else batch_ids(check_batch_id(group), len(specs))
+    group: str | None = None if args.resume else str(args.batch_id or new_batch_id())
+    ids = [args.resume] if group is None else batch_ids(check_batch_id(group), len(specs))
     code = 0
     t0 = time.monotonic()
     with _sigterm_as_interrupt():
