@@ -4,6 +4,7 @@ the empty states."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import streamlit as st
 
@@ -13,6 +14,7 @@ from dashboard.lang import nf, t
 from dashboard.loaders import Loaded, dataset, games_listing, stat
 from sim.stats import general_stats
 from sim.stats.query import Selection, void_games
+from sim.storage.paths import is_bundled_sample
 
 
 @dataclass
@@ -91,3 +93,10 @@ def page_start(
         st.warning(t("common.no_match"))
         return None
     return PageContext(loaded, selection, games)
+
+
+def sample_note(data_dir: Path) -> None:
+    """Say, where a page writes games, that the data folder is the bundled sample (what is
+    written there joins the sample's statistics) and how to keep one's own apart."""
+    if is_bundled_sample(data_dir):
+        st.info(t("common.sample_writes", folder=data_dir), icon=":material/info:")

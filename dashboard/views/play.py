@@ -22,6 +22,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard import hints
 from dashboard.builders import bot_builder, rules_builder
+from dashboard.common import sample_note
 from dashboard.filters import set_temporary_batches
 from dashboard.i18n import counted
 from dashboard.lang import error_text, fox, labels, lang, nf, piece, result, side, t
@@ -287,6 +288,7 @@ def save_panel(game: ClickGame) -> None:
         st.error(t("play.save_failed", detail=saved[1]))
     if game.can_record() is not None:
         return
+    sample_note(load_settings().data_dir)
     st.button(
         t("play.save"), icon=":material/save:", key="play_save", on_click=on_save, type="primary"
     )

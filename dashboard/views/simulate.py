@@ -7,6 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard.builders import bot_builder, rules_builder
+from dashboard.common import sample_note
 from dashboard.filters import current_selection
 from dashboard.i18n import counted
 from dashboard.jobs import JobView, LaunchRequest, cancel, job_speed, launch, list_jobs
@@ -230,6 +231,7 @@ def _batches_panel(data_dir: Path) -> None:
 st.title(t("simulate.title"))
 st.caption(t("simulate.caption"))
 settings = load_settings()
+sample_note(settings.data_dir)
 form, panel = st.columns([1, 1])
 with form:
     launch_form(settings.data_dir, settings.limits)
