@@ -14,7 +14,8 @@ runs in one compiled loop (:func:`sim.bots.fast.play_fast`; its moves take micro
 untimed); otherwise the referee asks each bot for its move ply by ply, timing each answer:
 a side over its time budget or the rules' time rules (``move_time``, ``game_time``) loses
 on ``time``, an external engine's fault by ``forfeit`` (:mod:`sim.external`). Timing is
-not reproducible: a game decided on time is not. Each ply a searching bot chose records
+not reproducible: a game decided on time is not (move times are recorded for a side timed
+by its own spec or an engine, and for a game the rules' clocks ended). Each ply a searching bot chose records
 its search score in Red's view (``scores``, :mod:`sim.bots.scores`); fast bots have none.
 
 With ``adjudicate="tablebase"`` a game ends at its first position where an endgame table
@@ -248,7 +249,7 @@ def _play_stepwise(
         make_bot(specs[1], ruleset, rngs[2:3], context),
     ]
     clocks = GameClocks.for_specs(specs, ruleset)
-    timed = clocks.active or any(getattr(b, "external", False) for b in bots)
+    timed = any(c.limited for c in clocks.sides) or any(getattr(b, "external", False) for b in bots)
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
     moves = np.empty(ply_cap, dtype=np.int32)
     move_ms: list[int] = []
@@ -312,12 +313,13 @@ def _play_stepwise(
         (np.array(summary, dtype=np.int64), moves[:plies].astype(np.int64), caps)
     )
     if extras is not None:
+        timed = timed or (loss is not None and loss[1] == Reason.TIME)
         extras.update({
             "forfeit_note": loss[2] if loss is not None else None,
-            "time_control": clocks.text,
+            "time_control": clocks.text if timed else None,
             "move_ms": move_ms if timed else None,
-            "red_clock_ms": clocks.remaining(0),
-            "blue_clock_ms": clocks.remaining(1),
+            "red_clock_ms": clocks.remaining(0) if timed else None,
+            "blue_clock_ms": clocks.remaining(1) if timed else None,
             "red_engine": getattr(bots[0], "identity", None),
             "blue_engine": getattr(bots[1], "identity", None),
             "scores": scores if any(s is not None for s in scores) else None,

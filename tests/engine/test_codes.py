@@ -23,7 +23,7 @@ def test_stored_strings() -> None:
     # Stored strings never change; new reasons come after these.
     assert codes.REASONS == (
         "den", "capture_all", "no_moves", "no_capture", "ply_cap", "tablebase", "forfeit",
-        "time", "resign", "adjudicated_resign", "adjudicated_draw",
+        "time", "resign", "adjudicated_resign", "adjudicated_draw", "agreed_draw", "abandoned",
     )  # fmt: skip
     assert codes.SCORE_ADJUDICATIONS == {"adjudicated_resign", "adjudicated_draw"}
     assert not codes.SCORE_ADJUDICATIONS & (codes.RULE_ENDS | codes.PLAYER_STOPS)

@@ -19,6 +19,10 @@ OPTION_VALUES = {
     "rule_17_5": ["", "=true", "=false"],
     "no_capture_plies": ["=0", "=6", "=100", "=200", "=1000"],
     "void_rounds": ["=0", "=3", "=10"],
+    "move_time": ["=0", "=30"],
+    "time_strikes": ["=1", "=2"],
+    "game_time": ["=0", "=600"],
+    "draw_by_agreement": ["", "=true", "=false"],
 }
 
 BAD_SPECS = [

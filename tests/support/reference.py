@@ -92,6 +92,10 @@ PRESETS: dict[str, dict[str, object]] = {
         "rule_7_3": False,
         "rule_17_5": False,
         "no_capture_plies": 200,
+        "move_time": 0,  # the players' rules: no move depends on them
+        "time_strikes": 1,
+        "game_time": 0,
+        "draw_by_agreement": False,
         "void_rounds": 0,  # scoring only: no move depends on it
     },
     "yeshou": {
@@ -105,6 +109,10 @@ PRESETS: dict[str, dict[str, object]] = {
         "rule_7_3": True,
         "rule_17_5": True,
         "no_capture_plies": 200,
+        "move_time": 0,  # the players' rules: no move depends on them
+        "time_strikes": 1,
+        "game_time": 600,
+        "draw_by_agreement": True,
         "void_rounds": 10,  # scoring only: no move depends on it
     },
     "datou": {
@@ -118,6 +126,10 @@ PRESETS: dict[str, dict[str, object]] = {
         "rule_7_3": False,
         "rule_17_5": True,
         "no_capture_plies": 200,
+        "move_time": 30,  # the players' rules: no move depends on them
+        "time_strikes": 2,
+        "game_time": 0,
+        "draw_by_agreement": False,
         "void_rounds": 0,  # scoring only: no move depends on it
     },
 }
@@ -129,6 +141,7 @@ BOOL_OPTIONS = (
     "trapped_can_capture",
     "rule_7_3",
     "rule_17_5",
+    "draw_by_agreement",
 )
 CHOICE_OPTIONS = {
     "jump_block": ("any", "enemy"),
@@ -159,7 +172,7 @@ def parse_rules(spec: str) -> dict[str, object]:
             if value not in CHOICE_OPTIONS[name]:
                 raise ValueError(f"bad value {value!r} for {name}")
             rules[name] = value
-        elif name in ("no_capture_plies", "void_rounds"):
+        elif name in ("no_capture_plies", "move_time", "time_strikes", "game_time", "void_rounds"):
             if not value.isdigit():
                 raise ValueError(f"bad value {value!r} for {name}")
             rules[name] = int(value)
@@ -263,6 +276,8 @@ def parse_fen(fen: str, allow_den: bool = False) -> Pos:
             raise FenRefused("only a rat may be in water")
         if sq in (DEN["r"], DEN["b"]) and not allow_den:
             raise FenRefused("a piece on a den")
+    if not seen:
+        raise FenRefused("no animal on the board")
     return Pos(board, side, int(clock_text), int(fullmove_text))
 
 
@@ -549,8 +564,8 @@ def divide(pos: Pos, depth: int, rules: dict[str, object]) -> dict[str, int]:
 def random_fen(rng, max_per_side: int = 8, min_per_side: int = 0) -> str:
     """A random FEN that passes validation (``rng`` is a ``random.Random``).
 
-    Each side gets a random subset of its animals on distinct squares: no den, and only the
-    rats in water. Side, clock and fullmove number are random too.
+    Each side gets a random subset of its animals on distinct squares (at least one animal
+    on the board): no den, and only the rats in water. Side, clock and fullmove number are random too.
     """
     board = [""] * N_SQUARES
     free = [sq for sq in range(N_SQUARES) if sq not in (DEN["r"], DEN["b"])]
@@ -559,6 +574,8 @@ def random_fen(rng, max_per_side: int = 8, min_per_side: int = 0) -> str:
         for animal in rng.sample(ANIMALS, count):
             allowed = [sq for sq in free if not board[sq] and (animal == "R" or sq not in WATER)]
             board[rng.choice(allowed)] = animal if side == "r" else animal.lower()
+    if not any(board):  # a position has at least one animal: a red rat somewhere
+        board[rng.choice(free)] = "R"
     side = rng.choice("rb")
     return to_fen(Pos(board, side, rng.choice([0, 0, rng.randint(0, 250)]), rng.randint(1, 300)))
 
