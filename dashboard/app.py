@@ -1,4 +1,5 @@
-"""The dsq dashboard: ``streamlit run dashboard/app.py`` (or ``dsq dashboard``).
+"""The dsq dashboard's pages: ``dsq dashboard`` (``streamlit run dashboard/server.py``,
+which serves this script and the whole-selection downloads, :mod:`dashboard.server`).
 
 Multipage via ``st.navigation``. The sidebar holds the language and display settings,
 the data folder, the filters every page shares, and any settings problems; each page is

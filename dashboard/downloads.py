@@ -7,8 +7,9 @@ into that storage (no streaming). So one download is one *part* of the selection
 :data:`PART_GAMES` games: the streamed exporters of :mod:`sim.storage.gameexport` write
 it into a temporary file (DuckDB sorts the selection's keys, then reads a page of rows
 at a time), which is read once and removed. The server holds one part's bytes per
-click, never the selection. The whole selection, of any size, streams from
-``dsq games export`` (:func:`export_command`).
+click, never the selection. The whole selection, of any size, streams from the
+dashboard's own route (a link: :mod:`dashboard.server`, :mod:`dashboard.downloadlink`)
+and from ``dsq games export`` (:func:`export_command`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 import duckdb
 import streamlit as st
 
+from dashboard.downloadlink import download_path
 from dashboard.i18n import counted
 from dashboard.lang import labels, nf, t
 from dashboard.loaders import Loaded, dataset
@@ -168,7 +170,13 @@ def download_selection(
         key="games_download",
         on_click="ignore",
     )
+    st.link_button(
+        t(counted("games.download_all", total), games=n.count(total)),
+        download_path(selection, winners, reasons, ext),
+        icon=":material/download:",
+    )
     note = t("games.download_bound", limit=n.count(PART_GAMES[fmt]))
+    note += " " + t("games.download_all_note")
     if parts > 1:
         note += " " + t("games.download_parts", parts=n.count(parts))
     st.caption(note)

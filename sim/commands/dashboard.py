@@ -1,5 +1,8 @@
 """``dsq dashboard``: run the Streamlit app on a data folder (127.0.0.1 by default).
 
+It runs ``dashboard/server.py``: the app and its route that streams a whole selection of
+games in one file (:mod:`dashboard.server`).
+
 The server is a child process (``streamlit run``); the signals that stop ``dsq dashboard``
 stop it too (:func:`serve`).
 """
@@ -23,7 +26,7 @@ from engine.errors import DsqError
 from sim.commands._common import add_data_arg, existing_data_dir, int_in, positive_int
 from sim.storage.paths import project_root, sample_unnamed
 
-APP = project_root() / "dashboard" / "app.py"
+APP = project_root() / "dashboard" / "server.py"
 LIMIT_FLAGS = {
     "max_games": "DSQ_DASHBOARD_MAX_GAMES",
     "max_depth": "DSQ_DASHBOARD_MAX_DEPTH",

@@ -15,6 +15,7 @@ column as stored (the games files' schema).
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Iterator
 from functools import cache
@@ -190,6 +191,41 @@ def csv_cells(row: dict[str, Any]) -> list[str]:
     return cells
 
 
+def export_chunks(
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection,
+    fmt: str,
+    dates: dict[str, str] | None = None,
+    *,
+    winners: tuple[str, ...] = (),
+    reasons: tuple[str, ...] = (),
+    limit: int | None = None,
+    offset: int = 0,
+) -> Iterator[tuple[int, str]]:
+    """The file :func:`export_games` writes, in pieces: ``(games, text)`` for at most
+    ``BATCH_ROWS`` games at a time (the CSV header first, 0 games), read a page at a
+    time: a stream of any length that holds one page in memory."""
+    if fmt not in FORMATS:
+        raise DsqError(f"unknown format {fmt!r}: one of {', '.join(FORMATS)}")
+    dates = dates or {}
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n") if fmt == "csv" else None
+    if writer is not None:
+        writer.writerow(GAME_SCHEMA.names)
+        yield 0, buffer.getvalue()
+    for rows in selected_rows(con, selection, BATCH_ROWS, winners, reasons, limit, offset):
+        if fmt == "text":
+            yield len(rows), "".join(format_game(r, dates.get(r["batch_id"])) for r in rows)
+        elif writer is not None:
+            buffer.seek(0)
+            buffer.truncate()
+            writer.writerows(csv_cells(r) for r in rows)
+            yield len(rows), buffer.getvalue()
+        else:
+            lines = (json.dumps(json_row(r), ensure_ascii=False) + "\n" for r in rows)
+            yield len(rows), "".join(lines)
+
+
 def export_games(
     con: duckdb.DuckDBPyConnection,
     selection: Selection,
@@ -205,21 +241,13 @@ def export_games(
     """Write the selected games to ``out`` in format ``fmt`` (only ``winners`` and
     ``reasons`` when given, at most ``limit``, after skipping ``offset``); the number of
     games."""
-    if fmt not in FORMATS:
-        raise DsqError(f"unknown format {fmt!r}: one of {', '.join(FORMATS)}")
-    dates = dates or {}
-    writer = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
-    if writer is not None:
-        writer.writerow(GAME_SCHEMA.names)
     count = 0
-    for rows in selected_rows(con, selection, BATCH_ROWS, winners, reasons, limit, offset):
-        if fmt == "text":
-            out.writelines(format_game(r, dates.get(r["batch_id"])) for r in rows)
-        elif writer is not None:
-            writer.writerows(csv_cells(r) for r in rows)
-        else:
-            out.writelines(json.dumps(json_row(r), ensure_ascii=False) + "\n" for r in rows)
-        count += len(rows)
+    chunks = export_chunks(
+        con, selection, fmt, dates, winners=winners, reasons=reasons, limit=limit, offset=offset
+    )
+    for games, text in chunks:
+        out.write(text)
+        count += games
     return count
 
 

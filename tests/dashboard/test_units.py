@@ -122,7 +122,7 @@ def _args(**kw: object) -> argparse.Namespace:
 
 def test_dashboard_command_line(tmp_path):
     cmd, env = command(_args(max_games=77), tmp_path)
-    assert cmd[1:4] == ["-m", "streamlit", "run"] and cmd[4].endswith("dashboard/app.py")
+    assert cmd[1:4] == ["-m", "streamlit", "run"] and cmd[4].endswith("dashboard/server.py")
     assert cmd[cmd.index("--server.address") + 1] == "127.0.0.1"
     assert cmd[cmd.index("--server.port") + 1] == "8501"
     assert env["DSQ_DATA"] == str(tmp_path) and env["DSQ_DASHBOARD_MAX_GAMES"] == "77"
