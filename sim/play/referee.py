@@ -13,10 +13,10 @@ Same arguments, same game. When both bots are ``random`` or ``greedy`` the whole
 runs in one compiled loop (:func:`sim.bots.fast.play_fast`; its moves take microseconds,
 untimed); otherwise the referee asks each bot for its move ply by ply, timing each answer:
 a side over its time budget or the rules' time rules (``move_time``, ``game_time``) loses
-on ``time``, an external engine's fault by ``forfeit`` (:mod:`sim.external`). Timing is
-not reproducible: a game decided on time is not (move times are recorded for a side timed
-by its own spec or an engine, and for a game the rules' clocks ended). Each ply a searching bot chose records
-its search score in Red's view (``scores``, :mod:`sim.bots.scores`); fast bots have none.
+on ``time``, an external engine's fault by ``forfeit`` (:mod:`sim.external`). A game
+decided on time is not reproducible (move times are recorded for a side its spec times, an
+engine, or a game the rules' clock ended). Each ply a searching bot chose records its
+search score in Red's view (``scores``, :mod:`sim.bots.scores`); fast bots have none.
 
 With ``adjudicate="tablebase"`` a game ends at its first position where an endgame table
 settles the result for certain (:mod:`sim.tablebase.adjudicate`), recorded with reason

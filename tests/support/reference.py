@@ -565,7 +565,8 @@ def random_fen(rng, max_per_side: int = 8, min_per_side: int = 0) -> str:
     """A random FEN that passes validation (``rng`` is a ``random.Random``).
 
     Each side gets a random subset of its animals on distinct squares (at least one animal
-    on the board): no den, and only the rats in water. Side, clock and fullmove number are random too.
+    on the board): no den, and only the rats in water. Side, clock and fullmove number are
+    random too.
     """
     board = [""] * N_SQUARES
     free = [sq for sq in range(N_SQUARES) if sq not in (DEN["r"], DEN["b"])]
