@@ -27,8 +27,8 @@ from engine.rng import rng_next
 from engine.rules import Ruleset
 from sim.bots import search as S
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
+from sim.bots.evalfile import bot_evaluation
 from sim.bots.evaluate import ZOBRIST, full_hash
-from sim.bots.piece_values import values_array
 from sim.bots.scores import from_report
 from sim.bots.spec import BotSpec
 from sim.tablebase.advice import TableAdvisor
@@ -65,7 +65,8 @@ class AlphaBetaBot:
         self.time_ms = int(p["time_ms"])
         self.node_budget = int(p["nodes"])
         self.contempt = int(p["contempt"])
-        self.ws = S.new_workspace(tt_entries(p["tt_mb"]), values_array(p["values"], rules))
+        values, block, self.eval_name = bot_evaluation(p, rules, context.evals_root())
+        self.ws = S.new_workspace(tt_entries(p["tt_mb"]), values, block)
         # Touch every page of the table now (np.zeros maps them lazily): faulting them in
         # during the first searches would cost those moves milliseconds of their budget.
         self.ws["tt"].fill(0)

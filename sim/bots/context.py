@@ -1,5 +1,6 @@
 """What a bot may read besides its spec, its rules and its generator: the folder of endgame
-tables its probes read and the engine registry its engine bots start from.
+tables its probes read (and, beside it, the tuned evaluations) and the engine registry its
+engine bots start from.
 
 The caller that builds bots hands them a :class:`BotContext` (the referee from its game's
 ``tables`` and ``engines``, a batch's chunk from its job, the CLI from its ``--data`` and
@@ -33,6 +34,11 @@ class BotContext:
         from sim.tablebase.store import tables_root
 
         return tables_root(None)
+
+    def evals_root(self) -> Path:
+        """The folder of tuned evaluations bots of this context read: ``evals/`` beside
+        the tables, in the same data folder (see ``sim.bots.evalfile``)."""
+        return self.tables_root().parent / "evals"
 
 
 DEFAULT_CONTEXT = BotContext()

@@ -17,6 +17,11 @@ rat 450, cat 200, dog 300, wolf 350, leopard 500, tiger 800, lion 900, elephant 
 
 Everything is read from tables built here once, so it compiles with numba and runs as
 plain Python with ``NUMBA_DISABLE_JIT=1``.
+
+A tuned evaluation (:func:`evaluate_tuned`, weights from :mod:`sim.bots.evalfile`) reads
+its weights from the same array as the values, in the block at ``EVAL_OFF`` (``E_KIND``
+1): the animal values, a square table per animal seen from its owner's side, the
+penalties of the side to move's first and second pieces in danger, and a move bonus.
 """
 
 from __future__ import annotations
@@ -83,12 +88,40 @@ def full_hash(st, zob):
 
 
 V_OFF = 8  # the animal values sit at ``params[V_OFF + animal - 1]``
+# The block of a tuned evaluation, after every control word of the searches.
+EVAL_OFF = 4608
+E_KIND = EVAL_OFF  # 0: classic, 1: tuned
+E_TEMPO = EVAL_OFF + 1
+E_ORDER = EVAL_OFF + 8  # the animals, most valuable first
+E_FIRST = EVAL_OFF + 16  # penalty of the first piece in danger, by animal - 1
+E_SECOND = EVAL_OFF + 24
+E_SQUARES = EVAL_OFF + 32  # [(animal - 1) * 63 + square from the owner's side]
+EVAL_END = E_SQUARES + 8 * NSQ
+
+
+def params_array(values: np.ndarray, block: np.ndarray | None, size: int = EVAL_END) -> np.ndarray:
+    """The int64 array :func:`evaluate` reads: the animal values at ``V_OFF`` and, for a
+    tuned evaluation, its ``block`` (from ``sim.bots.evalfile.eval_block``) at ``EVAL_OFF``."""
+    out = np.zeros(max(size, EVAL_END), dtype=np.int64)
+    out[V_OFF : V_OFF + 8] = values
+    if block is not None:
+        out[EVAL_OFF:EVAL_END] = block
+    return out
+
+
+@kernel
+def own_square(side, sq):
+    """A square seen from ``side``'s end of the board (Blue's turned half a turn)."""
+    return sq if side == 0 else NSQ - 1 - sq
 
 
 @kernel
 def evaluate(st, rules, params):
-    """The static score of ``st`` for the side to move (see the module docstring);
+    """The static score of ``st`` for the side to move: the classic evaluation (see the
+    module docstring), or the tuned one when ``params[E_KIND]`` is 1;
     ``params[V_OFF:V_OFF + 8]`` holds the animal values rat..elephant."""
+    if params[E_KIND] != 0:
+        return evaluate_tuned(st, rules, params)
     side = st[core.S_SIDE]
     total = 0
     for s in range(2):
@@ -118,4 +151,39 @@ def evaluate(st, rules, params):
                 second = v
     if second > 0:
         total -= second // 2 + first // 4
+    return total
+
+
+@kernel
+def evaluate_tuned(st, rules, params):
+    """A tuned evaluation for the side to move: for each animal its value and its square's
+    weight (from its owner's side), the mover's minus the other's; less the penalties of
+    the first two of the mover's animals an enemy could capture now (in ``E_ORDER``);
+    plus the move bonus."""
+    side = st[core.S_SIDE]
+    total = params[E_TEMPO]
+    for s in range(2):
+        sub = 0
+        for animal in range(RAT, ELEPHANT + 1):
+            sq = st[core.P_SQ + s * 8 + animal]
+            if sq >= 0:
+                sub += params[V_OFF + animal - 1]
+                sub += params[E_SQUARES + (animal - 1) * NSQ + own_square(s, sq)]
+        if s == side:
+            total += sub
+        else:
+            total -= sub
+    chased = chased_bits(st, rules, side)
+    if chased != 0:
+        found = 0
+        for i in range(8):
+            animal = params[E_ORDER + i]
+            sq = st[core.P_SQ + side * 8 + animal]
+            if sq >= 0 and ((chased >> sq) & 1) != 0:
+                if found == 0:
+                    total -= params[E_FIRST + animal - 1]
+                    found = 1
+                else:
+                    total -= params[E_SECOND + animal - 1]
+                    break
     return total

@@ -17,8 +17,8 @@ from engine.position import decode_move
 from engine.rules import Ruleset
 from sim.bots import mcts_kernel as K
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
-from sim.bots.evaluate import V_OFF
-from sim.bots.piece_values import values_array
+from sim.bots.evalfile import bot_evaluation
+from sim.bots.evaluate import params_array
 from sim.bots.scores import from_value
 from sim.bots.spec import BotSpec
 from sim.tablebase.advice import TableAdvisor
@@ -41,9 +41,8 @@ class MctsBot:
         self.greedy = p["rollout"] == "greedy"
         self.rollout_plies = int(p["rollout_plies"])
         self.time_ms = int(p["time_ms"])
-        self.values = values_array(p["values"], rules)
-        self.params = np.zeros(V_OFF + 8, dtype=np.int64)
-        self.params[V_OFF:] = self.values
+        self.values, block, self.eval_name = bot_evaluation(p, rules, context.evals_root())
+        self.params = params_array(self.values, block)
         nodes = min(MAX_NODES, (self.playouts + 1) * core.MAX_MOVES + 1)
         self.tree_i = np.zeros((nodes, 5), dtype=np.int32)
         self.tree_f = np.zeros((nodes, 2), dtype=np.float64)

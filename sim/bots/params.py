@@ -3,12 +3,23 @@ limits and meanings, parsed from and formatted to spec text."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import DsqError
 
 DEFAULT_VALUES = (450, 200, 300, 350, 500, 800, 900, 1000)
+EVAL_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+"""The names of evaluations: lowercase letters, digits, ``_`` and ``-``, at most 40."""
+AUTO, CLASSIC = "auto", "classic"
+
+
+def classic(values: Mapping[str, Any]) -> bool:
+    """Whether a spec's ``values`` name the classic (hand-written) evaluation, as every
+    spec did before evaluations could be chosen."""
+    return values.get("eval", CLASSIC) == CLASSIC
 
 
 class BotSpecError(DsqError):
@@ -22,6 +33,10 @@ class Param:
     ``listed``: whether the canonical spec always names the parameter. A parameter added to
     a bot kind after games were first stored is named only when it differs from its
     default, so the specs stored before it still name the same bot.
+
+    ``legacy``: for a parameter added with the choice of evaluation, the value it takes in
+    a spec of the classic evaluation (:func:`classic`) that does not give it: the behaviour
+    of the bot before the parameter existed (None: the default, as for any other).
     """
 
     name: str
@@ -32,6 +47,13 @@ class Param:
     high: float = 0
     choices: tuple[str, ...] = ()
     listed: bool = True
+    legacy: Any = None
+
+    def reference(self, values: Mapping[str, Any]) -> Any:
+        """The value a spec with these ``values`` takes when it does not name the parameter."""
+        if self.legacy is not None and classic(values):
+            return self.legacy
+        return self.default
 
     def allowed(self) -> str:
         """A short description of the values this parameter takes."""
@@ -41,6 +63,11 @@ class Param:
             return f"a number from {self.low:g} to {self.high:g}"
         if self.kind == "choice":
             return "one of " + ", ".join(self.choices)
+        if self.kind == "eval":
+            return (
+                "auto (the rule set's tuned evaluation), classic (the hand-written one) or the "
+                "name of an evaluation in the data folder's evals/ (made by dsq tune)"
+            )
         return (
             "8 whole numbers 0..100000 separated by '/' "
             "(rat/cat/dog/wolf/leopard/tiger/lion/elephant)"
@@ -70,6 +97,10 @@ class Param:
             if text.lower() not in self.choices:
                 raise bad
             return text.lower()
+        if self.kind == "eval":
+            if not EVAL_NAME.fullmatch(text.lower()):
+                raise bad
+            return text.lower()
         parts = text.split("/")
         if len(parts) != 8:
             raise bad
@@ -94,5 +125,43 @@ VALUES = Param(
     "values",
     "values",
     DEFAULT_VALUES,
-    "animal values for the evaluation",
+    "animal values of the classic evaluation (eval=classic)",
 )
+EVAL = Param(
+    "eval",
+    "eval",
+    AUTO,
+    "the evaluation: auto (the rule set's tuned one, else its nearest preset's), classic "
+    "(the hand-written one: a spec that gives values and no eval means it too), or a name "
+    "from dsq tune",
+)
+
+
+def listed(param: Param, values: Mapping[str, Any]) -> bool:
+    """Whether the canonical spec names ``param``: the values of the classic evaluation
+    always (as every spec did), the evaluation when it is not the classic one, a
+    parameter with a ``legacy`` value when it differs from the value the spec would take
+    without it, any other as its ``listed`` says or when it differs from its default."""
+    value = values[param.name]
+    if param is VALUES:
+        return classic(values) or value != param.default
+    if param is EVAL:
+        return not classic(values)
+    if param.legacy is not None:
+        return value != param.reference(values)
+    return param.listed or value != param.default
+
+
+def fill_eval(values: dict[str, Any], given: frozenset[str]) -> None:
+    """Complete the evaluation of a spec (a :data:`sim.bots.registry.Fill` rule): a spec
+    that gives the animal values and no evaluation is of the classic evaluation, as every
+    spec was before there was a choice (the parser then gives the parameters with a
+    ``legacy`` value that the spec does not name that value). Custom values with another
+    evaluation are refused."""
+    if "eval" not in given and "values" in given:
+        values["eval"] = CLASSIC
+    if not classic(values) and values["values"] != DEFAULT_VALUES:
+        raise BotSpecError(
+            f"values are the animal values of the classic evaluation, not of eval={values['eval']}"
+            ": drop them, or add eval=classic"
+        )

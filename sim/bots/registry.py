@@ -23,7 +23,7 @@ from functools import cache
 from typing import Any
 
 from engine.errors import DsqError
-from sim.bots.params import VALUES, Param
+from sim.bots.params import EVAL, VALUES, Param, fill_eval
 from sim.external.timecontrol import parse_tc
 
 TABLEBASE = Param(
@@ -116,6 +116,16 @@ def budget_lifts_cap(cap: Param, budgets: tuple[str, ...]) -> Fill:
     def fill(values: dict[str, Any], given: frozenset[str]) -> None:
         if cap.name not in given and any(values[b] for b in budgets):
             values[cap.name] = int(cap.high)
+
+    return fill
+
+
+def both(*rules: Fill) -> Fill:
+    """A :data:`Fill` rule applying ``rules`` in turn."""
+
+    def fill(values: dict[str, Any], given: frozenset[str]) -> None:
+        for rule in rules:
+            rule(values, given)
 
     return fill
 
@@ -242,10 +252,11 @@ KINDS: dict[str, BotKind] = {
                 ),
                 Param("tt_mb", "int", 16, "transposition table size in MiB", 1, 4096),
                 VALUES,
+                EVAL,
                 TABLEBASE,
             ),
             "sim.bots.alphabeta:AlphaBetaBot",
-            fill=budget_lifts_cap(DEPTH, ("time_ms", "nodes")),
+            fill=both(budget_lifts_cap(DEPTH, ("time_ms", "nodes")), fill_eval),
             cost=alphabeta_cost,
             limits=GoLimits(depth="depth", nodes="node_budget", time="time_ms"),
         ),
@@ -276,10 +287,11 @@ KINDS: dict[str, BotKind] = {
                     3_600_000,
                 ),
                 VALUES,
+                EVAL,
                 TABLEBASE,
             ),
             "sim.bots.mcts:MctsBot",
-            fill=budget_lifts_cap(PLAYOUTS, ("time_ms",)),
+            fill=both(budget_lifts_cap(PLAYOUTS, ("time_ms",)), fill_eval),
             cost=mcts_cost,
             limits=GoLimits(time="time_ms"),
         ),

@@ -30,7 +30,17 @@ from engine.codes import H_CAPTURED, H_FROM, H_PIECE, H_TO
 from engine.game import count_legal, legal_captures
 from engine.jit import kernel
 from engine.rules import R_NO_CAPTURE
-from sim.bots.evaluate import CLOCK_HORIZON, V_OFF, Z_CLOCK, Z_SIDE, ZOBRIST, evaluate
+from sim.bots.evaluate import (
+    CLOCK_HORIZON,
+    EVAL_END,
+    EVAL_OFF,
+    V_OFF,
+    Z_CLOCK,
+    Z_SIDE,
+    ZOBRIST,
+    evaluate,
+    params_array,
+)
 from sim.bots.fast import den_threatened, now_us
 
 MATE = 30000
@@ -50,13 +60,16 @@ X_ROOT_SIDE, X_CONTEMPT = X_OFF, X_OFF + 1
 REP_RING = 256  # hashes of the last positions, by ply number modulo REP_RING
 REP_OFF = X_OFF + 8
 REP_LOOKBACK = 120
-WS_SIZE = REP_OFF + REP_RING
+assert REP_OFF + REP_RING <= EVAL_OFF  # a tuned evaluation's block follows
+WS_SIZE = EVAL_END
 
 
-def new_workspace(tt_entries: int, values: np.ndarray) -> dict[str, np.ndarray]:
-    """The arrays one search needs (``tt_entries`` a power of two)."""
-    ws = np.zeros(WS_SIZE, dtype=np.int64)
-    ws[V_OFF : V_OFF + 8] = values
+def new_workspace(
+    tt_entries: int, values: np.ndarray, block: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
+    """The arrays one search needs (``tt_entries`` a power of two; ``block``: a tuned
+    evaluation's weights, see :func:`sim.bots.evaluate.params_array`)."""
+    ws = params_array(values, block, WS_SIZE)
     return {
         "tt": np.zeros((tt_entries, 2), dtype=np.int64),
         "ml": np.zeros((MAX_PLY + 2, 2 * MM), dtype=np.int32),

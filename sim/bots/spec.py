@@ -18,7 +18,7 @@ from types import MappingProxyType, ModuleType
 from typing import Any
 
 from engine.errors import DsqError
-from sim.bots.params import DEFAULT_VALUES, BotSpecError, Param
+from sim.bots.params import DEFAULT_VALUES, BotSpecError, Param, listed
 from sim.bots.registry import KINDS
 
 __all__ = [
@@ -70,11 +70,12 @@ class BotSpec:
     @property
     def canonical(self) -> str:
         """``name`` or ``name:key=value,...`` with every parameter in the fixed order (those
-        not ``listed`` only when they differ from their default)."""
+        not ``listed`` only when they differ from their default; see
+        :func:`sim.bots.params.listed`)."""
         custom = _spec_module(self.name)
         if custom is not None:
             return custom.canonical(self.params)
-        params = [p for p in BOTS[self.name][1] if p.listed or self.params[p.name] != p.default]
+        params = [p for p in BOTS[self.name][1] if listed(p, self.params)]
         if not params:
             return self.name
         body = ",".join(f"{p.name}={p.format(self.params[p.name])}" for p in params)
@@ -174,6 +175,9 @@ def _parse(text: str) -> BotSpec:
     fill = KINDS[name].fill
     if fill is not None:
         fill(values, frozenset(seen))
+    for p in params:  # the value a parameter added later takes in a spec that predates it
+        if p.legacy is not None and p.name not in seen:
+            values[p.name] = p.reference(values)
     return BotSpec(name, values)
 
 

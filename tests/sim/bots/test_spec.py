@@ -33,6 +33,9 @@ def test_round_trip(spec: str) -> None:
 
 def test_canonical_lists_every_parameter_in_order() -> None:
     assert parse_bot("alphabeta:nodes=7,depth=3").canonical == (
+        "alphabeta:depth=3,noise=0,time_ms=0,nodes=7,contempt=30,tt_mb=16,eval=auto"
+    )
+    assert parse_bot("alphabeta:nodes=7,depth=3,eval=classic").canonical == (
         "alphabeta:depth=3,noise=0,time_ms=0,nodes=7,contempt=30,tt_mb=16,"
         "values=450/200/300/350/500/800/900/1000"
     )
@@ -104,12 +107,43 @@ def test_a_budget_lifts_the_default_cap(spec: str, filled: dict, short: str) -> 
 
 
 def test_default_canonical_specs_are_unchanged() -> None:
-    # Stored games name their bots by these strings: they must keep counting together.
-    assert parse_bot("alphabeta").canonical == (
+    # Stored games name their bots by these strings (every spec before the choice of
+    # evaluation): they still name the classic bots, and keep counting together.
+    old_ab = (
         "alphabeta:depth=4,noise=0,time_ms=0,nodes=0,contempt=30,tt_mb=16,"
         "values=450/200/300/350/500/800/900/1000"
     )
-    assert parse_bot("mcts").canonical == (
+    old_mcts = (
         "mcts:playouts=2000,c=1.4,rollout=random,rollout_plies=20,time_ms=0,"
         "values=450/200/300/350/500/800/900/1000"
     )
+    for old, kind in ((old_ab, "alphabeta"), (old_mcts, "mcts")):
+        bot = parse_bot(old)
+        assert bot.params["eval"] == "classic"
+        assert bot.canonical == old
+        assert parse_bot(f"{kind}:eval=classic") == bot
+        assert bot.short == f"{kind}:eval=classic"
+        assert parse_bot(kind).params["eval"] == "auto" and parse_bot(kind) != bot
+        assert parse_bot(kind).canonical == old.split(",values=")[0] + ",eval=auto"
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("alphabeta:eval=Bad Name!", "eval takes auto (the rule set's tuned evaluation)"),
+        ("alphabeta:eval=" + "x" * 41, "eval takes auto"),
+        ("mcts:values=1/2/3/4/5/6/7/8,eval=auto", "drop them, or add eval=classic"),
+        ("alphabeta:values=1/2/3/4/5/6/7/8,eval=mine", "not of eval=mine"),
+    ],
+)
+def test_bad_evaluations_are_refused(spec: str, fragment: str) -> None:
+    with pytest.raises(DsqError) as info:
+        parse_bot(spec)
+    assert fragment in str(info.value)
+
+
+def test_custom_values_name_the_classic_evaluation() -> None:
+    bot = parse_bot("alphabeta:values=100/200/300/400/500/600/700/800")
+    assert bot.params["eval"] == "classic"
+    assert bot.short == "alphabeta:values=100/200/300/400/500/600/700/800"
+    assert parse_bot("alphabeta:eval=mine,depth=3").short == "alphabeta:depth=3,eval=mine"

@@ -1,0 +1,309 @@
+"""Tuned evaluations: their files, names and weights, and the one the bots of a spec read.
+
+An evaluation file (``DATA/evals/NAME.toml``, written by ``dsq tune``; the shipped ones in
+``sim/bots/evals/``) holds the rule set it was fitted for, what it was fitted on, its
+losses, and the weights of :func:`sim.bots.evaluate.evaluate_tuned`: the animal values, a
+square table per animal (from the owner's side: Blue's squares turned half a turn), the
+penalties for the side to move's first and second piece in danger (in a fixed order of
+the animals, most valuable first), and a bonus for having the move.
+
+A bot spec names one with ``eval=NAME``; ``eval=auto`` is the shipped evaluation of the
+rule set's nearest preset (the hand-written classic one where none is shipped), and
+``eval=classic`` the hand-written one. Files are read bounded and checked in full; a bad
+one, or one fitted for rules whose moves differ, is refused with one line.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.errors import DsqError
+from engine.rules import Ruleset, parse_rules
+from sim.bots.params import AUTO, CLASSIC, EVAL_NAME
+from sim.bots.piece_values import values_array
+from sim.storage.paths import read_bounded
+
+EVALS_DIR = "evals"
+SHIPPED = Path(__file__).resolve().parent / "evals"
+SUFFIX = ".toml"
+FORMAT = 1
+MAX_FILE_BYTES = 1 << 20
+MAX_WEIGHT = 100_000
+NSQ = 63
+ANIMALS = 8
+# Options that do not change which moves exist or what they capture: an evaluation
+# fitted under one value serves the others.
+LOOSE_OPTIONS = ("no_capture_plies", "rule_7_3", "rule_17_5", "move_time", "time_strikes",
+                 "game_time", "draw_by_agreement", "void_rounds")  # fmt: skip
+
+
+class EvalError(DsqError):
+    """A missing, bad or mismatched evaluation file."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The weights of a tuned evaluation, in evaluation units (see the module docstring)."""
+
+    material: tuple[int, ...]  # rat..elephant
+    squares: tuple[tuple[int, ...], ...]  # [animal - 1][square from the owner's side]
+    first_danger: tuple[int, ...]  # by animal - 1
+    second_danger: tuple[int, ...]
+    tempo: int
+    order: tuple[int, ...]  # the animals 1..8, most valuable first (danger order)
+
+    def vector(self) -> np.ndarray:
+        """The weights as one float vector, in the order of :func:`from_vector`."""
+        return np.concatenate(
+            [
+                np.asarray(self.material, dtype=np.float64),
+                np.asarray(self.squares, dtype=np.float64).ravel(),
+                np.asarray(self.first_danger, dtype=np.float64),
+                np.asarray(self.second_danger, dtype=np.float64),
+                [float(self.tempo)],
+            ]
+        )
+
+
+N_WEIGHTS = ANIMALS + ANIMALS * NSQ + 2 * ANIMALS + 1
+
+
+def from_vector(vec: np.ndarray, order: tuple[int, ...]) -> Weights:
+    """Weights from a float vector (rounded to whole units) laid out as ``vector``."""
+    v = np.rint(np.asarray(vec, dtype=np.float64)).astype(np.int64)
+    v = np.clip(v, -MAX_WEIGHT, MAX_WEIGHT)
+    a, s = ANIMALS, ANIMALS + ANIMALS * NSQ
+    return Weights(
+        material=tuple(int(x) for x in v[:a]),
+        squares=tuple(tuple(int(x) for x in row) for row in v[a:s].reshape(ANIMALS, NSQ)),
+        first_danger=tuple(int(x) for x in v[s : s + a]),
+        second_danger=tuple(int(x) for x in v[s + a : s + 2 * a]),
+        tempo=int(v[s + 2 * a]),
+        order=tuple(order),
+    )
+
+
+@dataclass(frozen=True)
+class EvalFile:
+    """A named evaluation: its rule set (canonical spec), weights and what it was fitted on
+    (``meta``: sources, counts, losses; ``accepted``: the match that accepted it, if any)."""
+
+    name: str
+    rules: str
+    weights: Weights
+    meta: dict[str, Any] = field(default_factory=dict)
+    accepted: dict[str, Any] = field(default_factory=dict)
+
+
+def evals_dir(data_dir: Path) -> Path:
+    """The folder of a data folder's evaluations."""
+    return Path(data_dir) / EVALS_DIR
+
+
+def check_name(name: str) -> str:
+    """``name`` if it may name a new evaluation (EvalError otherwise)."""
+    low = name.strip().lower()
+    if not EVAL_NAME.fullmatch(low) or low in (AUTO, CLASSIC):
+        raise EvalError(
+            f"an evaluation name is 1-40 lowercase letters, digits, '_' or '-', and not "
+            f"auto or classic: not {name!r}"
+        )
+    return low
+
+
+def _ints(value: Any, n: int, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != n:
+        raise EvalError(f"{what} must be a list of {n} whole numbers")
+    out = []
+    for x in value:
+        if isinstance(x, bool) or not isinstance(x, int) or abs(x) > MAX_WEIGHT:
+            raise EvalError(f"{what} holds {x!r}, not a whole number within ±{MAX_WEIGHT}")
+        out.append(x)
+    return tuple(out)
+
+
+def parse_eval(text: str, name: str) -> EvalFile:
+    """An evaluation from the text of its file (EvalError naming what is wrong)."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise EvalError(f"not TOML: {exc}") from None
+    head = doc.get("eval")
+    w = doc.get("weights")
+    if not isinstance(head, dict) or not isinstance(w, dict):
+        raise EvalError("an evaluation file has an [eval] and a [weights] table")
+    if head.get("format") != FORMAT:
+        raise EvalError(f"format {head.get('format')!r}; this version reads format {FORMAT}")
+    if head.get("name") != name:
+        raise EvalError(f"the file names evaluation {head.get('name')!r}, not {name!r}")
+    try:
+        rules = parse_rules(str(head.get("rules", ""))).spec
+    except DsqError as exc:
+        raise EvalError(f"rules: {exc}") from None
+    squares = w.get("squares")
+    if not isinstance(squares, list) or len(squares) != ANIMALS:
+        raise EvalError(f"squares must be {ANIMALS} lists (rat..elephant) of {NSQ} numbers")
+    order = _ints(w.get("order"), ANIMALS, "order")
+    if sorted(order) != list(range(1, ANIMALS + 1)):
+        raise EvalError("order must list the animals 1..8 once each")
+    tempo = w.get("tempo")
+    weights = Weights(
+        material=_ints(w.get("material"), ANIMALS, "material"),
+        squares=tuple(_ints(row, NSQ, "a square table") for row in squares),
+        first_danger=_ints(w.get("first_danger"), ANIMALS, "first_danger"),
+        second_danger=_ints(w.get("second_danger"), ANIMALS, "second_danger"),
+        tempo=_ints([tempo], 1, "tempo")[0],
+        order=order,
+    )
+    meta = doc.get("fitted", {})
+    accepted = doc.get("accepted", {})
+    if not isinstance(meta, dict) or not isinstance(accepted, dict):
+        raise EvalError("[fitted] and [accepted] are tables")
+    return EvalFile(name, rules, weights, meta, accepted)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    text = str(v).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return f'"{text}"'
+
+
+def format_eval(ef: EvalFile) -> str:
+    """The text of an evaluation's file (read back by :func:`parse_eval`)."""
+    w = ef.weights
+    lines = ["[eval]", f"format = {FORMAT}", f"name = {_toml_value(ef.name)}",
+             f"rules = {_toml_value(ef.rules)}", "", "[fitted]"]  # fmt: skip
+    lines += [f"{k} = {_toml_value(v)}" for k, v in ef.meta.items()]
+    if ef.accepted:
+        lines += ["", "[accepted]"] + [f"{k} = {_toml_value(v)}" for k, v in ef.accepted.items()]
+    lines += ["", "[weights]", f"material = {_toml_value(w.material)}",
+              f"tempo = {w.tempo}", f"order = {_toml_value(w.order)}",
+              f"first_danger = {_toml_value(w.first_danger)}",
+              f"second_danger = {_toml_value(w.second_danger)}",
+              "# one row per animal, rat..elephant; squares a1..g9 seen from the owner's side",
+              "squares = ["]  # fmt: skip
+    lines += [f"  {_toml_value(row)}," for row in w.squares]
+    lines += ["]", ""]
+    return "\n".join(lines)
+
+
+def read_eval(path: Path) -> EvalFile:
+    """The evaluation in ``path`` (read at most :data:`MAX_FILE_BYTES`; EvalError with the
+    file's name when it is missing, not a regular file, too big or bad)."""
+    try:
+        data = read_bounded(path, MAX_FILE_BYTES)
+        text = data.decode("utf-8")
+    except ValueError:
+        raise EvalError(f"evaluation file {path}: over {MAX_FILE_BYTES} bytes") from None
+    except OSError as exc:
+        raise EvalError(f"evaluation file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise EvalError(f"evaluation file {path}: not UTF-8 text") from None
+    try:
+        return parse_eval(text, path.name[: -len(SUFFIX)])
+    except EvalError as exc:
+        raise EvalError(f"evaluation file {path}: {exc}") from None
+
+
+def write_eval(folder: Path, ef: EvalFile, *, replace: bool = False) -> Path:
+    """Write ``ef`` as ``folder/NAME.toml`` atomically; EvalError if the name is taken
+    (by a shipped evaluation always, by a file there unless ``replace``)."""
+    if (SHIPPED / f"{ef.name}{SUFFIX}").exists():
+        raise EvalError(f"evaluation {ef.name!r} is shipped with dsq: choose another name")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{ef.name}{SUFFIX}"
+    if path.exists() and not replace:
+        raise EvalError(f"evaluation {ef.name!r} already exists ({path}): choose another name")
+    tmp = folder / f".{ef.name}.{os.getpid()}.tmp"
+    tmp.write_text(format_eval(ef), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+@lru_cache(maxsize=64)
+def _cached(path: str, mtime_ns: int, size: int) -> EvalFile:
+    return read_eval(Path(path))
+
+
+def find_eval(name: str, folder: Path | None) -> EvalFile:
+    """The evaluation ``name``: the shipped one, else ``folder/NAME.toml`` (EvalError when
+    there is none)."""
+    places = [SHIPPED] + ([Path(folder)] if folder is not None else [])
+    for place in places:
+        path = place / f"{name}{SUFFIX}"
+        try:
+            st = path.lstat()
+        except OSError:
+            continue
+        return _cached(str(path), st.st_mtime_ns, st.st_size)
+    where = f" in {folder}" if folder is not None else ""
+    raise EvalError(f"no evaluation {name!r}{where}: make one with dsq tune, or use eval=classic")
+
+
+def nearest_preset(rules: Ruleset) -> str:
+    """The preset closest to ``rules`` (the first part of its canonical spec)."""
+    return rules.spec.split("+", 1)[0]
+
+
+def _moves_differ(a: Ruleset, b: Ruleset) -> list[str]:
+    names = [f for f in a.__dataclass_fields__ if f not in LOOSE_OPTIONS]
+    return [f for f in names if getattr(a, f) != getattr(b, f)]
+
+
+def resolve(choice: str, rules: Ruleset, folder: Path | None) -> EvalFile | None:
+    """The evaluation a spec's ``eval`` names under ``rules`` (None: the classic one);
+    EvalError for a missing or bad file, or one fitted for rules whose moves differ."""
+    if choice == CLASSIC:
+        return None
+    if choice == AUTO:
+        path = SHIPPED / f"{nearest_preset(rules)}{SUFFIX}"
+        return find_eval(nearest_preset(rules), None) if path.exists() else None
+    ef = find_eval(choice, folder)
+    differ = _moves_differ(parse_rules(ef.rules), rules)
+    if differ:
+        raise EvalError(
+            f"evaluation {choice!r} was fitted for rules {ef.rules}, not {rules.spec} "
+            f"({', '.join(differ)} differ)"
+        )
+    return ef
+
+
+def eval_block(w: Weights) -> np.ndarray:
+    """The block of ``w`` that :func:`sim.bots.evaluate.evaluate_tuned` reads at
+    ``EVAL_OFF`` (see :func:`sim.bots.evaluate.params_array`)."""
+    # lazy: start-up time (the evaluation's module loads numba; specs and files do not)
+    from sim.bots import evaluate as E
+
+    block = np.zeros(E.EVAL_END - E.EVAL_OFF, dtype=np.int64)
+    block[E.E_KIND - E.EVAL_OFF] = 1
+    block[E.E_TEMPO - E.EVAL_OFF] = w.tempo
+    block[E.E_ORDER - E.EVAL_OFF : E.E_ORDER - E.EVAL_OFF + ANIMALS] = w.order
+    block[E.E_FIRST - E.EVAL_OFF : E.E_FIRST - E.EVAL_OFF + ANIMALS] = w.first_danger
+    block[E.E_SECOND - E.EVAL_OFF : E.E_SECOND - E.EVAL_OFF + ANIMALS] = w.second_danger
+    block[E.E_SQUARES - E.EVAL_OFF :] = np.asarray(w.squares, dtype=np.int64).ravel()
+    return block
+
+
+def bot_evaluation(
+    params: Any, rules: Ruleset, folder: Path | None
+) -> tuple[np.ndarray, np.ndarray | None, str]:
+    """What a bot with spec ``params`` evaluates with under ``rules``: the animal values
+    (the tuned evaluation's, or the spec's adjusted to the rules), the tuned block (None:
+    classic) and the evaluation's name (``classic`` or the file's)."""
+    ef = resolve(str(params.get("eval", CLASSIC)), rules, folder)
+    if ef is None:
+        return values_array(params["values"], rules), None, CLASSIC
+    values = np.asarray(ef.weights.material, dtype=np.int64)
+    return values, eval_block(ef.weights), ef.name
