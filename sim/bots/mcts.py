@@ -19,6 +19,7 @@ from sim.bots import mcts_kernel as K
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evalfile import bot_evaluation
 from sim.bots.evaluate import params_array
+from sim.bots.mcts_leaf import WORKSPACE_SIZE, leaf_lists
 from sim.bots.scores import from_value
 from sim.bots.spec import BotSpec
 from sim.tablebase.advice import TableAdvisor
@@ -41,11 +42,14 @@ class MctsBot:
         self.greedy = p["rollout"] == "greedy"
         self.rollout_plies = int(p["rollout_plies"])
         self.time_ms = int(p["time_ms"])
+        self.leaf = 1 if p["leaf"] == "qsearch" else 0  # the code leaf_score reads
+        self.bias = float(p["bias"])
         self.values, block, self.eval_name = bot_evaluation(p, rules, context.evals_root())
-        self.params = params_array(self.values, block)
+        self.params = params_array(self.values, block, WORKSPACE_SIZE)
+        self.lists = leaf_lists()
         nodes = min(MAX_NODES, (self.playouts + 1) * core.MAX_MOVES + 1)
         self.tree_i = np.zeros((nodes, 5), dtype=np.int32)
-        self.tree_f = np.zeros((nodes, 2), dtype=np.float64)
+        self.tree_f = np.zeros((nodes, 3), dtype=np.float64)
         self.info: dict[str, Any] = {}
         self.tables = TableAdvisor(rules, context.tables_root()) if p["tablebase"] == "on" else None
         self.clock = np.zeros(1, dtype=np.int64)  # the kernel's deadline (see K.mcts)
@@ -61,7 +65,7 @@ class MctsBot:
         """The most visited root move after the playouts (or an immediate win)."""
         start = time.perf_counter()
         nply = int(st[core.S_NPLY])
-        work = core.new_state(nply + K.MAX_TREE_DEPTH + self.rollout_plies + 8)
+        work = core.new_state(nply + K.MAX_TREE_DEPTH + self.rollout_plies + K.MAX_SETTLE + 8)
         used = core.HEADER + core.HIST_SIZE * nply
         work[:used] = st[:used]
         ra = self.rules_array
@@ -108,6 +112,9 @@ class MctsBot:
             self.clock,
             buf,
             scratch,
+            self.lists,
+            self.leaf,
+            self.bias,
         )
         mv, line, score = self._best_line()
         if advice is not None:  # keep the draw, or the longest loss

@@ -5,15 +5,21 @@ The tree lives in flat arrays indexed by node (node 0 is the root): ``tree_i[nod
 ``tree_f[node]`` = (visits, value sum). A node's value sum is from the point of view of
 the side that made the move leading to it, in [0, 1] per playout (1 win, 0.5 draw).
 
-A playout (one round of :func:`mcts`) selects children by UCT (:func:`select`: an
-unvisited child first, chosen at random), expands a leaf on its second visit
-(:func:`expand`), plays a :func:`rollout` (``random`` or ``greedy``) of at most
-``rollout_plies`` plies (:func:`simulate`), and backs the result up (:func:`backup`). A
-rollout that reaches the end scores 1 / 0.5 / 0; a capped one scores
-``1 / (1 + exp(-eval / 400))`` for the side to move. Positions where the game has ended
-are terminal nodes with their exact result. The four steps are compiled into :func:`mcts`
-(``inline="always"``): calls between kernels pass every array as a wide struct, which
-cost about 10% of the tree's speed when they were separate calls.
+``tree_f[node, 2]`` is a child's prior (:func:`sim.bots.mcts_leaf.set_priors`).
+
+A playout (one round of :func:`mcts`) selects children by UCT (:func:`select`), expands
+a leaf on its second visit (:func:`expand`), plays a :func:`rollout` (``random`` or
+``greedy``) of at most ``rollout_plies`` plies (:func:`simulate`), and backs the result
+up (:func:`backup`). A rollout that reaches the end scores 1 / 0.5 / 0; a capped one
+scores ``1 / (1 + exp(-score / 400))`` for the side to move, ``score`` the evaluation or
+the quiescence search (``leaf``, :func:`sim.bots.mcts_leaf.leaf_score`). With ``bias``
+0 the selection visits every unvisited child first, at random, and expansion plays a
+random child; with ``bias`` above 0 each child has a prior, the selection adds
+``bias * prior / (visits + 1)`` to UCT and takes the prior as an unvisited child's
+value, and expansion descends to the child the selection prefers. Positions where the
+game has ended are terminal nodes with their exact result. The four steps are compiled
+into :func:`mcts` (``inline="always"``): calls between kernels pass every array as a
+wide struct, which cost about 10% of the tree's speed when they were separate calls.
 """
 
 from __future__ import annotations
@@ -24,14 +30,14 @@ from engine import core
 from engine.codes import RED_WON
 from engine.jit import kernel
 from engine.rng import rng_below
-from sim.bots.evaluate import evaluate
 from sim.bots.fast import greedy_choose
-from sim.bots.search import now_us
+from sim.bots.mcts_leaf import F_PRIOR, leaf_score, set_priors, to_value
+from sim.bots.search import MAX_PLY, now_us
 
 T_PARENT, T_MOVE, T_FIRST, T_COUNT, T_TERMINAL = range(5)
 F_VISITS, F_VALUE = 0, 1
-EVAL_SCALE = 400.0
 MAX_TREE_DEPTH = 256
+MAX_SETTLE = MAX_PLY + 2  # plies a quiescence search may add to a leaf
 
 
 @kernel
@@ -44,8 +50,9 @@ def _result_for(st, side):
 
 
 @kernel
-def rollout(st, rules, params, values, rng, greedy, max_plies, buf, scratch):
-    """Play the rollout from ``st``; return the result for the side to move at its start."""
+def rollout(st, rules, params, values, rng, greedy, max_plies, buf, scratch, ml, leaf):
+    """Play the rollout from ``st``; return the result for the side to move at its start
+    (``leaf``: how a capped one is scored, see :func:`sim.bots.mcts_leaf.leaf_score`)."""
     side = st[core.S_SIDE]
     plies = 0
     while True:
@@ -60,7 +67,7 @@ def rollout(st, rules, params, values, rng, greedy, max_plies, buf, scratch):
             mv = buf[rng_below(rng, n)]
         core.make_move(st, rules, mv)
         plies += 1
-    p = 1.0 / (1.0 + math.exp(-evaluate(st, rules, params) / EVAL_SCALE))
+    p = to_value(leaf_score(st, rules, params, ml, leaf))
     return p if st[core.S_SIDE] == side else 1.0 - p
 
 
@@ -81,11 +88,27 @@ def immediate_win(st, rules, buf, n, scratch):
 
 
 @kernel(inline="always")
-def select_child(rng, tree_i, tree_f, node, c):
-    """The child of an expanded ``node`` to descend to: an unvisited one at random if there
-    are any, else the one of highest UCT value (the first among equals)."""
+def select_child(rng, tree_i, tree_f, node, c, bias):
+    """The child of an expanded ``node`` to descend to. With ``bias`` 0: an unvisited one
+    at random if there are any, else the one of highest UCT value; else the one of highest
+    UCT value plus progressive bias, an unvisited child valued at its prior (the first
+    among equals)."""
     first = tree_i[node, T_FIRST]
     count = tree_i[node, T_COUNT]
+    if bias > 0.0:
+        log_n = math.log(tree_f[node, F_VISITS] + 1.0)
+        best = -1e300
+        child = first
+        for k in range(count):
+            ch = first + k
+            v = tree_f[ch, F_VISITS]
+            prior = tree_f[ch, F_PRIOR]
+            q = tree_f[ch, F_VALUE] / v if v > 0.0 else prior
+            u = q + c * math.sqrt(log_n / (v + 1.0)) + bias * prior / (v + 1.0)
+            if u > best:
+                best = u
+                child = ch
+        return child
     unvisited = 0
     for k in range(count):
         if tree_f[first + k, F_VISITS] == 0.0:
@@ -114,7 +137,7 @@ def select_child(rng, tree_i, tree_f, node, c):
 
 
 @kernel(inline="always")
-def select(st, rules, rng, tree_i, tree_f, c, root_ply):
+def select(st, rules, rng, tree_i, tree_f, c, bias, root_ply):
     """Selection: descend from the root by :func:`select_child`, playing each move on
     ``st``, until a leaf, a terminal node, a first visit or ``MAX_TREE_DEPTH``; returns
     the node reached."""
@@ -124,7 +147,7 @@ def select(st, rules, rng, tree_i, tree_f, c, root_ply):
         and tree_i[node, T_TERMINAL] == 0
         and st[core.S_NPLY] - root_ply < MAX_TREE_DEPTH
     ):
-        child = select_child(rng, tree_i, tree_f, node, c)
+        child = select_child(rng, tree_i, tree_f, node, c, bias)
         core.make_move(st, rules, tree_i[child, T_MOVE])
         node = child
         if tree_f[node, F_VISITS] == 0.0:
@@ -133,9 +156,10 @@ def select(st, rules, rng, tree_i, tree_f, c, root_ply):
 
 
 @kernel(inline="always")
-def expand(st, rules, rng, tree_i, tree_f, node, buf, n, used):
+def expand(st, rules, params, rng, tree_i, tree_f, node, buf, n, used, c, bias):
     """Expansion: give ``node`` one child per legal move ``buf[:n]`` (if the tree has room
-    for them) and play a random one on ``st``; returns ``(node reached, nodes used)``."""
+    for them) and play one on ``st`` (at random; with ``bias`` above 0, the one
+    :func:`select_child` prefers by the priors); returns ``(node reached, nodes used)``."""
     if used + n > tree_i.shape[0]:
         return node, used
     tree_i[node, T_FIRST] = used
@@ -149,15 +173,36 @@ def expand(st, rules, rng, tree_i, tree_f, node, buf, n, used):
         tree_i[ch, T_TERMINAL] = 0
         tree_f[ch, F_VISITS] = 0.0
         tree_f[ch, F_VALUE] = 0.0
+        tree_f[ch, F_PRIOR] = 0.5
     used += n
-    child = used - n + rng_below(rng, n)
+    if bias > 0.0:
+        set_priors(st, rules, params, tree_i, tree_f, used - n, n)
+        child = select_child(rng, tree_i, tree_f, node, c, bias)
+    else:
+        child = used - n + rng_below(rng, n)
     core.make_move(st, rules, tree_i[child, T_MOVE])
     return child, used
 
 
 @kernel(inline="always")
 def simulate(
-    st, rules, params, values, rng, tree_i, tree_f, node, used, greedy, rollout_plies, buf, scratch
+    st,
+    rules,
+    params,
+    values,
+    rng,
+    tree_i,
+    tree_f,
+    node,
+    used,
+    greedy,
+    rollout_plies,
+    buf,
+    scratch,
+    ml,
+    leaf,
+    c,
+    bias,
 ):
     """The value of the leaf ``node`` reached by selection (``st`` is its position) for the
     side that moved into it: exact if the game has ended there, else after expanding a
@@ -173,12 +218,12 @@ def simulate(
         tree_i[node, T_TERMINAL] = 1
         return node, used, _result_for(st, mover)
     if tree_f[node, F_VISITS] > 0.0 or node == 0:
-        node, used = expand(st, rules, rng, tree_i, tree_f, node, buf, n, used)
+        node, used = expand(st, rules, params, rng, tree_i, tree_f, node, buf, n, used, c, bias)
         mover = 1 - st[core.S_SIDE]
     if tree_i[node, T_COUNT] == -1 and st[core.S_STATUS] != core.ONGOING:
         tree_i[node, T_TERMINAL] = 1
         return node, used, _result_for(st, mover)
-    r = rollout(st, rules, params, values, rng, greedy, rollout_plies, buf, scratch)
+    r = rollout(st, rules, params, values, rng, greedy, rollout_plies, buf, scratch, ml, leaf)
     return node, used, 1.0 - r  # r is for the side to move; mover is the other side
 
 
@@ -209,12 +254,16 @@ def mcts(
     clock,
     buf,
     scratch,
+    ml,
+    leaf,
+    bias,
 ):
     """Run up to ``playouts`` playouts from ``st`` (restored afterwards); returns
     ``(playouts done, nodes used)``. The tree must have been reset (root not expanded);
-    ``buf`` and ``scratch`` are move lists of ``core.MAX_MOVES`` entries. ``clock[0]`` is
-    the deadline in ``now_us`` microseconds (0: none), read every 64 playouts, so another
-    thread can end the search by writing 1 there."""
+    ``buf`` and ``scratch`` are move lists of ``core.MAX_MOVES`` entries, ``ml`` the
+    quiescence search's (``sim.bots.mcts_leaf.leaf_lists``), ``params`` its workspace.
+    ``clock[0]`` is the deadline in ``now_us`` microseconds (0: none), read every 64
+    playouts, so another thread can end the search by writing 1 there."""
     root_ply = st[core.S_NPLY]
     tree_i[0, T_PARENT] = -1
     tree_i[0, T_MOVE] = -1
@@ -227,7 +276,7 @@ def mcts(
     while done < playouts:
         if clock[0] > 0 and (done & 63) == 0 and done > 0 and now_us() >= clock[0]:
             break
-        node = select(st, rules, rng, tree_i, tree_f, c, root_ply)
+        node = select(st, rules, rng, tree_i, tree_f, c, bias, root_ply)
         node, used, result = simulate(
             st,
             rules,
@@ -242,6 +291,10 @@ def mcts(
             rollout_plies,
             buf,
             scratch,
+            ml,
+            leaf,
+            c,
+            bias,
         )
         while st[core.S_NPLY] > root_ply:  # back to the root
             core.unmake_move(st)

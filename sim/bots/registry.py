@@ -279,6 +279,26 @@ KINDS: dict[str, BotKind] = {
                     10000,
                 ),
                 Param(
+                    "leaf",
+                    "choice",
+                    "qsearch",
+                    "how a leaf (or a rollout's last position) is scored: eval (the "
+                    "evaluation) or qsearch (the evaluation after the captures and den entries)",
+                    choices=("eval", "qsearch"),
+                    legacy="eval",
+                ),
+                Param(
+                    "bias",
+                    "float",
+                    1.0,
+                    "progressive bias: weight of each child's prior (the evaluation after its "
+                    "move) added to UCT as bias * prior / (visits + 1); 0: none, unvisited "
+                    "children first at random",
+                    0.0,
+                    100.0,
+                    legacy=0.0,
+                ),
+                Param(
                     "time_ms",
                     "int",
                     0,
