@@ -44,12 +44,13 @@ class MctsBot:
         self.time_ms = int(p["time_ms"])
         self.leaf = 1 if p["leaf"] == "qsearch" else 0  # the code leaf_score reads
         self.bias = float(p["bias"])
+        self.minimax = float(p["minimax"])
         self.values, block, self.eval_name = bot_evaluation(p, rules, context.evals_root())
         self.params = params_array(self.values, block, WORKSPACE_SIZE)
         self.lists = leaf_lists()
         nodes = min(MAX_NODES, (self.playouts + 1) * core.MAX_MOVES + 1)
         self.tree_i = np.zeros((nodes, 5), dtype=np.int32)
-        self.tree_f = np.zeros((nodes, 3), dtype=np.float64)
+        self.tree_f = np.zeros((nodes, 4), dtype=np.float64)
         self.info: dict[str, Any] = {}
         self.tables = TableAdvisor(rules, context.tables_root()) if p["tablebase"] == "on" else None
         self.clock = np.zeros(1, dtype=np.int64)  # the kernel's deadline (see K.mcts)
@@ -115,6 +116,7 @@ class MctsBot:
             self.lists,
             self.leaf,
             self.bias,
+            self.minimax,
         )
         mv, line, score = self._best_line()
         if advice is not None:  # keep the draw, or the longest loss

@@ -16,7 +16,8 @@ the quiescence search (``leaf``, :func:`sim.bots.mcts_leaf.leaf_score`). With ``
 0 the selection visits every unvisited child first, at random, and expansion plays a
 random child; with ``bias`` above 0 each child has a prior, the selection adds
 ``bias * prior / (visits + 1)`` to UCT and takes the prior as an unvisited child's
-value, and expansion descends to the child the selection prefers. Positions where the
+value, and expansion descends to the child the selection prefers; ``mm`` above 0 blends
+each child's mean value with its minimax value (implicit minimax backups). Positions where the
 game has ended are terminal nodes with their exact result. The four steps are compiled
 into :func:`mcts` (``inline="always"``): calls between kernels pass every array as a
 wide struct, which cost about 10% of the tree's speed when they were separate calls.
@@ -31,7 +32,7 @@ from engine.codes import RED_WON
 from engine.jit import kernel
 from engine.rng import rng_below
 from sim.bots.fast import greedy_choose
-from sim.bots.mcts_leaf import F_PRIOR, leaf_score, set_priors, to_value
+from sim.bots.mcts_leaf import F_MINIMAX, F_PRIOR, leaf_score, set_priors, to_value
 from sim.bots.search import MAX_PLY, now_us
 
 T_PARENT, T_MOVE, T_FIRST, T_COUNT, T_TERMINAL = range(5)
@@ -88,7 +89,7 @@ def immediate_win(st, rules, buf, n, scratch):
 
 
 @kernel(inline="always")
-def select_child(rng, tree_i, tree_f, node, c, bias):
+def select_child(rng, tree_i, tree_f, node, c, bias, mm):
     """The child of an expanded ``node`` to descend to. With ``bias`` 0: an unvisited one
     at random if there are any, else the one of highest UCT value; else the one of highest
     UCT value plus progressive bias, an unvisited child valued at its prior (the first
@@ -103,7 +104,12 @@ def select_child(rng, tree_i, tree_f, node, c, bias):
             ch = first + k
             v = tree_f[ch, F_VISITS]
             prior = tree_f[ch, F_PRIOR]
-            q = tree_f[ch, F_VALUE] / v if v > 0.0 else prior
+            if v > 0.0:
+                q = tree_f[ch, F_VALUE] / v
+                if mm > 0.0:
+                    q = (1.0 - mm) * q + mm * tree_f[ch, F_MINIMAX]
+            else:
+                q = prior
             u = q + c * math.sqrt(log_n / (v + 1.0)) + bias * prior / (v + 1.0)
             if u > best:
                 best = u
@@ -137,7 +143,7 @@ def select_child(rng, tree_i, tree_f, node, c, bias):
 
 
 @kernel(inline="always")
-def select(st, rules, rng, tree_i, tree_f, c, bias, root_ply):
+def select(st, rules, rng, tree_i, tree_f, c, bias, mm, root_ply):
     """Selection: descend from the root by :func:`select_child`, playing each move on
     ``st``, until a leaf, a terminal node, a first visit or ``MAX_TREE_DEPTH``; returns
     the node reached."""
@@ -147,7 +153,7 @@ def select(st, rules, rng, tree_i, tree_f, c, bias, root_ply):
         and tree_i[node, T_TERMINAL] == 0
         and st[core.S_NPLY] - root_ply < MAX_TREE_DEPTH
     ):
-        child = select_child(rng, tree_i, tree_f, node, c, bias)
+        child = select_child(rng, tree_i, tree_f, node, c, bias, mm)
         core.make_move(st, rules, tree_i[child, T_MOVE])
         node = child
         if tree_f[node, F_VISITS] == 0.0:
@@ -177,7 +183,7 @@ def expand(st, rules, params, rng, tree_i, tree_f, node, buf, n, used, c, bias):
     used += n
     if bias > 0.0:
         set_priors(st, rules, params, tree_i, tree_f, used - n, n)
-        child = select_child(rng, tree_i, tree_f, node, c, bias)
+        child = select_child(rng, tree_i, tree_f, node, c, bias, 0.0)
     else:
         child = used - n + rng_below(rng, n)
     core.make_move(st, rules, tree_i[child, T_MOVE])
@@ -228,14 +234,26 @@ def simulate(
 
 
 @kernel(inline="always")
-def backup(tree_i, tree_f, node, result):
+def backup(tree_i, tree_f, node, result, mm):
     """Backpropagation: add the visit and ``result`` (for the side that moved into
-    ``node``) to ``node`` and its ancestors, flipping the point of view at each level."""
+    ``node``) to ``node`` and its ancestors, flipping the point of view at each level.
+    With ``mm`` above 0 it also keeps each node's minimax value (``F_MINIMAX``, same point
+    of view): the leaf's result, above it one minus the best of the visited children's."""
+    if mm > 0.0:
+        tree_f[node, F_MINIMAX] = result
     while node >= 0:
         tree_f[node, F_VISITS] += 1.0
         tree_f[node, F_VALUE] += result
         result = 1.0 - result
-        node = tree_i[node, T_PARENT]
+        parent = tree_i[node, T_PARENT]
+        if mm > 0.0 and parent >= 0:
+            first = tree_i[parent, T_FIRST]
+            best = 0.0
+            for k in range(tree_i[parent, T_COUNT]):
+                if tree_f[first + k, F_VISITS] > 0.0 and tree_f[first + k, F_MINIMAX] > best:
+                    best = tree_f[first + k, F_MINIMAX]
+            tree_f[parent, F_MINIMAX] = 1.0 - best
+        node = parent
 
 
 @kernel(nogil=True)  # another thread may stop it meanwhile (MctsBot.stop)
@@ -257,6 +275,7 @@ def mcts(
     ml,
     leaf,
     bias,
+    mm,
 ):
     """Run up to ``playouts`` playouts from ``st`` (restored afterwards); returns
     ``(playouts done, nodes used)``. The tree must have been reset (root not expanded);
@@ -276,7 +295,7 @@ def mcts(
     while done < playouts:
         if clock[0] > 0 and (done & 63) == 0 and done > 0 and now_us() >= clock[0]:
             break
-        node = select(st, rules, rng, tree_i, tree_f, c, bias, root_ply)
+        node = select(st, rules, rng, tree_i, tree_f, c, bias, mm, root_ply)
         node, used, result = simulate(
             st,
             rules,
@@ -298,6 +317,6 @@ def mcts(
         )
         while st[core.S_NPLY] > root_ply:  # back to the root
             core.unmake_move(st)
-        backup(tree_i, tree_f, node, result)
+        backup(tree_i, tree_f, node, result, mm)
         done += 1
     return done, used

@@ -37,6 +37,7 @@ scores come first, as in :mod:`sim.bots.search`)."""
 
 EVAL_SCALE = 400.0
 F_PRIOR = 2  # tree_f column of a child's prior (see sim.bots.mcts_kernel)
+F_MINIMAX = 3  # tree_f column of a node's minimax value
 
 
 def leaf_lists() -> np.ndarray:

@@ -299,6 +299,16 @@ KINDS: dict[str, BotKind] = {
                     legacy=0.0,
                 ),
                 Param(
+                    "minimax",
+                    "float",
+                    0.0,
+                    "weight of a child's minimax value (over the tree's evaluations) blended "
+                    "with its mean playout value in the selection (needs bias above 0)",
+                    0.0,
+                    1.0,
+                    legacy=0.0,
+                ),
+                Param(
                     "time_ms",
                     "int",
                     0,
