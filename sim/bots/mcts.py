@@ -42,7 +42,8 @@ class MctsBot:
         self.greedy = p["rollout"] == "greedy"
         self.rollout_plies = int(p["rollout_plies"])
         self.time_ms = int(p["time_ms"])
-        self.leaf = 1 if p["leaf"] == "qsearch" else 0  # the code leaf_score reads
+        # The code leaf_score reads: 0 the evaluation, 1 + depth a search of depth plies.
+        self.leaf = 1 + int(p["leaf_depth"]) if p["leaf"] == "qsearch" else 0
         self.bias = float(p["bias"])
         self.minimax = float(p["minimax"])
         self.values, block, self.eval_name = bot_evaluation(p, rules, context.evals_root())

@@ -59,22 +59,33 @@ def to_value(score):
 @kernel
 def leaf_score(st, rules, params, ml, leaf):
     """The score of ``st`` (game not over) for the side to move: the evaluation
-    (``leaf`` 0) or the quiescence search (``leaf`` 1); ``params`` is a workspace of
+    (``leaf`` 0), or a search of ``leaf - 1`` full plies and the quiescence search
+    (``leaf`` 1: the quiescence search alone); ``params`` is a workspace of
     :data:`WORKSPACE_SIZE` with no budget set."""
-    if leaf == 1:
-        return settle(st, rules, ml, params)
+    if leaf >= 1:
+        return settle(st, rules, ml, params, leaf - 1)
     return evaluate(st, rules, params)
 
 
 @kernel
-def _open(st, rules, ml, ws, ply):
-    """Enter the node at ``ply`` (its window in ``ml[ply]``): stand pat, list and order its
-    captures and den entries; returns whether any is left to search (else its score is
+def _open(st, rules, ml, ws, ply, depth):
+    """Enter the node at ``ply`` (its window in ``ml[ply]``): below ``depth``, list and
+    order every legal move; from there on stand pat, list and order its captures and den
+    entries; returns whether any is left to search (else its score is
     ``ml[ply, Q_BEST]``)."""
     status = st[core.S_STATUS]
     if status != core.ONGOING:
         ml[ply, Q_BEST] = 0 if status == core.DRAWN else -(MATE - ply)
         return False
+    if ply < depth:
+        k = core.legal_moves(st, rules, ml[ply])
+        if k == 0:
+            ml[ply, Q_BEST] = -(MATE - ply)
+            return False
+        ml[ply, Q_BEST] = -INF
+        ml[ply, Q_NEXT] = 0
+        ml[ply, Q_COUNT] = _order(st, ml, k, ply, -1, ws, False)
+        return True
     alpha = ml[ply, Q_ALPHA]
     beta = ml[ply, Q_BETA]
     if den_threatened(st, st[core.S_SIDE]):  # it enters next ply unless captured
@@ -109,15 +120,17 @@ def _descend(st, rules, ml, ply):
 
 
 @kernel
-def settle(st, rules, ml, ws):
-    """The quiescence score of ``st`` for the side to move (``st`` restored afterwards):
-    :func:`sim.bots.search.qsearch` from ply 0 with a full window, without its budget."""
+def settle(st, rules, ml, ws, depth):
+    """The score of ``st`` for the side to move (``st`` restored afterwards) by an
+    alpha-beta search of ``depth`` full plies ending in the quiescence search (``depth``
+    0: :func:`sim.bots.search.qsearch` from ply 0 with a full window, without its
+    budget)."""
     ply = 0
     ml[0, Q_ALPHA] = -INF
     ml[0, Q_BETA] = INF
     entering = True
     while True:
-        if entering and _open(st, rules, ml, ws, ply):
+        if entering and _open(st, rules, ml, ws, ply, depth):
             _descend(st, rules, ml, ply)
             ply += 1
             continue

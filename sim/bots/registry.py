@@ -288,6 +288,16 @@ KINDS: dict[str, BotKind] = {
                     legacy="eval",
                 ),
                 Param(
+                    "leaf_depth",
+                    "int",
+                    0,
+                    "with leaf=qsearch: full plies searched (alpha-beta) before the quiescence "
+                    "search",
+                    0,
+                    4,
+                    legacy=0,
+                ),
+                Param(
                     "bias",
                     "float",
                     1.0,

@@ -10,9 +10,10 @@ import pytest
 
 from engine import Position, core
 from engine.errors import DsqError
+from engine.position import encode_move
 from sim.bots import parse_bot
 from sim.bots.mcts_leaf import leaf_lists, settle
-from sim.bots.search import INF, new_workspace, qsearch
+from sim.bots.search import INF, MATE, MATE_BOUND, new_workspace, qsearch
 from sim.play.referee import play_game
 from tests.support.procs import dsq, one_line_error
 
@@ -86,8 +87,9 @@ def _random_positions(count: int) -> list[Position]:
 
 
 def test_leaf_settle_is_the_quiescence_search() -> None:
-    ws = new_workspace(1024, np.array([450, 200, 300, 350, 500, 800, 900, 1000]))
+    ws = new_workspace(1024, np.array([450, 200, 300, 350, 500, 800, 900, 1000]))["ws"]
     ml = leaf_lists()
+    qml = new_workspace(1024, np.zeros(8, dtype=np.int64))["ml"]
     for pos in _random_positions(24):
         nply = int(pos.st[core.S_NPLY])
         st = core.new_state(nply + 120)
@@ -95,8 +97,20 @@ def test_leaf_settle_is_the_quiescence_search() -> None:
         st[:used] = pos.st[:used]
         before = st.copy()
         ra = pos.rules.as_array()
-        assert settle(st, ra, ml, ws["ws"]) == qsearch(st, ra, ws["ml"], ws["ws"], 0, 0, -INF, INF)
+        assert settle(st, ra, ml, ws, 0) == qsearch(st, ra, qml, ws, 0, 0, -INF, INF)
         assert np.array_equal(st[:used], before[:used])  # the position is restored
+        # One full ply first: the best of the moves' quiescence scores, a mate one ply on.
+        best = -INF
+        for mv in pos.legal_moves():
+            core.make_move(st, ra, encode_move(mv))
+            if st[core.S_STATUS] == core.ONGOING:
+                score = -settle(st, ra, ml, ws, 0)
+                score = score - 1 if score > MATE_BOUND else score + (score < -MATE_BOUND)
+            else:
+                score = 0 if st[core.S_STATUS] == core.DRAWN else MATE - 1
+            core.unmake_move(st)
+            best = max(best, score)
+        assert settle(st, ra, ml, ws, 1) == best
 
 
 def test_new_defaults_beat_the_old_bot(tmp_path: Path) -> None:
