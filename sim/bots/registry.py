@@ -143,6 +143,7 @@ def _within_time(seconds: float, params: dict[str, Any]) -> float:
 
 ALPHABETA_NODE_S = 1 / 7.0e6  # nodes/s; a depth-d search visits about 6**d nodes
 MCTS_PLY_S = 1 / 9.6e6  # rollout plies/s (480,000 playouts/s of 20 plies)
+MCTS_SETTLE_S = 2.5e-6  # a leaf's quiescence search and the children's priors, seconds
 ENGINE_UNTIMED_MOVE_S = 1.0  # an external engine limited by depth or nodes only: a guess
 
 
@@ -153,9 +154,11 @@ def alphabeta_cost(params: dict[str, Any]) -> float:
 
 
 def mcts_cost(params: dict[str, Any]) -> float:
-    """``playouts`` rollouts of ``rollout_plies`` plies (and the two of the tree), within
-    its time budget."""
+    """``playouts`` rollouts of ``rollout_plies`` plies (and the two of the tree) and leaf
+    settles, within its time budget."""
     cost = params["playouts"] * (params["rollout_plies"] + 2) * MCTS_PLY_S
+    if params["leaf"] == "qsearch":  # each full ply about doubles the settle's work
+        cost += params["playouts"] * MCTS_SETTLE_S * 2 ** params["leaf_depth"]
     return _within_time(cost, params)
 
 
