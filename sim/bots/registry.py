@@ -265,18 +265,19 @@ KINDS: dict[str, BotKind] = {
         ),
         BotKind(
             "mcts",
-            "UCT Monte Carlo tree search; capped rollouts scored by the evaluation; plays the "
-            "most visited move; never misses an immediate win",
+            "UCT Monte Carlo tree search; each leaf scored by the evaluation after its captures "
+            "and den entries (or by capped rollouts), children's priors from the evaluation; "
+            "plays the most visited move; never misses an immediate win",
             (
                 PLAYOUTS,
-                Param("c", "float", 1.4, "UCT exploration constant", 0.0, 100.0),
+                Param("c", "float", 0.2, "UCT exploration constant", 0.0, 100.0),
                 Param(
                     "rollout", "choice", "random", "rollout policy", choices=("random", "greedy")
                 ),
                 Param(
                     "rollout_plies",
                     "int",
-                    20,
+                    0,
                     "plies per rollout before the evaluation scores it (0: score the leaf)",
                     0,
                     10000,

@@ -42,7 +42,7 @@ RECORDED = [
     (
         "yeshou",
         f"mcts:playouts=1500,c=2.0,rollout=random,rollout_plies=0,time_ms=0,{V}",
-        "mcts:eval=classic,playouts=500",
+        f"mcts:playouts=500,c=1.4,rollout=random,rollout_plies=20,time_ms=0,{V}",
         13,
         "917 3127 513 3243 1169 2861 779 3503 389 2802 1307 2737 1762 3056 1033 3113 2209 3243 "
         "2152 3186 2599 3251 66 2802",
@@ -60,7 +60,7 @@ def test_stored_specs_replay_the_same_games(
 
 def test_old_specs_keep_their_canonical_form() -> None:
     assert parse_bot(OLD).canonical == OLD
-    assert parse_bot("mcts:eval=classic,playouts=2000").canonical == OLD
+    assert parse_bot("mcts:eval=classic,c=1.4,rollout_plies=20").canonical == OLD
     params = parse_bot(OLD).params
     assert (params["leaf"], params["bias"]) == ("eval", 0.0)
     new = parse_bot("mcts").params

@@ -45,7 +45,7 @@ def test_canonical_lists_every_parameter_in_order() -> None:
     assert off.canonical == parse_bot("alphabeta:nodes=7,depth=3").canonical + ",tablebase=off"
     assert parse_bot(off.canonical) == off and off != parse_bot("alphabeta:nodes=7,depth=3")
     assert parse_bot("mcts:c=2").canonical.startswith(
-        "mcts:playouts=2000,c=2.0,rollout=random,rollout_plies=20,time_ms=0,"
+        "mcts:playouts=2000,c=2.0,rollout=random,rollout_plies=0,time_ms=0,"
     )
     assert parse_bot("random").canonical == "random"
     assert parse_bot("greedy:").canonical == "greedy"
@@ -117,14 +117,19 @@ def test_default_canonical_specs_are_unchanged() -> None:
         "mcts:playouts=2000,c=1.4,rollout=random,rollout_plies=20,time_ms=0,"
         "values=450/200/300/350/500/800/900/1000"
     )
-    for old, kind in ((old_ab, "alphabeta"), (old_mcts, "mcts")):
+    # mcts changed the defaults of c and rollout_plies: its old spec names them.
+    for old, short in (
+        (old_ab, "alphabeta:eval=classic"),
+        (old_mcts, "mcts:c=1.4,rollout_plies=20,eval=classic"),
+    ):
         bot = parse_bot(old)
         assert bot.params["eval"] == "classic"
         assert bot.canonical == old
-        assert parse_bot(f"{kind}:eval=classic") == bot
-        assert bot.short == f"{kind}:eval=classic"
+        assert parse_bot(short) == bot
+        assert bot.short == short
+        kind = bot.name
         assert parse_bot(kind).params["eval"] == "auto" and parse_bot(kind) != bot
-        assert parse_bot(kind).canonical == old.split(",values=")[0] + ",eval=auto"
+    assert parse_bot("alphabeta").canonical == old_ab.split(",values=")[0] + ",eval=auto"
 
 
 @pytest.mark.parametrize(
