@@ -270,7 +270,7 @@ KINDS: dict[str, BotKind] = {
             "plays the most visited move; never misses an immediate win",
             (
                 PLAYOUTS,
-                Param("c", "float", 0.2, "UCT exploration constant", 0.0, 100.0),
+                Param("c", "float", 0.05, "UCT exploration constant", 0.0, 100.0),
                 Param(
                     "rollout", "choice", "random", "rollout policy", choices=("random", "greedy")
                 ),
