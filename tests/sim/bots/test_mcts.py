@@ -114,7 +114,8 @@ def test_leaf_settle_is_the_quiescence_search() -> None:
 
 
 def test_new_defaults_beat_the_old_bot(tmp_path: Path) -> None:
-    new, old = "mcts:playouts=400", "mcts:playouts=400,eval=classic"
+    # The old bot: its spec names the defaults of that time.
+    new, old = "mcts:playouts=1000", "mcts:playouts=1000,eval=classic,c=1.4,rollout_plies=20"
     score = 0.0
     for seed in range(3):
         for red, blue in ((new, old), (old, new)):
