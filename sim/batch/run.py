@@ -96,7 +96,7 @@ def run_batches(
 
     Raises ``DsqError`` before anything is written for bad arguments (unknown batch to
     resume, one owned by another process, a taken batch id, a bad ``sprt`` spec or label, a
-    bad backend, an unwritable data folder); :class:`BatchFailed` when a batch fails, with
+    missing or mismatched evaluation, a bad backend, an unwritable data folder); :class:`BatchFailed` when a batch fails, with
     ``records`` (the failed one last); ``KeyboardInterrupt`` after recording what was played.
     """
     if sprt is not None and stop_check is not None:
@@ -132,6 +132,10 @@ def run_batches(
         ids = [check_batch_id(bid) for bid in ids]
         for bid in ids:
             check_new_batch(resolve_data_dir(data_dir), bid)
+        from sim.bots.evalfile import check_evaluations  # lazy: start-up time (numpy)
+
+        for spec in specs:  # an evaluation named that is missing or fits other rules
+            check_evaluations((spec.red, spec.blue), spec.rules, resolve_data_dir(data_dir))
 
     backend = make_backend(workers, scheduler)
     interrupted = False
