@@ -43,7 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--held-out", type=float_in(0.01, 0.5), default=0.1, metavar="SHARE",
                    help="share of the games held out for the held-out loss (0.1)")  # fmt: skip
     p.add_argument("--ridge", type=float_in(0.0, 1.0), default=None, metavar="R",
-                   help="ridge on squares and penalties, per squared unit (1e-07)")  # fmt: skip
+                   help="ridge on squares and penalties, per squared unit (1e-10)")  # fmt: skip
+    p.add_argument("--result-weight", type=float_in(0.0, 1.0), default=1.0, metavar="W",
+                   help="label = W * result + (1 - W) * recorded search score (1)")  # fmt: skip
     p.add_argument("--max-iter", type=int_in(1, 100_000), default=400, metavar="N",
                    help="L-BFGS iterations at most (400)")  # fmt: skip
     p.add_argument("--seed", type=SEED_ARG, default=0, metavar="S",
@@ -94,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed, held_out=args.held_out,
         ridge=DEFAULT_RIDGE if args.ridge is None else args.ridge, max_iter=args.max_iter,
         play=args.play, play_bot=play_bot, workers=args.workers,
+        result_weight=args.result_weight,
     )  # fmt: skip
 
     def say(line: str) -> None:

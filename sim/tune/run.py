@@ -31,7 +31,8 @@ PLAY_OPENING_PLIES = 6
 class TuneJob:
     """What to fit: the rules, the new evaluation's name, the games (``selection`` over
     ``data_dir``), the positions' cap and seed, the held-out share, the ridge, the
-    iterations, and the self-play games to play first (``play`` games of ``play_bot``)."""
+    iterations, the self-play games to play first (``play`` games of ``play_bot``), and
+    the labels' weight of the game's result against the recorded search score."""
 
     rules: Ruleset
     name: str
@@ -45,6 +46,7 @@ class TuneJob:
     play: int = 0
     play_bot: str = PLAY_BOT
     workers: int = 1
+    result_weight: float = 1.0
 
 
 @dataclass
@@ -162,12 +164,13 @@ def tune(job: TuneJob, say: Say) -> TuneResult:
     classic = params_array(values_array(DEFAULT_VALUES, job.rules), None)
     cl_train = kernel_scores(train, job.rules, classic)
     cl_held = kernel_scores(test, job.rules, classic)
-    k_best = best_k(cl_train, train.label)
-    classic_loss = loss(cl_held, test.label)
+    y_train, y_held = train.blended(job.result_weight), test.blended(job.result_weight)
+    k_best = best_k(cl_train, y_train)
+    classic_loss = loss(cl_held, y_held)
     say(f"classic evaluation: held-out loss {classic_loss:.5f} (k = 1/400), "
-        f"{loss(cl_held, test.label, k_best):.5f} at its best k = 1/{1 / k_best:.0f}")  # fmt: skip
+        f"{loss(cl_held, y_held, k_best):.5f} at its best k = 1/{1 / k_best:.0f}")  # fmt: skip
     fitted = fit(
-        xt, train.label, xh, test.label, classic_start(job.rules), job.ridge, job.max_iter,
+        xt, y_train, xh, y_held, classic_start(job.rules), job.ridge, job.max_iter,
         lambda i, a, b: say(f"fit: iteration {i}, loss {a:.5f}, held-out {b:.5f}"),
     )  # fmt: skip
     seconds["fit"] = time.perf_counter() - t2
@@ -183,6 +186,7 @@ def tune(job: TuneJob, say: Say) -> TuneResult:
         "tabled_positions": int(pos.tabled.sum()),
         "seed": job.seed,
         "ridge": job.ridge,
+        "result_weight": job.result_weight,
         "k": K,
         "train_loss": round(fitted.train_loss, 6),
         "held_out_loss": round(fitted.held_loss, 6),
@@ -193,7 +197,7 @@ def tune(job: TuneJob, say: Say) -> TuneResult:
     return TuneResult(
         evaluation=ef, games=got.games, positions=len(pos), held_positions=int(held.sum()),
         tabled=int(pos.tabled.sum()), classic_held_loss=classic_loss, classic_best_k=k_best,
-        classic_held_loss_best_k=loss(cl_held, test.label, k_best), seconds=seconds,
+        classic_held_loss_best_k=loss(cl_held, y_held, k_best), seconds=seconds,
         played_batch=played,
     )  # fmt: skip
 
