@@ -96,8 +96,9 @@ def run_batches(
 
     Raises ``DsqError`` before anything is written for bad arguments (unknown batch to
     resume, one owned by another process, a taken batch id, a bad ``sprt`` spec or label, a
-    missing or mismatched evaluation, a bad backend, an unwritable data folder); :class:`BatchFailed` when a batch fails, with
-    ``records`` (the failed one last); ``KeyboardInterrupt`` after recording what was played.
+    missing or mismatched evaluation, a bad backend, an unwritable data folder);
+    :class:`BatchFailed` when a batch fails, with ``records`` (the failed one last);
+    ``KeyboardInterrupt`` after recording what was played.
     """
     if sprt is not None and stop_check is not None:
         raise ValueError("give sprt (stored with the batches) or stop_check, not both")
@@ -133,7 +134,6 @@ def run_batches(
         for bid in ids:
             check_new_batch(resolve_data_dir(data_dir), bid)
         from sim.bots.evalfile import check_evaluations  # lazy: start-up time (numpy)
-
         for spec in specs:  # an evaluation named that is missing or fits other rules
             check_evaluations((spec.red, spec.blue), spec.rules, resolve_data_dir(data_dir))
 

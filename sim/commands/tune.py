@@ -44,8 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="share of the games held out for the held-out loss (0.1)")  # fmt: skip
     p.add_argument("--ridge", type=float_in(0.0, 1.0), default=None, metavar="R",
                    help="ridge on squares and penalties, per squared unit (1e-10)")  # fmt: skip
-    p.add_argument("--result-weight", type=float_in(0.0, 1.0), default=1.0, metavar="W",
-                   help="label = W * result + (1 - W) * recorded search score (1)")  # fmt: skip
+    p.add_argument("--result-weight", type=float_in(0.0, 1.0), default=0.5, metavar="W",
+                   help="label = W * result + (1 - W) * recorded search score (0.5)")  # fmt: skip
     p.add_argument("--max-iter", type=int_in(1, 100_000), default=400, metavar="N",
                    help="L-BFGS iterations at most (400)")  # fmt: skip
     p.add_argument("--seed", type=SEED_ARG, default=0, metavar="S",

@@ -46,7 +46,7 @@ class TuneJob:
     play: int = 0
     play_bot: str = PLAY_BOT
     workers: int = 1
-    result_weight: float = 1.0
+    result_weight: float = 0.5
 
 
 @dataclass

@@ -206,3 +206,37 @@ def test_acceptance_keeps_a_winner_only(data: Path, tmp_path: Path) -> None:
     assert result["decision"] == "undecided" and result["losses"] > result["wins"]
     assert not (data / "evals" / "blind.toml").exists()
     assert any("not kept" in line for line in lines)
+
+
+def test_labels_blend_the_recorded_search_scores(data: Path) -> None:
+    pos = positions(data).positions
+    ds = open_dataset(data)
+    try:
+        rows = ds.con.execute(
+            "SELECT moves, scores FROM games ORDER BY batch_id, game_index"
+        ).fetchall()
+    finally:
+        ds.close()
+    gi = 0  # the first game of batch ab: alphabeta (scores) against greedy (none)
+    moves, scores = rows[gi]
+    mine = np.flatnonzero(pos.game == gi)
+    seen = 0
+    p = Position("standard")
+    plies = []
+    for ply in range(len(moves)):
+        if all(p.piece_at(m[2:]) is None and m[2:] != ("d1" if p.side == "blue" else "d9")
+               for m in p.legal_moves()):  # fmt: skip
+            plies.append((ply, p.side))
+        p.play(decode_move(int(moves[ply])))
+    for i, (ply, side) in zip(mine, plies, strict=False):
+        red = scores[ply]
+        if red is None:
+            assert np.isnan(pos.search[i])
+            continue
+        mover = red if side == "red" else -red
+        assert pos.search[i] == pytest.approx((1 + mover) / 2, abs=1e-6)
+        mixed = pos.blended(0.25)[i]
+        assert mixed == pytest.approx(0.25 * pos.label[i] + 0.75 * (1 + mover) / 2, abs=1e-6)
+        seen += 1
+    assert seen > 5
+    assert np.array_equal(pos.blended(1.0), pos.label.astype(np.float64))
