@@ -50,8 +50,9 @@ SCALED: dict[str, str | None] = {
     # builds the 3-animal one it needs, and the verify example checks it).
     "dsq tablebase build --rules standard --pieces 3 --data ~/dsq-data": "dsq tablebase build "
     "--rules standard --pieces 2 --data ~/dsq-data",
-    # Perft 6 and 7 and 60,000 random games after a 20 s warm-up measurement.
-    "dsq bench": "dsq bench --depth 3 --games 200 --no-warmup",
+    # Perft 6 and 7 and 60,000 random games after a 20 s warm-up measurement (the recorded
+    # simulation on 2 workers: tests/sim/bench/test_figures.py).
+    "dsq bench": "dsq bench --depth 3 --games 200 --no-warmup --workers 1",
 }
 STDIN = {
     "dsq play --red human --blue mcts:playouts=2000 --rules yeshou": "moves\nquit\n",
