@@ -11,6 +11,7 @@ smaller variant run instead (or None: not run here, with where it is tested).
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -93,6 +94,10 @@ def test_the_readme_examples_are_real_commands() -> None:
 
 
 USER_DATA = "~/dsq-data"  # the folder the README's writing examples name
+# The compiled kernels stay in this machine's cache (engine.jit): the temporary home stands
+# in for the person's data folder, not for a machine that never compiled them (else the
+# examples, and the pool workers they start, would compile every kernel again).
+CACHE_HOME = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
 
 
 @pytest.fixture(scope="module")
@@ -143,6 +148,7 @@ def test_a_readme_example_runs(
     run = SCALED.get(command, command)
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("HOME", str(readme_home))
+    monkeypatch.setenv("XDG_CACHE_HOME", CACHE_HOME)
     monkeypatch.delenv("DSQ_DATA", raising=False)
     monkeypatch.delenv("DSQ_ENGINES", raising=False)
     argv, stdin = _argv(run, readme_home / "dsq-data")
