@@ -16,7 +16,7 @@ Representation:
 
 from __future__ import annotations
 
-from collections import Counter
+import re
 from dataclasses import dataclass, field
 
 # ----------------------------------------------------------------------------- board
@@ -281,19 +281,15 @@ def parse_fen(fen: str, allow_den: bool = False) -> Pos:
     return Pos(board, side, int(clock_text), int(fullmove_text))
 
 
+EMPTY_RUNS = re.compile("-+")
+
+
 def to_fen(pos: Pos) -> str:
     """The FEN: ranks 9 to 1, each run of empty squares written as its length."""
-    rows = []
-    for rank in range(N_RANKS - 1, -1, -1):
-        row, empty = "", 0
-        for piece in pos.board[rank * N_FILES : (rank + 1) * N_FILES]:
-            if piece:
-                row += (str(empty) if empty else "") + piece
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return f"{'/'.join(rows)} {pos.side} {pos.clock} {pos.fullmove}"
+    board = "".join(piece or "-" for piece in pos.board)
+    rows = [board[rank * N_FILES : (rank + 1) * N_FILES] for rank in range(N_RANKS - 1, -1, -1)]
+    text = EMPTY_RUNS.sub(lambda run: str(len(run.group())), "/".join(rows))
+    return f"{text} {pos.side} {pos.clock} {pos.fullmove}"
 
 
 # ----------------------------------------------------------------------------- captures
@@ -443,48 +439,34 @@ def _my_moves(pos: Pos) -> list[Played]:
     return [m for m in pos.history[-34:] if m.side == pos.side]
 
 
-def _visits_7_3(mine: list[Played]) -> Counter[tuple[str, int]] | None:
-    """What 7-3 looks at, from ``mine`` (:func:`_my_moves`): how often each animal arrived
-    on each square in the mover's last 7 moves; None when one of them entered a trap (then
-    7-3 forbids nothing)."""
-    window = mine[-7:]
-    if any(m.entered_trap for m in window):
-        return None
-    return Counter((m.animal, m.to) for m in window)
-
-
 def _forbidden_by_7_3(
-    pos: Pos, frm: int, to: int, rules: dict[str, object], visits: Counter | None
+    pos: Pos, frm: int, to: int, rules: dict[str, object], mine: list[Played]
 ) -> bool:
-    """``visits``: :func:`_visits_7_3` of the mover's moves."""
-    if visits is None or visits[(animal_of(pos.board[frm]), to)] < 3:
+    """``mine``: the mover's own moves so far (:func:`_my_moves`)."""
+    animal = animal_of(pos.board[frm])
+    window = mine[-7:]
+    visits = sum(1 for m in window if m.animal == animal and m.to == to)
+    if visits < 3:
+        return False
+    if any(m.entered_trap for m in window):
         return False
     if is_chased(pos.board, frm, rules):
         return False
     return True
 
 
-def _region_17_5(mine: list[Played]) -> tuple[str, set[int]] | None:
-    """What 17-5 restricts, from ``mine`` (:func:`_my_moves`): the animal that made all of
-    the mover's last 17 moves and the squares they covered, when those are at most 5 and no
-    move entered a trap; else None."""
+def _forbidden_by_17_5(pos: Pos, frm: int, to: int, mine: list[Played]) -> bool:
+    """``mine``: the mover's own moves so far (:func:`_my_moves`)."""
     if len(mine) < 17:
-        return None
+        return False
     last = mine[-17:]
-    animal = last[0].animal
+    animal = animal_of(pos.board[frm])
     if any(m.animal != animal for m in last):
-        return None
+        return False
     region = {last[0].frm} | {m.to for m in last}
     if len(region) > 5 or any(m.entered_trap for m in last):
-        return None
-    return animal, region
-
-
-def _forbidden_by_17_5(pos: Pos, frm: int, to: int, region: tuple[str, set[int]] | None) -> bool:
-    """``region``: :func:`_region_17_5` of the mover's moves."""
-    if region is None:
         return False
-    return animal_of(pos.board[frm]) == region[0] and to in region[1]
+    return to in region
 
 
 def _legal_moves_unfinished(
@@ -496,16 +478,14 @@ def _legal_moves_unfinished(
     rule_7_3, rule_17_5 = rules["rule_7_3"], rules["rule_17_5"]
     mine = _my_moves(pos) if rule_7_3 or rule_17_5 else []
     rule_7_3 = rule_7_3 and len(mine) >= 3  # three visits take three of the mover's moves
-    visits = _visits_7_3(mine) if rule_7_3 else None
-    region = _region_17_5(mine) if rule_17_5 else None
     red = pos.side == "r"
     for sq, piece in enumerate(pos.board):
         if not piece or piece.isupper() != red:
             continue
         for to in pseudo_targets(pos.board, sq, rules):
             move = NAMES[sq] + NAMES[to]
-            if (rule_7_3 and _forbidden_by_7_3(pos, sq, to, rules, visits)) or (
-                rule_17_5 and _forbidden_by_17_5(pos, sq, to, region)
+            if (rule_7_3 and _forbidden_by_7_3(pos, sq, to, rules, mine)) or (
+                rule_17_5 and _forbidden_by_17_5(pos, sq, to, mine)
             ):
                 if forbidden is not None:
                     forbidden.append(move)
