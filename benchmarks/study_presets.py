@@ -2,7 +2,7 @@
 self-play under standard, yeshou and datou, then the figures of the study.
 
     python benchmarks/study_presets.py [--data /tmp/dsq-study/data] [--workers 2]
-                                       [--rounds 7] [--games 100]
+                                       [--rounds 7] [--games 100] [--bot SPEC]
 
 Seven rounds, batch seeds 101..107; each round is one ``dsq simulate`` call with the three
 presets (one batch per preset, the same seeds), 100 games per preset with 8 random opening
@@ -11,7 +11,7 @@ every run records the same games (only the timing columns differ). Exactly the s
 
     for seed in 101 102 103 104 105 106 107; do
       dsq simulate --rules standard,yeshou,datou \\
-        --red alphabeta:depth=4 --blue alphabeta:depth=4 \\
+        --red alphabeta:depth=4,eval=classic --blue alphabeta:depth=4,eval=classic \\
         --games 100 --opening-plies 8 --seed $seed --workers 2 \\
         --data /tmp/dsq-study/data --batch-id study-$seed --label "presets study round $seed"
     done
@@ -21,6 +21,9 @@ A round already recorded in the data folder is kept, an interrupted one is resum
 script can be stopped and started again. ``--rounds`` and ``--games`` play a smaller study
 (the first rounds, fewer games each: the first games of the full study's batches) to
 measure how long the whole takes. The wall time of every round is printed on stderr.
+``--bot`` repeats the study with another bot (default ``alphabeta:depth=4,eval=classic``,
+the study's; ``alphabeta:depth=4`` plays the tuned evaluations), in batches of their own
+(``study-SEED-BOTTAG``).
 """
 
 from __future__ import annotations
@@ -38,16 +41,18 @@ from sim.cli import main as dsq  # noqa: E402
 from sim.storage.records import read_batch_record  # noqa: E402
 
 PRESETS = ("standard", "yeshou", "datou")
-BOT = "alphabeta:depth=4"
+BOT = "alphabeta:depth=4,eval=classic"
 SEEDS = tuple(range(101, 108))
 GAMES = 100
 OPENING_PLIES = 8
 
 
-def play_round(data: Path, seed: int, games: int, workers: int) -> float:
+def play_round(data: Path, seed: int, games: int, workers: int, bot: str = BOT) -> float:
     """Play (or resume, or keep) the round of batch seed ``seed``; its wall time in s."""
     start = time.monotonic()
     group = f"study-{seed}" if games == GAMES else f"study-{seed}-g{games}"
+    if bot != BOT:
+        group += "-" + "".join(c if c.isalnum() else "-" for c in bot)
     ids = [f"{group}-{k + 1}" for k in range(len(PRESETS))]
     try:
         records = [read_batch_record(data, bid) for bid in ids]
@@ -55,7 +60,7 @@ def play_round(data: Path, seed: int, games: int, workers: int) -> float:
         records = []
     if not records:
         specs = [
-            make_spec(r, BOT, BOT, games, seed=seed, opening_plies=OPENING_PLIES) for r in PRESETS
+            make_spec(r, bot, bot, games, seed=seed, opening_plies=OPENING_PLIES) for r in PRESETS
         ]
         run_batches(
             specs, data, batch_id=group, label=f"presets study round {seed}", workers=workers
@@ -74,15 +79,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--rounds", type=int, default=len(SEEDS), help="the first N rounds (7)")
     p.add_argument("--games", type=int, default=GAMES, help="games per preset per round (100)")
+    p.add_argument("--bot", default=BOT, help=f"the bot on both sides ({BOT})")
     args = p.parse_args(argv)
     total = 0.0
     for seed in SEEDS[: args.rounds]:
-        seconds = play_round(args.data, seed, args.games, args.workers)
+        seconds = play_round(args.data, seed, args.games, args.workers, args.bot)
         total += seconds
         print(f"round {seed}: {seconds:.1f} s", file=sys.stderr, flush=True)
     games = args.rounds * args.games * len(PRESETS)
     print(f"{games:,} games in {total:.1f} s on {args.workers} workers", file=sys.stderr)
-    return dsq(["stats", "--data", str(args.data), "--by", "rules", "--compare", ",".join(PRESETS)])
+    chosen = [] if args.bot == BOT else ["--bot", args.bot, "--between"]
+    return dsq(["stats", "--data", str(args.data), *chosen, "--by", "rules",
+                "--compare", ",".join(PRESETS)])  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Style rules of the whole app: labels are shown whole (wrapped), never cut with "…".
 
 Streamlit cuts the label of a toggle, a checkbox, a button or a metric (the texts it marks
-``stMarkdownEllipsis``) to one line when its column is narrow; here they wrap instead.
+``stMarkdownEllipsis``) to one line when its column is narrow; here they wrap instead. A
+table's cells may break a long word (a bot spec has no spaces) rather than overflow.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ WHOLE_LABELS = """
 .stMarkdownEllipsis, .stMarkdownEllipsis * {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
 }
+[data-testid="stTable"] td, [data-testid="stTable"] th { overflow-wrap: anywhere; }
 """.strip()
 
 

@@ -38,6 +38,7 @@ COMMAND_MODULES = [
     "sim.commands.engines",
     "sim.commands.study",
     "sim.commands.tournament",
+    "sim.commands.tune",
 ]
 
 # Former names of commands, kept working for scripts: command -> its aliases. The command

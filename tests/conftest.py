@@ -61,3 +61,11 @@ def pytest_configure(config: pytest.Config) -> None:
         except subprocess.TimeoutExpired:  # the tests then compile what they need
             proc.kill()
             proc.wait()
+
+
+# Balance across the xdist workers: the costliest test files first (tests/support/schedule.py;
+# pyproject's addopts keep xdist to this order with --no-loadscope-reorder).
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from tests.support.schedule import costliest_first, load_costs
+
+    items[:] = costliest_first(items, load_costs())

@@ -11,6 +11,7 @@ smaller variant run instead (or None: not run here, with where it is tested).
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -50,8 +51,9 @@ SCALED: dict[str, str | None] = {
     # builds the 3-animal one it needs, and the verify example checks it).
     "dsq tablebase build --rules standard --pieces 3 --data ~/dsq-data": "dsq tablebase build "
     "--rules standard --pieces 2 --data ~/dsq-data",
-    # Perft 6 and 7 and 60,000 random games after a 20 s warm-up measurement.
-    "dsq bench": "dsq bench --depth 3 --games 200 --no-warmup",
+    # Perft 6 and 7 and 60,000 random games after a 20 s warm-up measurement (the recorded
+    # simulation on 2 workers: tests/sim/bench/test_figures.py).
+    "dsq bench": "dsq bench --depth 3 --games 200 --no-warmup --workers 1",
 }
 STDIN = {
     "dsq play --red human --blue mcts:playouts=2000 --rules yeshou": "moves\nquit\n",
@@ -92,6 +94,10 @@ def test_the_readme_examples_are_real_commands() -> None:
 
 
 USER_DATA = "~/dsq-data"  # the folder the README's writing examples name
+# The compiled kernels stay in this machine's cache (engine.jit): the temporary home stands
+# in for the person's data folder, not for a machine that never compiled them (else the
+# examples, and the pool workers they start, would compile every kernel again).
+CACHE_HOME = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
 
 
 @pytest.fixture(scope="module")
@@ -142,6 +148,7 @@ def test_a_readme_example_runs(
     run = SCALED.get(command, command)
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("HOME", str(readme_home))
+    monkeypatch.setenv("XDG_CACHE_HOME", CACHE_HOME)
     monkeypatch.delenv("DSQ_DATA", raising=False)
     monkeypatch.delenv("DSQ_ENGINES", raising=False)
     argv, stdin = _argv(run, readme_home / "dsq-data")

@@ -27,7 +27,8 @@ def test_the_study_script_records_the_documented_batches(tmp_path: Path) -> None
     assert res.returncode == 0, res.stderr
     assert "round 101:" in res.stderr and "6 games in" in res.stderr
     assert res.stdout.startswith("rule sets compared: standard, yeshou, datou (6 games")
-    bot = parse_bot("alphabeta:depth=4").canonical
+    bot = parse_bot("alphabeta:depth=4,eval=classic").canonical
+    assert bot.endswith("values=450/200/300/350/500/800/900/1000")  # the study's bot
     specs = [
         json.loads((tmp_path / "batches" / f"study-101-g2-{k}.json").read_text())["spec"]
         for k in (1, 2, 3)

@@ -11,7 +11,6 @@ Python API::
     records = run_batches(specs, "data", batch_id="cmp", sprt="elo0=0,elo1=50")  # cmp-1, cmp-2
     [record] = run_batches(data_dir="data", resume=record["batch_id"])  # the missing games
     pid = launch_detached([spec], "data", batch_id="d2", launch_file="d2.launch")  # as data
-    pid = spawn_detached(["--rules", "datou", "--games", "100", "--batch-id", "d1"])
 
 :func:`run_batches` owns everything around the driver: the backend (created and closed),
 the data folder, the batch records, the stop check each batch's record asks for, and the
@@ -96,8 +95,9 @@ def run_batches(
 
     Raises ``DsqError`` before anything is written for bad arguments (unknown batch to
     resume, one owned by another process, a taken batch id, a bad ``sprt`` spec or label, a
-    bad backend, an unwritable data folder); :class:`BatchFailed` when a batch fails, with
-    ``records`` (the failed one last); ``KeyboardInterrupt`` after recording what was played.
+    missing or mismatched evaluation, a bad backend, an unwritable data folder);
+    :class:`BatchFailed` when a batch fails, with ``records`` (the failed one last);
+    ``KeyboardInterrupt`` after recording what was played.
     """
     if sprt is not None and stop_check is not None:
         raise ValueError("give sprt (stored with the batches) or stop_check, not both")
@@ -132,6 +132,10 @@ def run_batches(
         ids = [check_batch_id(bid) for bid in ids]
         for bid in ids:
             check_new_batch(resolve_data_dir(data_dir), bid)
+        from sim.bots.evalfile import check_evaluations  # lazy: start-up time (numpy)
+
+        for spec in specs:  # an evaluation named that is missing or fits other rules
+            check_evaluations((spec.red, spec.blue), spec.rules, resolve_data_dir(data_dir))
 
     backend = make_backend(workers, scheduler)
     interrupted = False

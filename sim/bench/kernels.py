@@ -91,11 +91,13 @@ def run_bench(
     measure_warmup: bool = True,
     say: Callable[[str], None] | None = None,
     sim_games: int | None = None,
+    sim_workers: int = 2,
 ) -> dict[str, Any]:
     """Every figure of ``dsq bench``; ``say`` (if given) is told what is measured next.
 
     The recorded simulations play ``sim_games`` games (default ``5 * games``) on one
-    worker, and twice as many on two workers where two cores are free to use.
+    worker, and twice as many on two workers where two cores are free to use (unless
+    ``sim_workers`` is 1: one worker only, no process pool to start).
     """
     tell = say or (lambda text: None)
     report: dict[str, Any] = {}
@@ -120,7 +122,7 @@ def run_bench(
     report["alphabeta"] = search_rates()
     sim = sim_games if sim_games is not None else 5 * games
     report["simulate"] = []
-    for workers in (1, 2) if usable_cores() >= 2 else (1,):
+    for workers in (1, 2) if usable_cores() >= 2 and sim_workers >= 2 else (1,):
         n = sim * workers
         where = "1 worker" if workers == 1 else f"{workers} workers"
         tell(f"dsq simulate, {n:,} random-vs-random games recorded on {where}")

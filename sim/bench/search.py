@@ -34,17 +34,20 @@ def sample_positions(count: int, rules: str = "standard") -> list[Position]:
 
 
 def alphabeta_rate(
-    positions: list[Position], depth: int, clock: Clock = time.perf_counter
-) -> dict[str, Any]:
-    """Nodes/s of ``alphabeta:depth=depth`` choosing a move in each position (a fresh bot
-    each time), summed over the positions; ``clock`` measures the time."""
+    positions: list[Position], depth: int, clock: Clock = time.perf_counter, extra: str = "",
+    context: Any = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Nodes/s of ``alphabeta:depth=depth`` (``extra``: more parameters, e.g.
+    ``,eval=NAME``, found through ``context``) choosing a move in each position (a fresh
+    bot each time), summed over the positions; ``clock`` measures the time."""
     # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots import make_bot
 
     nodes = 0
     seconds = 0.0
     for pos in positions:
-        bot = make_bot(f"alphabeta:depth={depth}", pos.rules, seed_state(1))
+        spec = f"alphabeta:depth={depth}{extra}"
+        bot = make_bot(spec, pos.rules, seed_state(1), *(() if context is None else (context,)))
         t = clock()
         bot.choose(pos.st)
         seconds += clock() - t

@@ -307,3 +307,18 @@ def bot_evaluation(
         return values_array(params["values"], rules), None, CLASSIC
     values = np.asarray(ef.weights.material, dtype=np.int64)
     return values, eval_block(ef.weights), ef.name
+
+
+def check_evaluations(bots: tuple[str, ...], rules: str, data_dir: Path) -> None:
+    """EvalError when a bot spec of ``bots`` names an evaluation that ``data_dir`` lacks or
+    that was fitted for rules whose moves differ from ``rules`` (checked before a batch)."""
+    # lazy: start-up time (the bot catalogue)
+    from sim.bots.spec import parse_bot
+
+    ruleset = parse_rules(rules)
+    for text in bots:
+        if text.startswith("engine:") or text == "human":
+            continue
+        choice = parse_bot(text).params.get("eval")
+        if choice is not None:
+            resolve(str(choice), ruleset, evals_dir(data_dir))

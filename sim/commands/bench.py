@@ -43,6 +43,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "5 x --games)",
     )
     p.add_argument(
+        "--workers",
+        type=int_in(1, 2),
+        default=2,
+        help="most workers of the recorded simulation: 1 measures one worker only, without "
+        "starting a process pool (default 2: 1 and 2 workers where 2 cores are free)",
+    )
+    p.add_argument(
         "--no-warmup", action="store_true", help="skip the cold/warm cache warm-up measurement"
     )
     p.set_defaults(func=run)
@@ -59,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         not args.no_warmup,
         say=_say,
         sim_games=args.sim_games,
+        sim_workers=args.workers,
     )
     if args.json:
         print(json.dumps(report, indent=2))

@@ -8,7 +8,14 @@ import argparse
 from engine.errors import DsqError
 from sim.bots import parse_bot
 from sim.cli import ALIASES
-from sim.commands._common import SEED_ARG, add_position_args, position_from_args, print_json
+from sim.commands._common import (
+    SEED_ARG,
+    add_data_arg,
+    add_position_args,
+    existing_data_dir,
+    position_from_args,
+    print_json,
+)
 from sim.commands.engines import add_engines_arg, bot_context
 
 
@@ -31,6 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="game seed; the bot draws from the generator the referee gives the side to move",
     )
     p.add_argument("--json", action="store_true", help="also print what the search saw")
+    add_data_arg(p)
     add_engines_arg(p)
     p.set_defaults(func=run)
 
@@ -45,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
     from sim.play.referee import bot_seed
 
     spec = parse_bot(args.bot)
-    context = bot_context([spec.canonical], args.engines)
+    data = None if args.data is None else str(existing_data_dir(args.data))
+    context = bot_context([spec.canonical], args.engines, data)
     pos = position_from_args(args.rules, args.fen, args.moves)
     result = pos.result
     if result is not None:

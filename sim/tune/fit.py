@@ -23,7 +23,7 @@ from scipy.special import expit
 from sim.bots.evalfile import ANIMALS, N_WEIGHTS, Weights, from_vector
 
 K = 1.0 / 400.0
-DEFAULT_RIDGE = 1e-7
+DEFAULT_RIDGE = 1e-10
 _EPS = 1e-12
 
 

@@ -88,8 +88,9 @@ def walk_game(st, rules, moves, order, squares, meta, buf):
 class Positions:
     """Labelled quiet positions: ``squares[n, 16]`` (codes 1..16: Red's rat..elephant,
     then Blue's; -1 captured), ``side``, ``first``/``second`` (animals in danger, 0 none),
-    ``label`` (for the side to move), ``game`` (index of its game) and ``tabled`` (label
-    from the endgame tables)."""
+    ``label`` (for the side to move), ``game`` (index of its game), ``tabled`` (label
+    from the endgame tables) and ``search`` (the recorded search score of the move played
+    there, as an expected result ``(1 + score) / 2`` for the side to move; NaN: none)."""
 
     squares: np.ndarray
     side: np.ndarray
@@ -98,6 +99,15 @@ class Positions:
     label: np.ndarray
     game: np.ndarray
     tabled: np.ndarray
+    search: np.ndarray
+
+    def blended(self, result_weight: float) -> np.ndarray:
+        """Labels ``w * result + (1 - w) * search`` where a search score was recorded and
+        the tables did not settle the position, else the label."""
+        mix = np.isfinite(self.search) & ~self.tabled
+        out = self.label.astype(np.float64).copy()
+        out[mix] = result_weight * out[mix] + (1 - result_weight) * self.search[mix]
+        return out
 
     def __len__(self) -> int:
         return int(self.label.shape[0])
@@ -137,15 +147,15 @@ def collect(
     """The quiet positions of the selected games (at most ``limit``, a uniform sample drawn
     with ``seed`` when there are more), labelled (see the module docstring)."""
     cte, params = selection.cte()
-    sql = f"{cte} SELECT start_fen, moves, winner FROM sel ORDER BY batch_id, game_index"
+    sql = f"{cte} SELECT start_fen, moves, winner, scores FROM sel ORDER BY batch_id, game_index"
     ra = rules.as_array()
     gen = np.random.default_rng(seed)
     order_arr = np.asarray(order, dtype=np.int64)
     starts: dict[str | None, np.ndarray] = {}
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
-    kept: list[tuple[np.ndarray, np.ndarray, int, float, float]] = []
+    kept: list[tuple[np.ndarray, np.ndarray, int, float, np.ndarray]] = []
     seen = games = refused = 0
-    for start_fen, moves, winner in _rows(con, sql, params):
+    for start_fen, moves, winner, scores in _rows(con, sql, params):
         games += 1
         base = starts.get(start_fen)
         if base is None:
@@ -160,7 +170,7 @@ def collect(
             continue
         seen += n
         red = WON if winner == "red" else DRAWN if winner == "draw" else LOST
-        kept.append((squares[:n], meta[:n], games - 1, red, 1.0 - red))
+        kept.append((squares[:n], meta[:n], games - 1, red, _search(scores, meta[:n], len(mv))))
         if progress is not None and games % 1000 == 0:
             progress(games, seen)
     pos = _assemble(kept)
@@ -179,19 +189,33 @@ def _fresh(base: np.ndarray, plies: int) -> np.ndarray:
     return st
 
 
-def _assemble(kept: list[tuple[np.ndarray, np.ndarray, int, float, float]]) -> Positions:
+def _search(scores: list[float | None] | None, meta: np.ndarray, plies: int) -> np.ndarray:
+    """The recorded search score of the move played at each position, for its mover, as
+    an expected result (NaN: none, or the last position, where no move was played)."""
+    red = np.full(plies + 1, np.nan, dtype=np.float32)
+    if scores is not None:
+        got = np.asarray([np.nan if v is None else v for v in scores[:plies]], np.float32)
+        red[: len(got)] = got
+    mover = red[meta[:, 1]]
+    mover = np.where(meta[:, 0] == 0, mover, -mover)
+    return ((1.0 + mover) / 2.0).astype(np.float32)
+
+
+def _assemble(kept: list[tuple[np.ndarray, np.ndarray, int, float, np.ndarray]]) -> Positions:
     if not kept:
         z = np.zeros(0, dtype=np.int8)
-        return Positions(np.zeros((0, 16), np.int8), z, z, z, np.zeros(0, np.float32),
-                         np.zeros(0, np.int32), np.zeros(0, bool))  # fmt: skip
+        f = np.zeros(0, np.float32)
+        return Positions(np.zeros((0, 16), np.int8), z, z, z, f, np.zeros(0, np.int32),
+                         np.zeros(0, bool), f)  # fmt: skip
     squares = np.concatenate([k[0] for k in kept])
     meta = np.concatenate([k[1] for k in kept])
     game = np.concatenate([np.full(len(k[0]), k[2], np.int32) for k in kept])
     red = np.concatenate([np.full(len(k[0]), k[3], np.float32) for k in kept])
     side = meta[:, 0].astype(np.int8)
     label = np.where(side == 0, red, 1.0 - red).astype(np.float32)
+    search = np.concatenate([k[4] for k in kept])
     return Positions(squares, side, meta[:, 2].astype(np.int8), meta[:, 3].astype(np.int8),
-                     label, game, np.zeros(len(label), bool))  # fmt: skip
+                     label, game, np.zeros(len(label), bool), search)  # fmt: skip
 
 
 def _label_from_tables(pos: Positions, rules: Ruleset, tables: Path) -> None:

@@ -62,6 +62,7 @@ DATA_COMMANDS = (
     "tournament",
     "games",
     "openings",
+    "tune",
 )
 
 COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
@@ -75,7 +76,7 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
         lambda a: st.tuples(small, small).map(lambda v: a + ["--depth", v[0], "--games", v[1]])),
     "bots": opts(json=None),
     "bestmove": opts(bot=bots, rules=rules, fen=words, moves=words, seed=numbers, json=None,
-                 engines=words),
+                 engines=words, data=words),
     "play": opts(red=bots, blue=st.one_of(bots, st.just("human")), rules=rules,
                  seed=numbers, ply_cap=small, quiet=None, fen=words, engines=words),
     "simulate": opts(rules=rules, red=bots, blue=bots, games=small, seed=numbers, swap=None,
@@ -149,6 +150,12 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
         st.tuples(st.sampled_from([[], ["nope"], ["-x"]]), opts(rules=rules)).map(
             lambda t: t[0] + t[1]),
     ),
+    # selecting no game (a batch that does not exist): refused before any fit or match
+    "tune": opts(name=words, rules=rules, bot=bots, positions=numbers, play_bot=bots,
+                 held_out=numbers, ridge=numbers, result_weight=numbers, max_iter=small,
+                 seed=numbers, accept=None, time_ms=small, against=words,
+                 accept_games=small, workers=numbers, json=None).map(
+        lambda a: a + ["--batch", "no-such-batch", "--play", "0"]),
     "dashboard": opts(port=numbers, max_games=numbers, max_depth=numbers,
                       max_playouts=numbers, max_workers=numbers, max_running=numbers,
                       max_hours=numbers, no_browser=None).map(

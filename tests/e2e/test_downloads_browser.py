@@ -44,14 +44,20 @@ def server(
         yield url
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """One headless Chromium for the module; each test gets a fresh context (``page``)."""
+    with chromium() as b:
+        yield b
+
+
 @pytest.fixture
-def page(server: str) -> Iterator[object]:
-    with chromium() as browser:
-        tab = new_tab(browser)
-        tab.goto(server)
-        wait_idle(tab)
-        yield tab
-        tab.context.close()
+def page(server: str, browser: object) -> Iterator[object]:
+    tab = new_tab(browser)
+    tab.goto(server)
+    wait_idle(tab)
+    yield tab
+    tab.context.close()
 
 
 def _download(page, button_text: str, dest: Path) -> Path:  # noqa: ANN001

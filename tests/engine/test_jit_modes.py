@@ -54,6 +54,8 @@ def test_bench_reports_its_figures() -> None:
             "--games",
             "30",
             "--no-warmup",
+            "--workers",
+            "1",  # no process pool: tests/sim/bench/test_figures.py measures 2 workers
             "--json",
         ],
         capture_output=True,
@@ -67,6 +69,7 @@ def test_bench_reports_its_figures() -> None:
     assert "dsq bench: perft 3 from the initial position ..." in steps
     assert [p["nodes"] for p in report["perft"]] == [12240]
     assert [g["rules"] for g in report["random_games"]] == ["standard", "yeshou", "datou"]
+    assert [r["workers"] for r in report["simulate"]] == [1]
     for g in report["random_games"]:
         assert g["red_wins"] + g["blue_wins"] + g["draws"] == 30
         assert g["games_per_s"] > 0 and g["mean_plies"] > 0
