@@ -90,7 +90,7 @@ class BotSpec:
         if custom is not None:
             return custom.short(self.params)
         params = BOTS[self.name][1]
-        changed = [p for p in params if self.params[p.name] != p.default]
+        changed = [p for p in params if self.params[p.name] != p.default or p.legacy is not None]
         for p in list(changed):
             rest = [q for q in changed if q is not p]
             if parse_bot(self._text(rest)) == self:
