@@ -2,7 +2,8 @@
 
 Streamlit cuts the label of a toggle, a checkbox, a button or a metric (the texts it marks
 ``stMarkdownEllipsis``) to one line when its column is narrow; here they wrap instead. A
-table's cells may break a long word (a bot spec has no spaces) rather than overflow.
+table's cells and a paragraph may break a long word (a bot spec has no spaces) rather than
+overflow.
 """
 
 from __future__ import annotations
@@ -13,7 +14,12 @@ WHOLE_LABELS = """
 .stMarkdownEllipsis, .stMarkdownEllipsis * {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
 }
-[data-testid="stTable"] td, [data-testid="stTable"] th { overflow-wrap: anywhere; }
+[data-testid="stTable"] td, [data-testid="stTable"] th {
+  white-space: normal !important; overflow-wrap: anywhere !important;
+}
+[data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"] p {
+  overflow-wrap: anywhere;
+}
 """.strip()
 
 

@@ -16,6 +16,7 @@ scrollable grids.
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -43,6 +44,37 @@ def file_stem(name: str) -> str:
     return stem or "table"
 
 
+ZWSP = "\u200b"
+
+
+def _break(value: Any) -> Any:
+    """A text with a break opportunity after each ``,`` and ``:`` (a bot spec has no
+    spaces, and a table would grow to its whole length); anything else as it is."""
+    if isinstance(value, str) and " " not in value and ("," in value or ":" in value):
+        return value.replace(",", "," + ZWSP).replace(":", ":" + ZWSP)
+    return value
+
+
+def breakable(table: pd.DataFrame | Styler) -> pd.DataFrame | Styler:
+    """The table as shown whole: its labels and texts may break after ``,`` and ``:``
+    (the CSV file keeps them as they are)."""
+    if isinstance(table, Styler):
+        styled = copy.copy(table)  # the caller's table keeps its texts (its CSV file)
+        styled.data = _breakable_frame(table.data)
+        return styled.format_index(_break, axis=0).format_index(_break, axis=1)
+    return _breakable_frame(table)
+
+
+def _breakable_frame(table: pd.DataFrame) -> pd.DataFrame:
+    out = table.copy()
+    out.index = out.index.map(_break)
+    out.columns = out.columns.map(_break)
+    for col in out.columns:
+        if pd.api.types.is_object_dtype(out[col]) or pd.api.types.is_string_dtype(out[col]):
+            out[col] = out[col].map(_break)
+    return out
+
+
 def show_table(
     table: pd.DataFrame | Styler,
     key: str,
@@ -60,7 +92,7 @@ def show_table(
     frame the file holds when the table shows only part of it (a window of a game's
     moves), with the same columns."""
     if static:
-        st.table(table, hide_index=hide_index is True)
+        st.table(breakable(table), hide_index=hide_index is True)
     else:
         st.dataframe(table, hide_index=hide_index, key=key, **kwargs)
     csv_button(table if whole is None else whole, key, name, hide_index is not True)

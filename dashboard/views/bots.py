@@ -15,7 +15,7 @@ from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
 from dashboard.lang import lang, nf, player, t
 from dashboard.loaders import data_dir, dataset, stat
-from dashboard.tables import csv_button, show_table
+from dashboard.tables import breakable, csv_button, show_table
 from dashboard.urlstate import keep
 from engine.errors import DsqError
 from sim.report import fmt
@@ -113,8 +113,8 @@ def show_matchups(table: pd.DataFrame) -> None:
     its opponent: one table of all the columns is wider than the page."""
     names = [t("bots.col_bot"), t("bots.col_opponent")]
     split = list(table.columns).index(t("bots.col_score_red"))
-    st.table(table[list(table.columns[:split])], hide_index=True)
-    st.table(table[names + list(table.columns[split:])], hide_index=True)
+    st.table(breakable(table[list(table.columns[:split])]), hide_index=True)
+    st.table(breakable(table[names + list(table.columns[split:])]), hide_index=True)
     csv_button(table, "bots_matchups", "matchups")
 
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from engine.errors import DsqError
 from engine.rules import Ruleset, parse_rules
+from engine.ruleset_options import OPTIONS
 from sim.bots.params import AUTO, CLASSIC, EVAL_NAME
 from sim.bots.piece_values import values_array
 from sim.storage.paths import read_bounded
@@ -38,10 +39,10 @@ MAX_FILE_BYTES = 1 << 20
 MAX_WEIGHT = 100_000
 NSQ = 63
 ANIMALS = 8
-# Options that do not change which moves exist or what they capture: an evaluation
-# fitted under one value serves the others.
-LOOSE_OPTIONS = ("no_capture_plies", "rule_7_3", "rule_17_5", "move_time", "time_strikes",
-                 "game_time", "draw_by_agreement", "void_rounds")  # fmt: skip
+# Options about a game's history, clocks or scoring rather than its positions (those the
+# endgame tables fix, and those the kernels never read): an evaluation fitted under one
+# value serves the others.
+LOOSE_OPTIONS = tuple(o.name for o in OPTIONS if o.table_value is not None or not o.kernel)
 
 
 class EvalError(DsqError):
@@ -305,8 +306,26 @@ def bot_evaluation(
     ef = resolve(str(params.get("eval", CLASSIC)), rules, folder)
     if ef is None:
         return values_array(params["values"], rules), None, CLASSIC
-    values = np.asarray(ef.weights.material, dtype=np.int64)
-    return values, eval_block(ef.weights), ef.name
+    w = ef.weights
+    if parse_rules(ef.rules).dog_over_wolf != rules.dog_over_wolf:
+        w = swap_dog_and_wolf(w)
+    return np.asarray(w.material, dtype=np.int64), eval_block(w), ef.name
+
+
+def swap_dog_and_wolf(w: Weights) -> Weights:
+    """``w`` with the dog's and the wolf's weights exchanged (and their places in the
+    danger order): the evaluation of a rule set under ``auto`` whose ``dog_over_wolf``
+    differs from its preset's, as the classic values are exchanged."""
+    dog, wolf = 2, 3  # indices of animal - 1
+
+    def swapped(row: tuple[Any, ...]) -> tuple[Any, ...]:
+        out = list(row)
+        out[dog], out[wolf] = out[wolf], out[dog]
+        return tuple(out)
+
+    order = tuple({dog + 1: wolf + 1, wolf + 1: dog + 1}.get(a, a) for a in w.order)
+    return Weights(swapped(w.material), swapped(w.squares), swapped(w.first_danger),
+                   swapped(w.second_danger), w.tempo, order)  # fmt: skip
 
 
 def check_evaluations(bots: tuple[str, ...], rules: str, data_dir: Path) -> None:

@@ -34,7 +34,7 @@ def test_fixed_depth_search_is_unchanged(rules: str) -> None:
     for rec in (s for s in SEARCHES if s["rules"] == rules):
         pos = Position(rules)
         pos.play_moves(rec["moves"])
-        bot = make_bot(f"alphabeta:depth={rec['depth']}", pos.rules, seed_state(1))
+        bot = make_bot(f"alphabeta:depth={rec['depth']},eval=classic", pos.rules, seed_state(1))
         bot.choose(pos.st)
         got = {k: bot.info[k] for k in ("pv", "score", "nodes", "seldepth", "depth")}
         want = {k: rec[k] for k in got}

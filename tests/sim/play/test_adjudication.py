@@ -20,7 +20,11 @@ from sim.storage.records import read_batch_record, request_cancel
 
 RESIGN = "movecount=3,score=0.9"
 DRAW = "movenumber=10,movecount=3,score=0.99"
-MATCH = {"rules": "standard", "red": "alphabeta:depth=2", "blue": "alphabeta:depth=1"}
+MATCH = {
+    "rules": "standard",
+    "red": "alphabeta:depth=2,eval=classic",
+    "blue": "alphabeta:depth=1,eval=classic",
+}
 OPTIONS = {"swap": True, "opening_plies": 2, "ply_cap": 150, "resign": RESIGN}
 
 
@@ -148,7 +152,9 @@ def test_a_side_without_scores_never_resigns() -> None:
     sure = 0
     for seed in range(4):
         for rule in (RESIGN, RESIGN + ",twosided=true"):
-            game = play_game("standard", "alphabeta:depth=2", "random", seed, resign=rule)
+            game = play_game(
+                "standard", "alphabeta:depth=2,eval=classic", "random", seed, resign=rule
+            )
             assert game["reason"] == check_game(game, resign=(3, 0.9, rule != RESIGN))
             assert game["reason"] not in ("adjudicated_resign", "adjudicated_draw")
         red = [s for s in game["scores"][::2] if s is not None]
@@ -158,7 +164,8 @@ def test_a_side_without_scores_never_resigns() -> None:
 
 def test_draw_on_self_play_with_a_wide_window(tmp_path: Path) -> None:
     spec = make_spec(
-        "standard", "alphabeta:depth=1", "alphabeta:depth=1", 4, seed=2, opening_plies=2,
+        "standard", "alphabeta:depth=1,eval=classic", "alphabeta:depth=1,eval=classic", 4,
+        seed=2, opening_plies=2,
         draw=DRAW,
     )  # fmt: skip
     assert run_batch(spec, tmp_path, batch_id="d")["status"] == "done"
