@@ -53,7 +53,7 @@ from sim.stats.intervals import (
     two_sided_p,
     z_value,
 )
-from sim.stats.query import Selection, query_rows
+from sim.stats.query import CELLS, Selection, query_rows
 from sim.storage.schema import REASONS
 
 
@@ -214,11 +214,13 @@ def compare_rules(
         notes.append("no games for: " + ", ".join(missing))
     lengths: dict[str, dict[int, int]] = {s: {} for s in specs}
     for rules, plies, n in query_rows(
-        con, sel, "SELECT rules, plies, count(*)::BIGINT FROM sel GROUP BY 1, 2"
+        con, sel, "SELECT rules, plies, sum(games)::BIGINT FROM sel GROUP BY 1, 2", source=CELLS
     ):
         lengths[rules][int(plies)] = int(n)
     pairings: dict[str, set[tuple[str, str]]] = {s: set() for s in specs}
-    for rules, red, blue in query_rows(con, sel, "SELECT DISTINCT rules, red, blue FROM sel"):
+    for rules, red, blue in query_rows(
+        con, sel, "SELECT DISTINCT rules, red, blue FROM sel", source=CELLS
+    ):
         pairings[rules].add((red, blue))
     present = [s for s in specs if s in rows]
     if len({frozenset(pairings[s]) for s in present}) > 1:

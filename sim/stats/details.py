@@ -7,12 +7,14 @@ elephant; 9..16 the same for blue. Squares: ``index = (rank - 1) * 7 + file``, `
 
 from __future__ import annotations
 
+from typing import Any
+
 import duckdb
 import numpy as np
 import pandas as pd
 
 from engine.errors import DsqError
-from sim.stats.query import Selection, query_rows
+from sim.stats.query import CAPTURES, CELLS, Selection, query_rows
 from sim.storage.schema import ANIMALS
 
 FILES = "abcdefg"
@@ -39,8 +41,9 @@ def den_animals(con: duckdb.DuckDBPyConnection, selection: Selection | None = No
     rows = query_rows(
         con,
         selection or Selection(),
-        "SELECT den_animal, winner, count(*)::BIGINT FROM sel "
+        "SELECT den_animal, winner, sum(games)::BIGINT FROM sel "
         "WHERE reason = 'den' AND den_animal IS NOT NULL GROUP BY 1, 2",
+        source=CELLS,
     )
     table = {a: {"red": 0, "blue": 0} for a in ANIMALS}
     for animal, winner, n in rows:
@@ -57,6 +60,28 @@ def den_animals(con: duckdb.DuckDBPyConnection, selection: Selection | None = No
 _UNNEST = "SELECT unnest(captures) AS c FROM sel WHERE len(captures) > 0"
 
 
+def _capture_rows(
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection,
+    keys: str,
+    cond: str,
+    params: list[object] | None = None,
+) -> list[tuple[Any, ...]]:
+    """Capture events counted per ``keys`` (expressions of ``capturer``, ``captured``,
+    ``square``) where ``cond``: from the summaries' capture cells, or from the games
+    when the selection sets a minimum length (capture cells do not hold lengths)."""
+    where = cond
+    if selection.min_plies:
+        body = (
+            f", caps AS ({_UNNEST}), ev AS (SELECT c.capturer AS capturer, c.captured AS "
+            f"captured, c.square AS square FROM caps) SELECT {keys}, count(*)::BIGINT "
+            f"FROM ev WHERE {where} GROUP BY ALL"
+        )
+        return query_rows(con, selection, body, params)
+    body = f"SELECT {keys}, sum(games)::BIGINT FROM sel WHERE {where} GROUP BY ALL"
+    return query_rows(con, selection, body, params, source=CAPTURES)
+
+
 def capture_matrix(
     con: duckdb.DuckDBPyConnection, selection: Selection | None = None, side: str | None = None
 ) -> pd.DataFrame:
@@ -65,14 +90,10 @@ def capture_matrix(
     ``side``: ``"red"`` or ``"blue"`` counts only that side's captures; ``None`` both
     (by animal, colours pooled). An 8 x 8 DataFrame indexed rat..elephant.
     """
-    cond, _ = _side_filter(side, "c.capturer")
-    rows = query_rows(
-        con,
-        selection or Selection(),
-        f", caps AS ({_UNNEST}) "
-        f"SELECT (c.capturer - 1) % 8, (c.captured - 1) % 8, count(*)::BIGINT FROM caps "
-        f"WHERE c.capturer BETWEEN 1 AND 16 AND c.captured BETWEEN 1 AND 16 AND {cond} "
-        "GROUP BY 1, 2",
+    cond, _ = _side_filter(side, "capturer")
+    cond += " AND capturer BETWEEN 1 AND 16 AND captured BETWEEN 1 AND 16"
+    rows = _capture_rows(
+        con, selection or Selection(), "(capturer - 1) % 8, (captured - 1) % 8", cond
     )
     m = np.zeros((8, 8), dtype=np.int64)
     for i, j, n in rows:
@@ -97,20 +118,15 @@ def capture_squares(
     ``animal`` to those made by that animal (``"lion"``...). :func:`square_grid` turns the
     result into a 9 x 7 board for a heat map.
     """
-    cond, _ = _side_filter(side, "c.capturer")
+    cond, _ = _side_filter(side, "capturer")
     params: list[object] = []
     if animal is not None:
         if animal not in ANIMALS:
             raise DsqError(f"unknown animal {animal!r} (one of {', '.join(ANIMALS)})")
-        cond += " AND (c.capturer - 1) % 8 = ?"
+        cond += " AND (capturer - 1) % 8 = ?"
         params.append(ANIMALS.index(animal))
-    rows = query_rows(
-        con,
-        selection or Selection(),
-        f", caps AS ({_UNNEST}) SELECT c.square, count(*)::BIGINT FROM caps "
-        f"WHERE c.square BETWEEN 0 AND 62 AND {cond} GROUP BY 1",
-        params,
-    )
+    cond += " AND square BETWEEN 0 AND 62"
+    rows = _capture_rows(con, selection or Selection(), "square", cond, params)
     counts = np.zeros(63, dtype=np.int64)
     for sq, n in rows:
         counts[int(sq)] += int(n)

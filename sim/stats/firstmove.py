@@ -37,7 +37,7 @@ import duckdb
 import numpy as np
 
 from sim.stats.intervals import two_sided_p, variance_draw_share, z_value
-from sim.stats.query import FIRST_SIDE_SQL, Selection, query_rows
+from sim.stats.query import CELLS, Selection, query_rows
 from sim.stats.ratings import _components
 
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
@@ -45,12 +45,13 @@ H_MAX = 12.0  # |h| searched, in log-odds (about 2,100 Elo)
 
 # Per (first mover's bot, second mover's bot): the first mover's wins, draws and losses
 # (the first mover is Red unless the game began from a FEN with Blue to move).
-CELLS_SQL = f"""
-SELECT CASE WHEN {FIRST_SIDE_SQL} = 'red' THEN red ELSE blue END AS first,
-       CASE WHEN {FIRST_SIDE_SQL} = 'red' THEN blue ELSE red END AS second,
-       count(*) FILTER (WHERE winner = {FIRST_SIDE_SQL})::BIGINT AS wins,
-       count(*) FILTER (WHERE winner = 'draw')::BIGINT AS draws,
-       count(*) FILTER (WHERE winner NOT IN ('draw', {FIRST_SIDE_SQL}))::BIGINT AS losses
+CELLS_SQL = """
+SELECT CASE WHEN first_side = 'red' THEN red ELSE blue END AS first,
+       CASE WHEN first_side = 'red' THEN blue ELSE red END AS second,
+       coalesce(sum(games) FILTER (WHERE winner = first_side), 0)::BIGINT AS wins,
+       coalesce(sum(games) FILTER (WHERE winner = 'draw'), 0)::BIGINT AS draws,
+       coalesce(sum(games) FILTER (WHERE winner NOT IN ('draw', first_side)), 0)::BIGINT
+           AS losses
 FROM sel GROUP BY 1, 2 ORDER BY 1, 2
 """
 
@@ -298,7 +299,8 @@ def first_move(
 ) -> FirstMove:
     """The first-move advantage of the selected games, fitted jointly with the bots'
     strengths on the games aggregated per (red bot, blue bot) in one DuckDB query."""
-    return first_move_from_cells(query_rows(con, selection or Selection(), CELLS_SQL), confidence)
+    rows = query_rows(con, selection or Selection(), CELLS_SQL, source=CELLS)
+    return first_move_from_cells(rows, confidence)
 
 
 def first_move_by(
@@ -314,7 +316,8 @@ def first_move_by(
         "GROUP BY 1, 2 ORDER BY 1, 2", "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
     )
     groups: dict[str, list[tuple[str, str, int, int, int]]] = {}
-    for key, red, blue, wins, draws, losses in query_rows(con, selection or Selection(), sql):
+    rows = query_rows(con, selection or Selection(), sql, source=CELLS)
+    for key, red, blue, wins, draws, losses in rows:
         groups.setdefault(str(key), []).append((red, blue, wins, draws, losses))
     return {k: first_move_from_cells(v, confidence) for k, v in groups.items()}
 

@@ -17,16 +17,17 @@ import duckdb
 import pandas as pd
 
 from sim.stats.general import score_estimate
-from sim.stats.query import FIRST_SIDE_SQL, Selection, query_df
+from sim.stats.query import CELLS, Selection, query_df
 
 COLUMNS = ("games", "wins", "draws", "losses", "score", "low", "high")
 
-_COUNTS = f"""
+_COUNTS = """
 SELECT batch_id AS batch,
-       count(*)::BIGINT AS games,
-       count(*) FILTER (WHERE winner = {FIRST_SIDE_SQL})::BIGINT AS wins,
-       count(*) FILTER (WHERE winner = 'draw')::BIGINT AS draws,
-       count(*) FILTER (WHERE winner NOT IN ('draw', {FIRST_SIDE_SQL}))::BIGINT AS losses
+       sum(games)::BIGINT AS games,
+       coalesce(sum(games) FILTER (WHERE winner = first_side), 0)::BIGINT AS wins,
+       coalesce(sum(games) FILTER (WHERE winner = 'draw'), 0)::BIGINT AS draws,
+       coalesce(sum(games) FILTER (WHERE winner NOT IN ('draw', first_side)), 0)::BIGINT
+           AS losses
 FROM sel GROUP BY 1 ORDER BY 1
 """
 
@@ -47,7 +48,7 @@ def first_player_by_batch(
 ) -> pd.DataFrame:
     """Per batch (column ``batch``, sorted): ``games``, the first player's ``wins``,
     ``draws`` and ``losses``, its ``score`` and interval ``low``..``high``."""
-    counts = query_df(con, selection or Selection(), _COUNTS)
+    counts = query_df(con, selection or Selection(), _COUNTS, source=CELLS)
     return _scored(counts, "batch", confidence)
 
 
@@ -61,7 +62,7 @@ def first_player_by_day(
     games of every batch whose ``days[batch]`` (a ``YYYY-MM-DD`` date: when the batch
     was created; a mapping or its items) is that day; batches without a day are left
     out."""
-    counts = query_df(con, selection or Selection(), _COUNTS)
+    counts = query_df(con, selection or Selection(), _COUNTS, source=CELLS)
     when = dict(days or {})
     counts["day"] = [when.get(str(b)) for b in counts["batch"]]
     counts = counts.dropna(subset=["day"])

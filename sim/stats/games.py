@@ -11,7 +11,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from sim.stats.query import Selection
+from sim.stats.query import Selection, summary_con
 
 LISTING_COLUMNS = (
     "batch_id", "game_index", "rules", "red", "blue", "winner", "reason", "plies",
@@ -25,13 +25,14 @@ def distinct_values(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     def column(sql: str) -> list[str]:
         return [row[0] for row in con.execute(sql).fetchall()]
 
+    summary_con(con)  # the summaries' cells hold every game's rules, bots and batch
     return {
-        "rules": column("SELECT DISTINCT rules FROM games ORDER BY 1"),
+        "rules": column("SELECT DISTINCT rules FROM cells ORDER BY 1"),
         "bots": column(
-            "SELECT DISTINCT b FROM (SELECT red AS b FROM games UNION SELECT blue FROM games) "
+            "SELECT DISTINCT b FROM (SELECT red AS b FROM cells UNION SELECT blue FROM cells) "
             "ORDER BY 1"
         ),
-        "batches": column("SELECT DISTINCT batch_id FROM games ORDER BY 1"),
+        "batches": column("SELECT DISTINCT batch_id FROM cells ORDER BY 1"),
     }
 
 

@@ -24,34 +24,54 @@ from sim.stats.intervals import (
     score_interval,
     sign_test,
 )
-from sim.stats.query import FIRST_SIDE_SQL, Selection, query_df, query_rows, void_games
+from sim.stats.query import CELLS, Selection, query_df, query_rows, void_games
 from sim.storage.schema import REASONS
 
 GROUP_COLUMNS = {"rules": "rules", "batch": "batch_id"}
 
+# The general figures of the selected cells of the summaries (each cell counts ``games``
+# games of one length, so lengths' moments come from the counts per length).
+_N = "sum(games)"
 _AGG = ",\n".join(
     [
-        "count(*)::BIGINT AS games",
-        "count(*) FILTER (WHERE winner = 'red')::BIGINT AS red",
-        "count(*) FILTER (WHERE winner = 'blue')::BIGINT AS blue",
-        "count(*) FILTER (WHERE winner = 'draw')::BIGINT AS draw",
-        f"count(*) FILTER (WHERE winner = {FIRST_SIDE_SQL})::BIGINT AS first_wins",
-        f"count(*) FILTER (WHERE winner NOT IN ('draw', {FIRST_SIDE_SQL}))::BIGINT AS second_wins",
-        "avg(plies)::DOUBLE AS mean_plies",
-        "stddev_samp(plies)::DOUBLE AS sd_plies",
+        f"coalesce({_N}, 0)::BIGINT AS games",
+        f"coalesce({_N} FILTER (WHERE winner = 'red'), 0)::BIGINT AS red",
+        f"coalesce({_N} FILTER (WHERE winner = 'blue'), 0)::BIGINT AS blue",
+        f"coalesce({_N} FILTER (WHERE winner = 'draw'), 0)::BIGINT AS draw",
+        f"coalesce({_N} FILTER (WHERE winner = first_side), 0)::BIGINT AS first_wins",
+        f"coalesce({_N} FILTER (WHERE winner NOT IN ('draw', first_side)), 0)::BIGINT"
+        " AS second_wins",
+        f"(sum(games * plies::DOUBLE) / {_N})::DOUBLE AS mean_plies",
+        f"(CASE WHEN {_N} > 1 THEN sqrt(greatest(0, (sum(games * plies::DOUBLE * plies)"
+        f" - sum(games * plies::DOUBLE) ^ 2 / {_N}) / ({_N} - 1))) END)::DOUBLE AS sd_plies",
         "min(plies)::BIGINT AS min_plies",
         "max(plies)::BIGINT AS max_plies",
-        "median(plies)::DOUBLE AS median_plies",
-        "avg(branching)::DOUBLE AS branching",
-        "avg(duration_ms)::DOUBLE AS mean_duration_ms",
+        "(sum(branching_sum) / nullif(sum(branching_n), 0))::DOUBLE AS branching",
+        "(sum(duration_sum) / nullif(sum(duration_n), 0))::DOUBLE AS mean_duration_ms",
     ]
-    + [f"count(*) FILTER (WHERE reason = '{r}')::BIGINT AS reason_{r}" for r in REASONS]
+    + [f"coalesce({_N} FILTER (WHERE reason = '{r}'), 0)::BIGINT AS reason_{r}" for r in REASONS]
     + [
-        "count(*) FILTER (WHERE reason NOT IN ("
+        f"coalesce({_N} FILTER (WHERE reason NOT IN ("
         + ", ".join(f"'{r}'" for r in REASONS)
-        + ") OR reason IS NULL)::BIGINT AS reason_other"
+        + ") OR reason IS NULL), 0)::BIGINT AS reason_other"
     ]
 )
+
+
+def _by_key(key: str) -> str:
+    """The query of the general figures per ``key`` (an expression over cells), the median
+    length (the mean of the two middle games, as DuckDB's ``median``) from the counts."""
+    return f"""
+, agg AS (SELECT {key} AS key, {_AGG} FROM sel GROUP BY 1),
+h AS (SELECT {key} AS key, plies, sum(games) AS n FROM sel GROUP BY 1, 2),
+c AS (SELECT key, plies, sum(n) OVER (PARTITION BY key ORDER BY plies) AS cum,
+             sum(n) OVER (PARTITION BY key) AS tot FROM h),
+med AS (SELECT key, (min(plies) FILTER (WHERE cum > (tot - 1) // 2)
+                     + min(plies) FILTER (WHERE cum > tot // 2)) / 2.0 AS median_plies
+        FROM c GROUP BY key)
+SELECT agg.*, med.median_plies::DOUBLE AS median_plies
+FROM agg LEFT JOIN med ON agg.key IS NOT DISTINCT FROM med.key ORDER BY agg.key
+"""
 
 
 @dataclass(frozen=True)
@@ -202,8 +222,9 @@ def general_stats(
     games void under their rule set's scoring rule (``void_rounds``), left out of every
     other figure unless the selection counts them (``voids``). Three aggregate queries."""
     sel = selection or Selection()
-    df = query_df(con, sel, f"SELECT {_AGG} FROM sel")
-    g = _general_from_row(df.iloc[0].to_dict(), confidence)
+    df = query_df(con, sel, _by_key("1"), source=CELLS)
+    g = _general_from_row(df.iloc[0].to_dict(), confidence) if len(df) else None
+    g = g or _empty_general(confidence)
     return replace(g, first_move=first_move(con, sel, confidence), void=void_games(con, sel))
 
 
@@ -269,9 +290,7 @@ def general_stats_by(
     if by not in GROUP_COLUMNS:
         raise DsqError(f"cannot group by {by!r} here (one of {', '.join(GROUP_COLUMNS)})")
     col = GROUP_COLUMNS[by]
-    df = query_df(
-        con, selection or Selection(), f"SELECT {col} AS key, {_AGG} FROM sel GROUP BY 1 ORDER BY 1"
-    )
+    df = query_df(con, selection or Selection(), _by_key(col), source=CELLS)
     moves = first_move_by(con, selection or Selection(), col, confidence)
     none = first_move_from_cells([], confidence)
     rows = [
@@ -284,13 +303,13 @@ def general_stats_by(
     return out.rename(columns={"key": by})
 
 
-def _empty_general() -> GeneralStats:
+def _empty_general(confidence: float = 0.95) -> GeneralStats:
     names = ("mean_plies", "sd_plies", "min_plies", "max_plies", "median_plies")
     row: dict[str, Any] = dict.fromkeys(names)
     row.update(games=0, red=0, blue=0, draw=0, first_wins=0, second_wins=0)
     row.update(branching=None, mean_duration_ms=None)
     row.update({f"reason_{r}": 0 for r in REASONS})
-    return _general_from_row(row, 0.95)
+    return _general_from_row(row, confidence)
 
 
 def length_counts(
@@ -300,7 +319,8 @@ def length_counts(
     return query_df(
         con,
         selection or Selection(),
-        "SELECT plies::BIGINT AS plies, count(*)::BIGINT AS games FROM sel GROUP BY 1 ORDER BY 1",
+        "SELECT plies::BIGINT AS plies, sum(games)::BIGINT AS games FROM sel GROUP BY 1 ORDER BY 1",
+        source=CELLS,
     )
 
 
@@ -357,7 +377,8 @@ def end_reasons(
     rows = query_rows(
         con,
         selection or Selection(),
-        "SELECT coalesce(reason, 'other'), winner, count(*)::BIGINT FROM sel GROUP BY 1, 2",
+        "SELECT coalesce(reason, 'other'), winner, sum(games)::BIGINT FROM sel GROUP BY 1, 2",
+        source=CELLS,
     )
     table: dict[str, dict[str, int]] = {r: {"red": 0, "blue": 0, "draw": 0} for r in REASONS}
     for reason, winner, n in rows:

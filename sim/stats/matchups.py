@@ -17,15 +17,15 @@ import duckdb
 import pandas as pd
 
 from sim.stats.elo import match_score, pentanomial
-from sim.stats.query import Selection, query_rows
+from sim.stats.query import CELLS, Selection, query_rows, summary_con
 
 _POV = """
 , pov AS (
-    SELECT red AS bot, blue AS opponent, 'red' AS colour,
+    SELECT red AS bot, blue AS opponent, 'red' AS colour, games,
            CASE winner WHEN 'red' THEN 2 WHEN 'draw' THEN 1 ELSE 0 END AS hp
     FROM sel WHERE red <> blue
     UNION ALL
-    SELECT blue AS bot, red AS opponent, 'blue' AS colour,
+    SELECT blue AS bot, red AS opponent, 'blue' AS colour, games,
            CASE winner WHEN 'blue' THEN 2 WHEN 'draw' THEN 1 ELSE 0 END AS hp
     FROM sel WHERE red <> blue
 )
@@ -33,40 +33,45 @@ _POV = """
 
 _WDL_BY = """
 SELECT {keys},
-       count(*) FILTER (WHERE hp = 2)::BIGINT AS wins,
-       count(*) FILTER (WHERE hp = 1)::BIGINT AS draws,
-       count(*) FILTER (WHERE hp = 0)::BIGINT AS losses,
-       count(*) FILTER (WHERE colour = 'red')::BIGINT AS games_red,
-       count(*) FILTER (WHERE colour = 'red' AND hp = 2)::BIGINT AS wins_red,
-       count(*) FILTER (WHERE colour = 'red' AND hp = 1)::BIGINT AS draws_red,
-       count(*) FILTER (WHERE colour = 'blue' AND hp = 2)::BIGINT AS wins_blue,
-       count(*) FILTER (WHERE colour = 'blue' AND hp = 1)::BIGINT AS draws_blue
+       coalesce(sum(games) FILTER (WHERE hp = 2), 0)::BIGINT AS wins,
+       coalesce(sum(games) FILTER (WHERE hp = 1), 0)::BIGINT AS draws,
+       coalesce(sum(games) FILTER (WHERE hp = 0), 0)::BIGINT AS losses,
+       coalesce(sum(games) FILTER (WHERE colour = 'red'), 0)::BIGINT AS games_red,
+       coalesce(sum(games) FILTER (WHERE colour = 'red' AND hp = 2), 0)::BIGINT AS wins_red,
+       coalesce(sum(games) FILTER (WHERE colour = 'red' AND hp = 1), 0)::BIGINT AS draws_red,
+       coalesce(sum(games) FILTER (WHERE colour = 'blue' AND hp = 2), 0)::BIGINT AS wins_blue,
+       coalesce(sum(games) FILTER (WHERE colour = 'blue' AND hp = 1), 0)::BIGINT AS draws_blue
 FROM pov GROUP BY {keys} ORDER BY {keys}
 """
 
-# Per colour-swapped pair: the lexicographically smaller bot ``a`` and its half-points 0..4.
+# A pair of the summaries (``pair_cells``) as each of its two games, for the selection's
+# condition: the bots in either colour, the pair's shorter length (a minimum length or
+# the void rule keeps both games exactly when it keeps the shorter), and a reason that
+# is an adjudication when either game was adjudicated.
+_AS_GAME = """SELECT id, batch_id, rules, {red} AS red, {blue} AS blue, plies,
+       CASE WHEN adjudicated THEN 'adjudicated_resign' END AS reason FROM pr"""
+
 _PAIRS = """
-, pairs AS (
-    SELECT min(red) AS a, max(red) AS b,
-           sum(CASE WHEN winner = 'draw' THEN 1
-                    WHEN winner = 'red' AND red < blue THEN 2
-                    WHEN winner = 'blue' AND blue < red THEN 2
-                    ELSE 0 END) AS hp_a
-    FROM sel
-    WHERE pair_id IS NOT NULL AND red <> blue
-    GROUP BY batch_id, pair_id
-    HAVING count(*) = 2 AND min(red) = min(blue) AND max(red) = max(blue)
-       AND min(red) <> max(red)
-)
-SELECT a, b, hp_a::INTEGER, count(*)::BIGINT FROM pairs GROUP BY 1, 2, 3
+WITH pr AS (SELECT row_number() OVER () AS id, * FROM pair_cells),
+g1 AS ({g1}), g2 AS ({g2})
+SELECT red, blue, hp::INTEGER, sum(games)::BIGINT FROM pr
+WHERE id IN (SELECT id FROM g1 WHERE {cond}) AND id IN (SELECT id FROM g2 WHERE {cond})
+GROUP BY 1, 2, 3
 """
 
 
 def pentanomial_counts(
     con: duckdb.DuckDBPyConnection, selection: Selection | None = None
 ) -> dict[tuple[str, str], list[int]]:
-    """Pentanomial counts per ordered (bot, opponent): ``[LL, LD, DD+WL, WD, WW]``."""
-    rows = query_rows(con, selection or Selection(), _PAIRS)
+    """Pentanomial counts per ordered (bot, opponent): ``[LL, LD, DD+WL, WD, WW]``, over
+    the pairs both of whose games the selection keeps."""
+    cond, params = (selection or Selection()).where(source=CELLS)
+    sql = _PAIRS.format(
+        g1=_AS_GAME.format(red="red", blue="blue"),
+        g2=_AS_GAME.format(red="blue", blue="red"),
+        cond=cond,
+    )
+    rows = summary_con(con).execute(sql, params + params).fetchall()
     out: dict[tuple[str, str], list[int]] = {}
     for a, b, hp, n in rows:
         out.setdefault((a, b), [0] * 5)[hp] += int(n)
@@ -166,7 +171,7 @@ def matchup_table(
     """
     sel = selection or Selection()
     cte = _POV + _WDL_BY.format(keys="bot, opponent")
-    rows = query_rows(con, sel, cte)
+    rows = query_rows(con, sel, cte, source=CELLS)
     names = ["bot", "opponent", *_WDL_COLUMNS]
     ptn = pentanomial_counts(con, sel)
     out = []
@@ -225,7 +230,7 @@ def bot_table(
     body = _POV + _WDL_BY.format(keys="bot").replace(
         "SELECT bot,", "SELECT bot, count(DISTINCT opponent)::BIGINT AS opponents,"
     )
-    rows = query_rows(con, sel, body)
+    rows = query_rows(con, sel, body, source=CELLS)
     names = ["bot", "opponents", *_WDL_COLUMNS]
     out = []
     for tup in rows:

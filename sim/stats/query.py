@@ -14,38 +14,21 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from engine.codes import SCORE_ADJUDICATIONS
 from engine.errors import DsqError
 from engine.rules import canonical_rules
-from engine.ruleset_options import OPTION_BY_NAME
 from sim.bots.spec import HUMAN
+from sim.storage.gamesql import (  # noqa: F401 - FIRST_SIDE_SQL, VOID_ROUNDS_SQL re-exported
+    ADJUDICATED,
+    FIRST_SIDE_SQL,
+    VOID_ROUNDS_SQL,
+    VOID_SQL,
+)
+from sim.storage.summary_store import define_views, has_views
 
 COLOURS = ("red", "blue")
-_ADJUDICATED = tuple(sorted(SCORE_ADJUDICATIONS))
-
-# The side that moves first in a game: the side to move in its ``start_fen`` (a FEN's
-# second field, ``r`` or ``b``), Red from the initial position. Opening plies, random or
-# from a suite, are part of the game: they do not change who moved first.
-FIRST_SIDE_SQL = (
-    "(CASE WHEN split_part(coalesce(start_fen, ''), ' ', 2) = 'b' THEN 'blue' ELSE 'red' END)"
-)
-
-# Scoring 1 (``void_rounds``, ``engine.rules.Ruleset.scores``) in SQL: a game's rule set's
-# ``void_rounds``, read from its canonical spec (the ``rules`` column: the option when the
-# spec names it, else its preset's value), and whether the game is void under it (its
-# last ply in round ``void_rounds`` or earlier, a round being two plies from its first).
-_VOID = OPTION_BY_NAME["void_rounds"]
-VOID_ROUNDS_SQL = (
-    "(CASE WHEN contains(rules, 'void_rounds=') THEN "
-    "CAST(regexp_extract(rules, '(^|\\+)void_rounds=([0-9]+)', 2) AS BIGINT)"
-    + "".join(
-        f" WHEN split_part(rules, '+', 1) = '{preset}' THEN {int(value)}"  # type: ignore[call-overload]
-        for preset, value in _VOID.presets.items()
-        if value
-    )
-    + " ELSE 0 END)"
-)
-VOID_SQL = f"({VOID_ROUNDS_SQL} > 0 AND plies <= 2 * {VOID_ROUNDS_SQL})"
+_ADJUDICATED = ADJUDICATED
+# What a selection reads: the games, or the summaries' cells and capture cells.
+GAMES, CELLS, CAPTURES = "games", "cells", "capture_cells"
 
 
 def _tuple(values: Iterable[str] | str | None, what: str) -> tuple[str, ...]:
@@ -138,9 +121,13 @@ class Selection:
         """The same selection restricted to other rules specs."""
         return replace(self, rules=tuple(rules))
 
-    def where(self, scored: bool = True) -> tuple[str, list[Any]]:
+    def where(self, scored: bool = True, source: str = GAMES) -> tuple[str, list[Any]]:
         """The SQL condition (``?`` placeholders) and its parameters; ``scored=False``
-        keeps the void games (a list of games rather than a figure)."""
+        keeps the void games (a list of games rather than a figure). ``source`` is the
+        relation it is for: the games, the summary's cells (the same columns) or its
+        capture cells (which know whether a game is void or adjudicated, not its length:
+        a selection with ``min_plies`` reads the games for captures)."""
+        captures = source == CAPTURES
         conds: list[str] = []
         params: list[Any] = []
 
@@ -167,21 +154,28 @@ class Selection:
                 other = "blue" if self.colour != "blue" else "red"
                 conds.append(bot_condition(other, self.bots, params))
         if self.min_plies > 0:
+            if captures:
+                raise DsqError("capture cells do not hold lengths: read the games")
             conds.append("plies >= ?")
             params.append(int(self.min_plies))
         if not self.with_humans:
             conds.append("red <> ? AND blue <> ?")
             params.extend((HUMAN, HUMAN))
         if not self.adjudicated:
-            conds.append("NOT " + in_list("coalesce(reason, '')", _ADJUDICATED))
+            conds.append(
+                "NOT adjudicated"
+                if captures
+                else "NOT " + in_list("coalesce(reason, '')", _ADJUDICATED)
+            )
         if scored and not self.voids:
-            conds.append(f"NOT {VOID_SQL}")
+            conds.append("NOT void" if captures else f"NOT {VOID_SQL}")
         return (" AND ".join(conds) if conds else "TRUE"), params
 
-    def cte(self) -> tuple[str, list[Any]]:
-        """``WITH sel AS (...)`` over the selected games, and its parameters."""
-        cond, params = self.where()
-        return f"WITH sel AS (SELECT * FROM games WHERE {cond})", params
+    def cte(self, source: str = GAMES) -> tuple[str, list[Any]]:
+        """``WITH sel AS (...)`` over the selected rows of ``source`` (the games, or the
+        summary's ``cells`` or ``capture_cells``: see :meth:`where`), and its parameters."""
+        cond, params = self.where(source=source)
+        return f"WITH sel AS (SELECT * FROM {source} WHERE {cond})", params
 
     def describe(self) -> str:
         """A one-line human description of the selection (bots by their short spec)."""
@@ -226,24 +220,46 @@ ALL = Selection()
 def void_games(con: duckdb.DuckDBPyConnection, selection: Selection) -> int:
     """How many of the selected games are void under their rule set's scoring rule
     (``void_rounds``), whether or not the selection counts them (``voids``)."""
-    cond, params = selection.where(scored=False)
-    sql = f"SELECT count(*) FROM games WHERE {cond} AND {VOID_SQL}"
-    return int(con.execute(sql, params).fetchall()[0][0])
+    cond, params = selection.where(scored=False, source=CELLS)
+    sql = f"SELECT coalesce(sum(games), 0) FROM cells WHERE {cond} AND {VOID_SQL}"
+    return int(summary_con(con).execute(sql, params).fetchall()[0][0])
+
+
+def summary_con(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """``con`` with the summary views (``cells``, ``capture_cells``, ``pair_cells``): those
+    of an opened dataset, or, on a connection holding only a ``games`` view, views that
+    summarise the games at each query (:func:`sim.storage.summary_store.define_views`)."""
+    if not has_views(con):
+        define_views(con)
+    return con
 
 
 def query_df(
-    con: duckdb.DuckDBPyConnection, selection: Selection, body: str, extra: list[Any] | None = None
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection,
+    body: str,
+    extra: list[Any] | None = None,
+    source: str = GAMES,
 ) -> pd.DataFrame:
-    """Run ``WITH sel AS (selected games) <body>`` and return a DataFrame."""
-    cte, params = selection.cte()
+    """Run ``WITH sel AS (selected rows of source) <body>`` and return a DataFrame; rows of
+    the summary (``source`` :data:`CELLS` or :data:`CAPTURES`) count ``games`` each."""
+    cte, params = selection.cte(source)
+    if source != GAMES:
+        summary_con(con)
     return con.execute(f"{cte} {body}", params + list(extra or [])).df()
 
 
 def query_rows(
-    con: duckdb.DuckDBPyConnection, selection: Selection, body: str, extra: list[Any] | None = None
+    con: duckdb.DuckDBPyConnection,
+    selection: Selection,
+    body: str,
+    extra: list[Any] | None = None,
+    source: str = GAMES,
 ) -> list[tuple[Any, ...]]:
     """Like :func:`query_df`, returning plain tuples."""
-    cte, params = selection.cte()
+    cte, params = selection.cte(source)
+    if source != GAMES:
+        summary_con(con)
     return con.execute(f"{cte} {body}", params + list(extra or [])).fetchall()
 
 

@@ -28,16 +28,16 @@ import pandas as pd
 
 from engine.errors import DsqError
 from sim.stats.intervals import z_value
-from sim.stats.query import Selection, bot_label, matching_bots, query_rows
+from sim.stats.query import CELLS, Selection, bot_label, matching_bots, query_rows
 
 _LN10_400 = math.log(10.0) / 400.0
 
 _PAIRS = """
 SELECT red, blue,
-       count(*)::BIGINT AS games,
-       (count(*) FILTER (WHERE winner = 'red') + 0.5 * count(*) FILTER (WHERE winner = 'draw'))
-           ::DOUBLE AS red_points,
-       count(*) FILTER (WHERE winner = 'draw')::BIGINT AS draws
+       sum(games)::BIGINT AS games,
+       (coalesce(sum(games) FILTER (WHERE winner = 'red'), 0)
+        + 0.5 * coalesce(sum(games) FILTER (WHERE winner = 'draw'), 0))::DOUBLE AS red_points,
+       coalesce(sum(games) FILTER (WHERE winner = 'draw'), 0)::BIGINT AS draws
 FROM sel WHERE red <> blue GROUP BY 1, 2
 """
 
@@ -182,7 +182,7 @@ def ratings(
     ``prior_draws``: virtual draws per played pairing, used only when the plain maximum
     likelihood estimate does not exist (someone won or lost everything).
     """
-    rows = query_rows(con, selection or Selection(), _PAIRS)
+    rows = query_rows(con, selection or Selection(), _PAIRS, source=CELLS)
     bots = sorted({r[0] for r in rows} | {r[1] for r in rows})
     cols = ["bot", "rating", "error", "low", "high", "games", "score", "opponents"]
     if anchor is not None:

@@ -30,6 +30,7 @@ from sim.storage.paths import MAX_RECORD_BYTES, batches_dir, read_bounded, resol
 from sim.storage.recordcheck import check_record
 from sim.storage.repeats import find_repeats
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS
+from sim.storage.summary_store import define_views, file_summaries
 from sim.storage.verify import (
     check_games_file,
     inspect,
@@ -67,6 +68,10 @@ class Dataset:
         skipped: ``(path, reason)`` for every parquet file or batch record that was skipped.
         fingerprint: a hex digest that changes whenever a games file or batch record changes.
         batches: the batch records (dicts), oldest first.
+
+    ``con`` also holds ``summary``, the files' summaries (:mod:`sim.storage.summary`),
+    and the views the statistics read them by (``cells``, ``capture_cells``,
+    ``pair_cells``: :func:`sim.storage.summary_store.define_views`).
     """
 
     data_dir: Path
@@ -110,7 +115,7 @@ class Dataset:
             names = {p for p, _ in bad}
             self.files = [p for p in self.files if str(p) not in names]
             self.skipped.extend(bad)
-            _create_games_view(self.con, self.files)
+            self.files = _create_views(self.con, self.files, self.skipped)
         return bad
 
     def __enter__(self) -> Dataset:
@@ -218,6 +223,23 @@ def _create_games_view(con: duckdb.DuckDBPyConnection, files: list[Path]) -> Non
         con.execute(f"CREATE OR REPLACE VIEW games AS SELECT {cols} FROM _games_empty")
 
 
+def _create_views(
+    con: duckdb.DuckDBPyConnection, files: list[Path], skipped: list[tuple[str, str]]
+) -> list[Path]:
+    """The ``games`` view and the summaries of ``files``; the files kept (a file whose
+    summary cannot be read is left out of both and added to ``skipped``)."""
+    summary, bad = file_summaries(files)
+    if bad:
+        gone = {p for p, _ in bad}
+        files = [p for p in files if p not in gone]
+        skipped.extend((str(p), why) for p, why in bad)
+        summary = file_summaries(files)[0]
+    _create_games_view(con, files)
+    con.register("summary", summary)
+    define_views(con, "summary")
+    return files
+
+
 def open_dataset(data_dir: str | os.PathLike[str] | None = None) -> Dataset:
     """Open a data folder for reading.
 
@@ -244,7 +266,7 @@ def open_dataset(data_dir: str | os.PathLike[str] | None = None) -> Dataset:
 
     con = duckdb.connect(database=":memory:")
     con.register("_games_empty", empty_games_table())
-    _create_games_view(con, valid)
+    valid = _create_views(con, valid, skipped)
     return Dataset(
         data_dir=d,
         con=con,

@@ -75,8 +75,7 @@ def spool_games(folder: Path | str, table: pa.Table) -> SpooledFile:
     name = chunk_file_name(int(index[0]), table.num_rows)
     temp = folder / f".{name}{TMP_MARK}{os.getpid()}-{secrets.token_hex(4)}"
     try:
-        write_games_file(temp, table)
-        verdict = read_back(temp)
+        verdict = read_back(temp, write_games_file(temp, table))
         if verdict is not None:
             raise OSError(errno.EIO, f"{name} does not read back as written ({verdict})")
         st = temp.stat()

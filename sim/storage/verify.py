@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
@@ -39,6 +40,7 @@ from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import read_bounded, special_reason
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
 from sim.storage.seal import seal
+from sim.storage.summary import FOOTER_KEY, check_summary, remember_computed, stored_summary
 
 CACHE_NAME = ".verified.json"
 CACHE_VERSION = 2
@@ -114,20 +116,23 @@ def _check_footer(path: Path) -> str | None:
     return None
 
 
-def read_back(path: Path) -> str | None:
+def read_back(path: Path, summary: pa.Table | None = None) -> str | None:
     """Verify ``path`` now, uncached: the footer, then every page of every column with its
-    checksum; the reason it fails, or ``None``."""
-    return inspect(path)[0]
+    checksum, and its summary; the reason it fails, or ``None``. A writer passes the
+    ``summary`` it wrote (of the same rows, which the checksums show were read back)."""
+    return inspect(path, summary)[0]
 
 
-def inspect(path: Path) -> Verdict:
+def inspect(path: Path, summary: pa.Table | None = None) -> Verdict:
     """Verify ``path`` now, uncached (see :func:`read_back`); the reason it fails (or None)
-    and, when it is verified, the games it holds."""
+    and, when it is verified, the games it holds. Its stored summary is checked against
+    ``summary`` when given, else against the summary of the rows read."""
     reason = _check_footer(path)
     if reason is not None:
         return reason, None
     try:
-        names = set(pq.read_schema(path).names)
+        meta = pq.read_metadata(path)
+        names = set(meta.schema.to_arrow_schema().names)
         table = pq.read_table(
             path,
             columns=[n for n in GAME_SCHEMA.names if n in names],
@@ -136,7 +141,31 @@ def inspect(path: Path) -> Verdict:
         )
     except Exception as exc:  # noqa: BLE001 - any failure means damaged data
         return f"damaged data pages: {_first_line(exc)}", None
-    return _games(table)
+    verdict = _games(table)
+    if verdict[0] is None and verdict[1] is not None:
+        wrong = _summary_reason(path, table, meta.metadata, summary)
+        if wrong is not None:
+            return wrong, None
+    return verdict
+
+
+def _summary_reason(
+    path: Path, table: pa.Table, metadata: dict[bytes, bytes] | None, summary: pa.Table | None
+) -> str | None:
+    """Why the summary in a file's footer is not the summary of its games (None: it is,
+    or the file has none; the summary of such a file is kept for its readers)."""
+    if summary is not None:
+        try:
+            stored = stored_summary(metadata)
+        except ValueError as exc:
+            return str(exc)
+        if stored is not None and stored.equals(summary):
+            return None
+        return "its summary is not the one written"
+    reason, computed = check_summary(table, metadata)
+    if reason is None and not (metadata or {}).get(FOOTER_KEY):
+        remember_computed(path, computed)
+    return reason
 
 
 def _games(table) -> Verdict:  # noqa: ANN001 - a pyarrow Table

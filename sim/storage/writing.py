@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 from sim.storage.atomic import TMP_MARK, fsync_dir, temp_name
 from sim.storage.paths import games_dir
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
+from sim.storage.summary import footer_metadata, summarize
 from sim.storage.verify import inspect, record_verdict
 
 ZSTD_LEVEL = 3
@@ -46,37 +47,44 @@ def rows_to_table(rows: Iterable[Mapping[str, Any]]) -> pa.Table:
     return pa.Table.from_pylist(out, schema=GAME_SCHEMA)
 
 
-def write_games_file(path: Path, table: pa.Table) -> None:
+def write_games_file(path: Path, table: pa.Table) -> pa.Table:
     """Write a GAME_SCHEMA table to ``path`` itself (zstd, one row group, a CRC-32 checksum
-    in every data page header) and fsync it; :func:`write_games_table` is the atomic form."""
-    pq.write_table(
-        table.cast(GAME_SCHEMA) if not table.schema.equals(GAME_SCHEMA) else table,
+    in every data page header, its summary in the footer: :mod:`sim.storage.summary`) and
+    fsync it; return the summary. :func:`write_games_table` is the atomic form."""
+    table = table.cast(GAME_SCHEMA) if not table.schema.equals(GAME_SCHEMA) else table
+    with pq.ParquetWriter(
         path,
+        GAME_SCHEMA,
         compression="zstd",
         compression_level=ZSTD_LEVEL,
-        row_group_size=max(1, table.num_rows),
         use_dictionary=True,
         write_statistics=True,
         write_page_checksum=True,
-    )
+    ) as writer:
+        writer.write_table(table, row_group_size=max(1, table.num_rows))
+        summary = summarize(table)
+        writer.add_key_value_metadata(footer_metadata(summary))
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+    return summary
 
 
-def write_games_table(path: Path, table: pa.Table) -> None:
-    """Write a GAME_SCHEMA table to ``path`` atomically (see :func:`write_games_file`)."""
+def write_games_table(path: Path, table: pa.Table) -> pa.Table:
+    """Write a GAME_SCHEMA table to ``path`` atomically (see :func:`write_games_file`);
+    return its summary."""
     path = Path(path)
     tmp = temp_name(path)
     try:
-        write_games_file(tmp, table)
+        summary = write_games_file(tmp, table)
         os.replace(tmp, path)
         fsync_dir(path.parent)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    return summary
 
 
 def chunk_file_name(first: int, rows: int) -> str:
@@ -105,8 +113,8 @@ def write_games_chunk(
     folder.mkdir(parents=True, exist_ok=True)
     first = int(table.column("game_index")[0].as_py())
     dest = folder / (name or chunk_file_name(first, table.num_rows))
-    write_games_table(dest, table)
-    verdict, games = inspect(dest)
+    summary = write_games_table(dest, table)
+    verdict, games = inspect(dest, summary)
     record_verdict(dest, verdict, games)
     if verdict is not None:
         raise OSError(errno.EIO, f"{dest.name} does not read back as written ({verdict})")

@@ -1,0 +1,268 @@
+"""Each games file's summary: the counts every figure of :mod:`sim.stats` needs, kept in the
+file's own footer.
+
+A summary is one table (:data:`SUMMARY_SCHEMA`) of four kinds of rows:
+
+- ``CELLS``: games counted by batch, rules, players, first mover, winner, reason, den
+  animal and exact length in plies, with the sums of their branching and durations. The
+  length is kept exactly, so a minimum length or the void rule (Scoring 1) selects
+  cells as it selects games; means, deviations, medians and histograms of lengths come
+  from the counts per length.
+- ``CAPTURES``: capture events counted by batch, rules, players, whether the game was
+  adjudicated on scores and whether it is void, capturing and captured piece, square.
+  (Lengths are not kept here: a figure of captures over games of a minimum length
+  reads the games.)
+- ``PAIRS``: the colour-swapped pairs whose two games are in the file, counted by
+  batch, rules, the two bots (``red`` the smaller spec, ``blue`` the other), the smaller
+  bot's half-points, the pair's shorter length and whether a game of it was adjudicated.
+- ``HALVES``: the games of pairs not complete in the file, one row each, paired across
+  files when read.
+
+It is computed by one SQL statement (:func:`summary_sql`) from the games, written into
+the parquet footer with the games in the same atomic rename
+(:func:`sim.storage.writing.write_games_file`), with its SHA-256, and verified like the
+games: verifying a file computes its summary again from the rows read and refuses a
+file whose stored summary differs (:mod:`sim.storage.verify`). A file written before
+summaries existed is summarised when it is verified; readers cache summaries per folder
+(:mod:`sim.storage.summary_cache`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sim.storage.gamesql import ADJUDICATED, FIRST_SIDE_SQL, VOID_SQL
+
+SUMMARY_VERSION = 1
+FOOTER_KEY = b"dsq.summary"
+DIGEST_KEY = b"dsq.summary.sha256"
+MAX_SUMMARY_BYTES = 64 << 20  # a summary larger than this is not one dsq wrote
+
+CELLS, CAPTURES, PAIRS, HALVES = 0, 1, 2, 3
+
+SUMMARY_SCHEMA = pa.schema(
+    [
+        ("kind", pa.int8()),  # CELLS, CAPTURES, PAIRS or HALVES
+        ("batch_id", pa.string()),
+        ("rules", pa.string()),
+        ("red", pa.string()),  # PAIRS: the smaller of the two bots' specs
+        ("blue", pa.string()),  # PAIRS: the other
+        ("first_side", pa.string()),  # CELLS: the side that moved first
+        ("winner", pa.string()),  # CELLS, HALVES
+        ("reason", pa.string()),  # CELLS, HALVES
+        ("den_animal", pa.string()),  # CELLS
+        ("plies", pa.int32()),  # CELLS, HALVES: the length; PAIRS: the shorter game's
+        ("games", pa.int64()),  # games (CAPTURES: capture events, PAIRS: pairs)
+        ("branching_sum", pa.float64()),  # CELLS: over the games with a branching
+        ("branching_n", pa.int64()),
+        ("duration_sum", pa.float64()),  # CELLS: over the games with a duration
+        ("duration_n", pa.int64()),
+        ("void", pa.bool_()),  # CAPTURES: the game is void under its rules (Scoring 1)
+        ("capturer", pa.int8()),  # CAPTURES: piece codes and square
+        ("captured", pa.int8()),
+        ("square", pa.int8()),
+        ("pair_id", pa.int32()),  # HALVES
+        ("hp", pa.int8()),  # PAIRS: the smaller bot's half-points, 0..4
+        ("adjudicated", pa.bool_()),  # CAPTURES: the game, PAIRS: a game of the pair, adjudicated
+    ]
+)
+
+_ADJ = ", ".join(f"'{r}'" for r in ADJUDICATED)
+_TYPES = {
+    pa.int8(): "TINYINT",
+    pa.int32(): "INTEGER",
+    pa.int64(): "BIGINT",
+    pa.float64(): "DOUBLE",
+    pa.string(): "VARCHAR",
+    pa.bool_(): "BOOLEAN",
+}
+_COLUMNS = ", ".join(f'CAST("{f.name}" AS {_TYPES[f.type]}) AS "{f.name}"' for f in SUMMARY_SCHEMA)
+
+
+def summary_sql(source: str) -> str:
+    """The summary of the games of relation ``source`` (the columns of a games file), in
+    one canonical row order (see the module notes)."""
+    return f"""
+WITH g0 AS MATERIALIZED (
+    SELECT batch_id, rules, red, blue, {FIRST_SIDE_SQL} AS first_side, winner, reason,
+           den_animal, plies, branching, duration_ms, captures, pair_id,
+           coalesce(reason, '') IN ({_ADJ}) AS adjudicated, {VOID_SQL} AS void
+    FROM {source}
+),
+cells AS (
+    SELECT {CELLS} AS kind, batch_id, rules, red, blue, first_side,
+           winner, reason, den_animal, plies, count(*) AS games,
+           coalesce(sum(branching::DOUBLE), 0) AS branching_sum,
+           count(branching) AS branching_n,
+           coalesce(sum(duration_ms::DOUBLE), 0) AS duration_sum,
+           count(duration_ms) AS duration_n
+    FROM g0 GROUP BY batch_id, rules, red, blue, first_side, winner, reason, den_animal, plies
+),
+caps AS (
+    SELECT batch_id, rules, red, blue, adjudicated, void, unnest(captures, recursive := true)
+    FROM g0 WHERE len(captures) > 0
+),
+capcells AS (
+    SELECT {CAPTURES} AS kind, batch_id, rules, red, blue, adjudicated, void,
+           capturer, captured, square, count(*) AS games
+    FROM caps
+    GROUP BY batch_id, rules, red, blue, adjudicated, void, capturer, captured, square
+),
+pg AS (
+    SELECT batch_id, pair_id, rules, red, blue, winner, reason, plies, adjudicated FROM g0
+    WHERE pair_id IS NOT NULL AND red <> blue
+),
+pk AS (
+    SELECT batch_id, pair_id FROM pg GROUP BY batch_id, pair_id
+    HAVING count(*) = 2 AND min(red) = min(blue) AND max(red) = max(blue)
+       AND min(red) <> max(red) AND min(rules) = max(rules)
+),
+pairs AS (
+    SELECT batch_id, min(rules) AS rules, min(red) AS red, max(red) AS blue,
+           sum(CASE WHEN winner = 'draw' THEN 1
+                    WHEN winner = 'red' AND red < blue THEN 2
+                    WHEN winner = 'blue' AND blue < red THEN 2
+                    ELSE 0 END) AS hp,
+           min(plies) AS plies, bool_or(adjudicated) AS adjudicated
+    FROM pg SEMI JOIN pk USING (batch_id, pair_id) GROUP BY batch_id, pair_id
+),
+paircells AS (
+    SELECT {PAIRS} AS kind, batch_id, rules, red, blue, hp, plies, adjudicated,
+           count(*) AS games
+    FROM pairs GROUP BY batch_id, rules, red, blue, hp, plies, adjudicated
+),
+halves AS (
+    SELECT {HALVES} AS kind, batch_id, pair_id, rules, red, blue, winner, reason, plies,
+           count(*) AS games
+    FROM (SELECT * EXCLUDE (adjudicated) FROM pg) ANTI JOIN pk USING (batch_id, pair_id)
+    GROUP BY batch_id, pair_id, rules, red, blue, winner, reason, plies
+)
+SELECT {_COLUMNS} FROM (
+    FROM cells UNION ALL BY NAME FROM capcells
+    UNION ALL BY NAME FROM paircells UNION ALL BY NAME FROM halves
+) ORDER BY ALL
+"""
+
+
+_SQL = summary_sql("g")
+MAX_COMPUTED = 4096
+_computed: dict[tuple[str, int, int, int], pa.Table] = {}
+_computed_lock = threading.Lock()
+_local = threading.local()
+
+
+def summarize(table: pa.Table) -> pa.Table:
+    """The summary (:data:`SUMMARY_SCHEMA`) of a table of games (a games file's columns;
+    missing optional columns read as NULL). Deterministic: one thread, one row order."""
+    con = getattr(_local, "con", None)
+    if con is None:  # one connection per thread: opening one costs more than a summary
+        con = _local.con = duckdb.connect(database=":memory:", config={"threads": 1})
+    try:
+        con.register("g", _with_optional(table))
+        return con.sql(_SQL).to_arrow_table().cast(SUMMARY_SCHEMA)
+    finally:
+        con.unregister("g")
+
+
+def _with_optional(table: pa.Table) -> pa.Table:
+    """``table`` with the columns a summary reads that an older file lacks, as NULL."""
+    for name, kind in (("start_fen", pa.string()), ("pair_id", pa.int32())):
+        if name not in table.column_names:
+            table = table.append_column(name, pa.nulls(table.num_rows, kind))
+    return table
+
+
+def encode(summary: pa.Table) -> bytes:
+    """A summary as Arrow IPC stream bytes (zstd-compressed buffers)."""
+    sink = pa.BufferOutputStream()
+    options = pa.ipc.IpcWriteOptions(compression="zstd")
+    with pa.ipc.new_stream(sink, SUMMARY_SCHEMA, options=options) as writer:
+        writer.write_table(summary)
+    return sink.getvalue().to_pybytes()
+
+
+def decode(data: bytes) -> pa.Table:
+    """The summary stored as ``data``; ValueError unless it is one of :data:`SUMMARY_SCHEMA`."""
+    if len(data) > MAX_SUMMARY_BYTES:
+        raise ValueError("the summary is larger than any dsq writes")
+    try:
+        table = pa.ipc.open_stream(pa.py_buffer(data)).read_all()
+    except (pa.ArrowException, OSError) as exc:
+        raise ValueError(f"the summary does not decode: {exc}") from None
+    if not table.schema.equals(SUMMARY_SCHEMA):
+        raise ValueError("the summary has other columns than this dsq writes")
+    return table
+
+
+def footer_metadata(summary: pa.Table) -> dict[bytes, bytes]:
+    """The key-value metadata that stores ``summary`` in a parquet footer."""
+    data = encode(summary)
+    return {FOOTER_KEY: data, DIGEST_KEY: hashlib.sha256(data).hexdigest().encode()}
+
+
+def stored_summary(metadata: dict[bytes, bytes] | None) -> pa.Table | None:
+    """The summary a parquet footer's key-value ``metadata`` holds (None: it holds none);
+    ValueError when it is damaged (its digest differs) or not a summary."""
+    data = (metadata or {}).get(FOOTER_KEY)
+    if data is None:
+        return None
+    if (metadata or {}).get(DIGEST_KEY) != hashlib.sha256(data).hexdigest().encode():
+        raise ValueError("the summary in the footer does not match its digest")
+    return decode(data)
+
+
+def file_summary(path: Path) -> pa.Table | None:
+    """The summary in the footer of the games file ``path`` (None: it has none); ValueError
+    when it is damaged, OSError when the file cannot be read."""
+    try:
+        metadata = pq.read_metadata(path).metadata
+    except (pa.ArrowException, OSError) as exc:
+        raise OSError(f"cannot read the footer of {Path(path).name}: {exc}") from None
+    return stored_summary(metadata)
+
+
+def _identity(path: Path) -> tuple[str, int, int, int] | None:
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return (str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def remember_computed(path: Path, summary: pa.Table) -> None:
+    """Keep, for this process, the summary computed from the games of a file whose footer
+    holds none (a file written before summaries), keyed by the file's identity."""
+    key = _identity(path)
+    if key is not None:
+        with _computed_lock:
+            if len(_computed) >= MAX_COMPUTED:
+                _computed.clear()
+            _computed[key] = summary
+
+
+def computed_summary(path: Path) -> pa.Table | None:
+    """The summary :func:`remember_computed` kept for ``path`` as it is now, if any."""
+    key = _identity(path)
+    with _computed_lock:
+        return _computed.get(key) if key is not None else None
+
+
+def check_summary(
+    table: pa.Table, metadata: dict[bytes, bytes] | None
+) -> tuple[str | None, pa.Table]:
+    """Verify the summary a file's footer ``metadata`` holds against its games ``table``:
+    why it is wrong (None when it is right or absent), and the summary of the games."""
+    computed = summarize(table)
+    try:
+        stored = stored_summary(metadata)
+    except ValueError as exc:
+        return str(exc), computed
+    if stored is not None and not stored.equals(computed):
+        return "its summary does not match its games", computed
+    return None, computed
