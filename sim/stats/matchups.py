@@ -65,7 +65,7 @@ def pentanomial_counts(
 ) -> dict[tuple[str, str], list[int]]:
     """Pentanomial counts per ordered (bot, opponent): ``[LL, LD, DD+WL, WD, WW]``, over
     the pairs both of whose games the selection keeps."""
-    cond, params = (selection or Selection()).where(source=CELLS)
+    cond, params = (selection or Selection()).where()  # as over games: see _AS_GAME
     sql = _PAIRS.format(
         g1=_AS_GAME.format(red="red", blue="blue"),
         g2=_AS_GAME.format(red="blue", blue="red"),

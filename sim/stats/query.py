@@ -124,9 +124,10 @@ class Selection:
     def where(self, scored: bool = True, source: str = GAMES) -> tuple[str, list[Any]]:
         """The SQL condition (``?`` placeholders) and its parameters; ``scored=False``
         keeps the void games (a list of games rather than a figure). ``source`` is the
-        relation it is for: the games, the summary's cells (the same columns) or its
-        capture cells (which know whether a game is void or adjudicated, not its length:
-        a selection with ``min_plies`` reads the games for captures)."""
+        relation it is for: the games, the summary's cells (the same columns, and whether
+        they are void) or its capture cells (which know whether a game is void or
+        adjudicated, not its length: a selection with ``min_plies`` reads the games for
+        captures)."""
         captures = source == CAPTURES
         conds: list[str] = []
         params: list[Any] = []
@@ -168,7 +169,7 @@ class Selection:
                 else "NOT " + in_list("coalesce(reason, '')", _ADJUDICATED)
             )
         if scored and not self.voids:
-            conds.append("NOT void" if captures else f"NOT {VOID_SQL}")
+            conds.append(f"NOT {VOID_SQL}" if source == GAMES else "NOT void")
         return (" AND ".join(conds) if conds else "TRUE"), params
 
     def cte(self, source: str = GAMES) -> tuple[str, list[Any]]:
@@ -221,7 +222,7 @@ def void_games(con: duckdb.DuckDBPyConnection, selection: Selection) -> int:
     """How many of the selected games are void under their rule set's scoring rule
     (``void_rounds``), whether or not the selection counts them (``voids``)."""
     cond, params = selection.where(scored=False, source=CELLS)
-    sql = f"SELECT coalesce(sum(games), 0) FROM cells WHERE {cond} AND {VOID_SQL}"
+    sql = f"SELECT coalesce(sum(games), 0) FROM cells WHERE {cond} AND void"
     return int(summary_con(con).execute(sql, params).fetchall()[0][0])
 
 

@@ -4,7 +4,8 @@ file's own footer.
 A summary is one table (:data:`SUMMARY_SCHEMA`) of four kinds of rows:
 
 - ``CELLS``: games counted by batch, rules, players, first mover, winner, reason, den
-  animal and exact length in plies, with the sums of their branching and durations. The
+  animal and exact length in plies (and so whether they are void under their rules,
+  Scoring 1), with the sums of their branching and durations. The
   length is kept exactly, so a minimum length or the void rule (Scoring 1) selects
   cells as it selects games; means, deviations, medians and histograms of lengths come
   from the counts per length.
@@ -63,7 +64,7 @@ SUMMARY_SCHEMA = pa.schema(
         ("branching_n", pa.int64()),
         ("duration_sum", pa.float64()),  # CELLS: over the games with a duration
         ("duration_n", pa.int64()),
-        ("void", pa.bool_()),  # CAPTURES: the game is void under its rules (Scoring 1)
+        ("void", pa.bool_()),  # CELLS, CAPTURES: the games are void under their rules
         ("capturer", pa.int8()),  # CAPTURES: piece codes and square
         ("captured", pa.int8()),
         ("square", pa.int8()),
@@ -97,12 +98,13 @@ WITH g0 AS MATERIALIZED (
 ),
 cells AS (
     SELECT {CELLS} AS kind, batch_id, rules, red, blue, first_side,
-           winner, reason, den_animal, plies, count(*) AS games,
+           winner, reason, den_animal, plies, void, count(*) AS games,
            coalesce(sum(branching::DOUBLE), 0) AS branching_sum,
            count(branching) AS branching_n,
            coalesce(sum(duration_ms::DOUBLE), 0) AS duration_sum,
            count(duration_ms) AS duration_n
-    FROM g0 GROUP BY batch_id, rules, red, blue, first_side, winner, reason, den_animal, plies
+    FROM g0
+    GROUP BY batch_id, rules, red, blue, first_side, winner, reason, den_animal, plies, void
 ),
 caps AS (
     SELECT batch_id, rules, red, blue, adjudicated, void, unnest(captures, recursive := true)
@@ -160,14 +162,44 @@ _local = threading.local()
 def summarize(table: pa.Table) -> pa.Table:
     """The summary (:data:`SUMMARY_SCHEMA`) of a table of games (a games file's columns;
     missing optional columns read as NULL). Deterministic: one thread, one row order."""
-    con = getattr(_local, "con", None)
-    if con is None:  # one connection per thread: opening one costs more than a summary
-        con = _local.con = duckdb.connect(database=":memory:", config={"threads": 1})
+    con = _connection()
     try:
         con.register("g", _with_optional(table))
         return con.sql(_SQL).to_arrow_table().cast(SUMMARY_SCHEMA)
     finally:
         con.unregister("g")
+
+
+_KEYS = [
+    f.name for f in SUMMARY_SCHEMA if not f.name.startswith(("games", "branching", "duration"))
+]
+_SUMS = [f.name for f in SUMMARY_SCHEMA if f.name not in _KEYS]
+_MERGE = (
+    "SELECT "
+    + ", ".join(f'"{k}"' for k in _KEYS)
+    + ", "
+    + ", ".join(f'sum("{k}") AS "{k}"' for k in _SUMS)
+    + " FROM m GROUP BY ALL ORDER BY ALL"
+)
+
+
+def merge(tables: list[pa.Table]) -> pa.Table:
+    """The summaries ``tables`` as one: the rows of equal keys added up (a folder's files
+    as one summary; a statistic of the merged summary is that of the parts)."""
+    con = _connection()
+    try:
+        con.register("m", pa.concat_tables(tables) if tables else SUMMARY_SCHEMA.empty_table())
+        out = con.sql(_MERGE).to_arrow_table()
+    finally:
+        con.unregister("m")
+    return out.select(SUMMARY_SCHEMA.names).cast(SUMMARY_SCHEMA)
+
+
+def _connection() -> duckdb.DuckDBPyConnection:
+    con = getattr(_local, "con", None)
+    if con is None:  # one connection per thread: opening one costs more than a summary
+        con = _local.con = duckdb.connect(database=":memory:", config={"threads": 1})
+    return con
 
 
 def _with_optional(table: pa.Table) -> pa.Table:
@@ -178,10 +210,11 @@ def _with_optional(table: pa.Table) -> pa.Table:
     return table
 
 
-def encode(summary: pa.Table) -> bytes:
-    """A summary as Arrow IPC stream bytes (zstd-compressed buffers)."""
+def encode(summary: pa.Table, compress: bool = True) -> bytes:
+    """A summary as Arrow IPC stream bytes (zstd-compressed buffers unless not
+    ``compress``: a cache read often is faster to read uncompressed)."""
     sink = pa.BufferOutputStream()
-    options = pa.ipc.IpcWriteOptions(compression="zstd")
+    options = pa.ipc.IpcWriteOptions(compression="zstd" if compress else None)
     with pa.ipc.new_stream(sink, SUMMARY_SCHEMA, options=options) as writer:
         writer.write_table(summary)
     return sink.getvalue().to_pybytes()

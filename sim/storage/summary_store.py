@@ -38,6 +38,7 @@ from sim.storage.summary import (
     decode,
     encode,
     file_summary,
+    merge,
     summarize,
     summary_sql,
 )
@@ -57,41 +58,56 @@ def _key(path: Path) -> Key | None:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-def _load(folder: Path) -> dict[str, tuple[Key, pa.Table]]:
-    """The folder's cached summaries by file name (empty when absent, damaged or forged)."""
+Entries = dict[str, tuple[Key, pa.Table]]
+
+
+def _load(folder: Path, want: dict[str, Key]) -> tuple[Entries, pa.Table | None]:
+    """The folder's cached summaries by file name, and their merged summary when the cache
+    holds exactly the files ``want`` (name -> identity): then only the merged part is read
+    (and the per-file ones are not). Empty when absent, damaged or forged."""
     try:
         data = read_bounded(folder / CACHE_NAME, CACHE_LIMIT)
         head, _, body = data.partition(b"\n")
         header = json.loads(head)
-        files, mac = header["files"], header["seal"]
-        if header.get("version") != CACHE_VERSION or not isinstance(files, dict):
-            return {}
-        digest = hashlib.sha256(body).hexdigest()
-        if mac != seal([CACHE_VERSION, files, digest]):
-            return {}
-        table = decode(body)
+        if header.get("version") != CACHE_VERSION:
+            return {}, None
+        files, parts, digests = header["files"], header["parts"], header["digests"]
+        if header["seal"] != seal([CACHE_VERSION, files, parts, digests]):
+            return {}, None
+        split = int(parts[0])
+        keys = {n: tuple(int(x) for x in v[:3]) for n, v in files.items()}
+        if keys == want:
+            merged = body[split:]
+            if hashlib.sha256(merged).hexdigest() == digests[1]:
+                return {}, decode(merged)
+        each = body[:split]
+        if hashlib.sha256(each).hexdigest() != digests[0]:
+            return {}, None
+        table = decode(each)
         out = {}
         for name, (size, mtime, ctime, start, stop) in files.items():
             out[name] = ((int(size), int(mtime), int(ctime)), table.slice(start, stop - start))
-        return out
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        return {}
+        return out, None
+    except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError):
+        return {}, None
 
 
-def _save(folder: Path, entries: dict[str, tuple[Key, pa.Table]]) -> None:
-    """Write the folder's cache (best effort: a read-only folder only costs reading the
-    footers again)."""
-    files, parts, at = {}, [], 0
+def _save(folder: Path, entries: Entries, merged: pa.Table) -> None:
+    """Write the folder's cache: each file's summary, then their merged summary (best
+    effort: a read-only folder only costs reading the footers again)."""
+    files, tables, at = {}, [], 0
     for name, (key, table) in sorted(entries.items()):
         files[name] = [*key, at, at + table.num_rows]
-        parts.append(table)
+        tables.append(table)
         at += table.num_rows
-    body = encode(pa.concat_tables(parts) if parts else SUMMARY_SCHEMA.empty_table())
-    digest = hashlib.sha256(body).hexdigest()
-    header = {"version": CACHE_VERSION, "files": files}
-    header["seal"] = seal([CACHE_VERSION, files, digest])
+    each = encode(pa.concat_tables(tables) if tables else SUMMARY_SCHEMA.empty_table(), False)
+    whole = encode(merged, False)
+    parts = [len(each), len(whole)]
+    digests = [hashlib.sha256(each).hexdigest(), hashlib.sha256(whole).hexdigest()]
+    header = {"version": CACHE_VERSION, "files": files, "parts": parts, "digests": digests}
+    header["seal"] = seal([CACHE_VERSION, files, parts, digests])
     try:
-        atomic_write_bytes(folder / CACHE_NAME, json.dumps(header).encode() + b"\n" + body)
+        atomic_write_bytes(folder / CACHE_NAME, json.dumps(header).encode() + b"\n" + each + whole)
     except OSError:
         pass
 
@@ -108,34 +124,35 @@ def _summary_of(path: Path) -> pa.Table:
 
 
 def file_summaries(files: list[Path]) -> tuple[pa.Table, list[tuple[Path, str]]]:
-    """The summaries of the verified games files ``files``, as one table of
-    :data:`~sim.storage.summary.SUMMARY_SCHEMA`, and the files left out with why (a
-    footer that cannot be read, or a damaged summary: the file changed since it was
-    verified)."""
+    """The summary of the verified games files ``files`` (one table of
+    :data:`~sim.storage.summary.SUMMARY_SCHEMA`, each folder's files merged), and the files
+    left out with why (a footer that cannot be read, or a damaged summary: the file
+    changed since it was verified)."""
     bad: list[tuple[Path, str]] = []
     by_folder: dict[Path, list[Path]] = {}
     for p in files:
         by_folder.setdefault(p.parent, []).append(p)
     parts: list[pa.Table] = []
     for folder, paths in by_folder.items():
-        cached = _load(folder)
-        entries: dict[str, tuple[Key, pa.Table]] = {}
-        changed = False
+        want = {p.name: _key(p) or (0, 0, 0) for p in paths}
+        cached, merged = _load(folder, want)
+        if merged is not None:
+            parts.append(merged)
+            continue
+        entries: Entries = {}
         for p in paths:
-            key = _key(p)
             hit = cached.get(p.name)
-            if hit is not None and hit[0] == key:
+            if hit is not None and hit[0] == want[p.name]:
                 entries[p.name] = hit
                 continue
             try:
-                entries[p.name] = (key or (0, 0, 0), _summary_of(p))
+                entries[p.name] = (want[p.name], _summary_of(p))
             except (OSError, ValueError) as exc:
                 bad.append((p, str(exc).splitlines()[0][:300] if str(exc) else "unreadable"))
-                continue
-            changed = changed or key is not None
-        if changed or set(cached) - set(entries):
-            _save(folder, entries)
-        parts.extend(t for _, t in entries.values())
+        merged = merge([t for _, t in entries.values()])
+        if entries:
+            _save(folder, entries, merged)
+        parts.append(merged)
     return (pa.concat_tables(parts) if parts else SUMMARY_SCHEMA.empty_table()), bad
 
 
@@ -147,8 +164,8 @@ _HP = """CASE WHEN winner = 'draw' THEN 1
 
 _VIEWS = {
     "cells": f"""
-SELECT batch_id, rules, red, blue, first_side, winner, reason, den_animal, plies, games,
-       branching_sum, branching_n, duration_sum, duration_n
+SELECT batch_id, rules, red, blue, first_side, winner, reason, den_animal, plies, void,
+       games, branching_sum, branching_n, duration_sum, duration_n
 FROM {{src}} WHERE kind = {CELLS}""",
     "capture_cells": f"""
 SELECT batch_id, rules, red, blue, adjudicated, void, capturer, captured, square, games
