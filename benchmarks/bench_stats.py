@@ -7,7 +7,8 @@ The games are real: ``dsq simulate --record outcomes`` records ``--base`` random
 games under each preset once (outcome-only, so 100 M games fit the disk), and they are
 tiled, game indices shifted, into one batch per preset of files of ``--file-games``
 games (written as dsq writes any file: page checksums, summary in the footer) up to each
-size, as one long ``dsq simulate`` per preset would leave them after ``dsq compact``. Datasets are kept in
+size, as one long ``dsq simulate`` per preset would leave them after ``dsq compact``.
+Datasets are kept in
 ``DIR/<size>`` (default: a folder under the system temp dir) and reused.
 
 Each ``dsq stats`` runs as its own process; a row gives the best and median wall time of

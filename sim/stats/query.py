@@ -23,7 +23,7 @@ from sim.storage.gamesql import (  # noqa: F401 - FIRST_SIDE_SQL, VOID_ROUNDS_SQ
     VOID_ROUNDS_SQL,
     VOID_SQL,
 )
-from sim.storage.summary_store import define_views, has_views
+from sim.storage.summary_store import ensure_views
 
 COLOURS = ("red", "blue")
 _ADJUDICATED = ADJUDICATED
@@ -230,9 +230,7 @@ def summary_con(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     """``con`` with the summary views (``cells``, ``capture_cells``, ``pair_cells``): those
     of an opened dataset, or, on a connection holding only a ``games`` view, views that
     summarise the games at each query (:func:`sim.storage.summary_store.define_views`)."""
-    if not has_views(con):
-        define_views(con)
-    return con
+    return ensure_views(con)
 
 
 def query_df(

@@ -34,4 +34,11 @@ VOID_ROUNDS_SQL = (
     )
     + " ELSE 0 END)"
 )
-VOID_SQL = f"({VOID_ROUNDS_SQL} > 0 AND plies <= 2 * {VOID_ROUNDS_SQL})"
+
+
+def void_sql(rounds: str) -> str:
+    """Whether a game is void, given its rule set's ``void_rounds`` as the SQL ``rounds``."""
+    return f"({rounds} > 0 AND plies <= 2 * {rounds})"
+
+
+VOID_SQL = void_sql(VOID_ROUNDS_SQL)

@@ -236,7 +236,7 @@ def _create_views(
         summary = file_summaries(files)[0]
     _create_games_view(con, files)
     con.register("summary", summary)
-    define_views(con, "summary")
+    define_views(con)
     return files
 
 

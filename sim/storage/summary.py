@@ -19,7 +19,7 @@ A summary is one table (:data:`SUMMARY_SCHEMA`) of four kinds of rows:
 - ``HALVES``: the games of pairs not complete in the file, one row each, paired across
   files when read.
 
-It is computed by one SQL statement (:func:`summary_sql`) from the games, written into
+It is computed from the games (:func:`sim.storage.summarize.summarize`), written into
 the parquet footer with the games in the same atomic rename
 (:func:`sim.storage.writing.write_games_file`), with its SHA-256, and verified like the
 games: verifying a file computes its summary again from the rows read and refuses a
@@ -34,11 +34,8 @@ import hashlib
 import threading
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
-
-from sim.storage.gamesql import ADJUDICATED, FIRST_SIDE_SQL, VOID_SQL
 
 SUMMARY_VERSION = 1
 FOOTER_KEY = b"dsq.summary"
@@ -74,140 +71,9 @@ SUMMARY_SCHEMA = pa.schema(
     ]
 )
 
-_ADJ = ", ".join(f"'{r}'" for r in ADJUDICATED)
-_TYPES = {
-    pa.int8(): "TINYINT",
-    pa.int32(): "INTEGER",
-    pa.int64(): "BIGINT",
-    pa.float64(): "DOUBLE",
-    pa.string(): "VARCHAR",
-    pa.bool_(): "BOOLEAN",
-}
-_COLUMNS = ", ".join(f'CAST("{f.name}" AS {_TYPES[f.type]}) AS "{f.name}"' for f in SUMMARY_SCHEMA)
-
-
-def summary_sql(source: str) -> str:
-    """The summary of the games of relation ``source`` (the columns of a games file), in
-    one canonical row order (see the module notes)."""
-    return f"""
-WITH g0 AS MATERIALIZED (
-    SELECT batch_id, rules, red, blue, {FIRST_SIDE_SQL} AS first_side, winner, reason,
-           den_animal, plies, branching, duration_ms, captures, pair_id,
-           coalesce(reason, '') IN ({_ADJ}) AS adjudicated, {VOID_SQL} AS void
-    FROM {source}
-),
-cells AS (
-    SELECT {CELLS} AS kind, batch_id, rules, red, blue, first_side,
-           winner, reason, den_animal, plies, void, count(*) AS games,
-           coalesce(sum(branching::DOUBLE), 0) AS branching_sum,
-           count(branching) AS branching_n,
-           coalesce(sum(duration_ms::DOUBLE), 0) AS duration_sum,
-           count(duration_ms) AS duration_n
-    FROM g0
-    GROUP BY batch_id, rules, red, blue, first_side, winner, reason, den_animal, plies, void
-),
-caps AS (
-    SELECT batch_id, rules, red, blue, adjudicated, void, unnest(captures, recursive := true)
-    FROM g0 WHERE len(captures) > 0
-),
-capcells AS (
-    SELECT {CAPTURES} AS kind, batch_id, rules, red, blue, adjudicated, void,
-           capturer, captured, square, count(*) AS games
-    FROM caps
-    GROUP BY batch_id, rules, red, blue, adjudicated, void, capturer, captured, square
-),
-pg AS (
-    SELECT batch_id, pair_id, rules, red, blue, winner, reason, plies, adjudicated FROM g0
-    WHERE pair_id IS NOT NULL AND red <> blue
-),
-pk AS (
-    SELECT batch_id, pair_id FROM pg GROUP BY batch_id, pair_id
-    HAVING count(*) = 2 AND min(red) = min(blue) AND max(red) = max(blue)
-       AND min(red) <> max(red) AND min(rules) = max(rules)
-),
-pairs AS (
-    SELECT batch_id, min(rules) AS rules, min(red) AS red, max(red) AS blue,
-           sum(CASE WHEN winner = 'draw' THEN 1
-                    WHEN winner = 'red' AND red < blue THEN 2
-                    WHEN winner = 'blue' AND blue < red THEN 2
-                    ELSE 0 END) AS hp,
-           min(plies) AS plies, bool_or(adjudicated) AS adjudicated
-    FROM pg SEMI JOIN pk USING (batch_id, pair_id) GROUP BY batch_id, pair_id
-),
-paircells AS (
-    SELECT {PAIRS} AS kind, batch_id, rules, red, blue, hp, plies, adjudicated,
-           count(*) AS games
-    FROM pairs GROUP BY batch_id, rules, red, blue, hp, plies, adjudicated
-),
-halves AS (
-    SELECT {HALVES} AS kind, batch_id, pair_id, rules, red, blue, winner, reason, plies,
-           count(*) AS games
-    FROM (SELECT * EXCLUDE (adjudicated) FROM pg) ANTI JOIN pk USING (batch_id, pair_id)
-    GROUP BY batch_id, pair_id, rules, red, blue, winner, reason, plies
-)
-SELECT {_COLUMNS} FROM (
-    FROM cells UNION ALL BY NAME FROM capcells
-    UNION ALL BY NAME FROM paircells UNION ALL BY NAME FROM halves
-) ORDER BY ALL
-"""
-
-
-_SQL = summary_sql("g")
 MAX_COMPUTED = 4096
 _computed: dict[tuple[str, int, int, int], pa.Table] = {}
 _computed_lock = threading.Lock()
-_local = threading.local()
-
-
-def summarize(table: pa.Table) -> pa.Table:
-    """The summary (:data:`SUMMARY_SCHEMA`) of a table of games (a games file's columns;
-    missing optional columns read as NULL). Deterministic: one thread, one row order."""
-    con = _connection()
-    try:
-        con.register("g", _with_optional(table))
-        return con.sql(_SQL).to_arrow_table().cast(SUMMARY_SCHEMA)
-    finally:
-        con.unregister("g")
-
-
-_KEYS = [
-    f.name for f in SUMMARY_SCHEMA if not f.name.startswith(("games", "branching", "duration"))
-]
-_SUMS = [f.name for f in SUMMARY_SCHEMA if f.name not in _KEYS]
-_MERGE = (
-    "SELECT "
-    + ", ".join(f'"{k}"' for k in _KEYS)
-    + ", "
-    + ", ".join(f'sum("{k}") AS "{k}"' for k in _SUMS)
-    + " FROM m GROUP BY ALL ORDER BY ALL"
-)
-
-
-def merge(tables: list[pa.Table]) -> pa.Table:
-    """The summaries ``tables`` as one: the rows of equal keys added up (a folder's files
-    as one summary; a statistic of the merged summary is that of the parts)."""
-    con = _connection()
-    try:
-        con.register("m", pa.concat_tables(tables) if tables else SUMMARY_SCHEMA.empty_table())
-        out = con.sql(_MERGE).to_arrow_table()
-    finally:
-        con.unregister("m")
-    return out.select(SUMMARY_SCHEMA.names).cast(SUMMARY_SCHEMA)
-
-
-def _connection() -> duckdb.DuckDBPyConnection:
-    con = getattr(_local, "con", None)
-    if con is None:  # one connection per thread: opening one costs more than a summary
-        con = _local.con = duckdb.connect(database=":memory:", config={"threads": 1})
-    return con
-
-
-def _with_optional(table: pa.Table) -> pa.Table:
-    """``table`` with the columns a summary reads that an older file lacks, as NULL."""
-    for name, kind in (("start_fen", pa.string()), ("pair_id", pa.int32())):
-        if name not in table.column_names:
-            table = table.append_column(name, pa.nulls(table.num_rows, kind))
-    return table
 
 
 def encode(summary: pa.Table, compress: bool = True) -> bytes:
@@ -284,18 +150,3 @@ def computed_summary(path: Path) -> pa.Table | None:
     key = _identity(path)
     with _computed_lock:
         return _computed.get(key) if key is not None else None
-
-
-def check_summary(
-    table: pa.Table, metadata: dict[bytes, bytes] | None
-) -> tuple[str | None, pa.Table]:
-    """Verify the summary a file's footer ``metadata`` holds against its games ``table``:
-    why it is wrong (None when it is right or absent), and the summary of the games."""
-    computed = summarize(table)
-    try:
-        stored = stored_summary(metadata)
-    except ValueError as exc:
-        return str(exc), computed
-    if stored is not None and not stored.equals(computed):
-        return "its summary does not match its games", computed
-    return None, computed

@@ -11,7 +11,7 @@ Warm, a data folder's statistics read one cache per batch and no file of games.
 
 :func:`define_views` names the summary's parts for SQL: ``cells``, ``capture_cells`` and
 ``pair_cells`` (the complete colour-swapped pairs, those whose games lie in two files
-paired here).
+paired here); :func:`ensure_views` gives a connection holding only games the same views.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from sim.storage.atomic import atomic_write_bytes
 from sim.storage.gamesql import ADJUDICATED
 from sim.storage.paths import read_bounded
 from sim.storage.seal import seal
+from sim.storage.summarize import merge, summarize
 from sim.storage.summary import (
     CAPTURES,
     CELLS,
@@ -38,9 +39,6 @@ from sim.storage.summary import (
     decode,
     encode,
     file_summary,
-    merge,
-    summarize,
-    summary_sql,
 )
 
 CACHE_NAME = ".summaries"
@@ -182,19 +180,31 @@ HAVING sum(games) = 2 AND min(red) = min(blue) AND max(red) = max(blue)
 }
 
 
-def define_views(con: duckdb.DuckDBPyConnection, summary: str | None = None) -> None:
+FROM_GAMES = "_summary_from_games"  # marks a summary computed from a connection's games
+
+
+def define_views(con: duckdb.DuckDBPyConnection, summary: str = "summary") -> None:
     """Create the views ``cells``, ``capture_cells`` and ``pair_cells`` over the relation
-    ``summary`` (a table of summaries); without one, over the summary of the connection's
-    ``games`` view, computed by each query (for a connection that holds games only)."""
-    src = summary or f"({summary_sql('games')})"
+    ``summary`` (a table of summaries)."""
     for name, sql in _VIEWS.items():
-        con.execute(f"CREATE OR REPLACE VIEW {name} AS {sql.format(src=src)}")
+        con.execute(f"CREATE OR REPLACE VIEW {name} AS {sql.format(src=summary)}")
 
 
-def has_views(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether ``con`` already has the summary views."""
+def _has(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     try:
-        con.execute("SELECT 1 FROM cells LIMIT 0")
+        con.execute(f"SELECT 1 FROM {name} LIMIT 0")
     except duckdb.CatalogException:
         return False
     return True
+
+
+def ensure_views(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """``con`` with the summary views: those of an opened dataset as they are; on a
+    connection that holds only a ``games`` view, over the summary of its games, computed
+    again at each call (so it follows the games)."""
+    if _has(con, "summary") and not _has(con, FROM_GAMES):
+        return con
+    con.register("summary", summarize(con.sql("SELECT * FROM games").to_arrow_table()))
+    con.execute(f"CREATE OR REPLACE VIEW {FROM_GAMES} AS SELECT 1")
+    define_views(con)
+    return con

@@ -40,7 +40,8 @@ from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import read_bounded, special_reason
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
 from sim.storage.seal import seal
-from sim.storage.summary import FOOTER_KEY, check_summary, remember_computed, stored_summary
+from sim.storage.summarize import check_summary, same
+from sim.storage.summary import FOOTER_KEY, remember_computed, stored_summary
 
 CACHE_NAME = ".verified.json"
 CACHE_VERSION = 2
@@ -159,7 +160,7 @@ def _summary_reason(
             stored = stored_summary(metadata)
         except ValueError as exc:
             return str(exc)
-        if stored is not None and stored.equals(summary):
+        if stored is not None and same(stored, summary):
             return None
         return "its summary is not the one written"
     reason, computed = check_summary(table, metadata)

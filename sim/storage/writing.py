@@ -23,7 +23,8 @@ import pyarrow.parquet as pq
 from sim.storage.atomic import TMP_MARK, fsync_dir, temp_name
 from sim.storage.paths import games_dir
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
-from sim.storage.summary import footer_metadata, summarize
+from sim.storage.summarize import summarize
+from sim.storage.summary import footer_metadata
 from sim.storage.verify import inspect, record_verdict
 
 ZSTD_LEVEL = 3
