@@ -199,7 +199,9 @@ def plan_batch(
     everything = _all_parquet(data_dir)
     regular = [p for p in everything if special_reason(p) is None]
     verdicts = verify_with_games(regular)
-    games = {p: v[1] for p, v in verdicts.items() if v[0] is None and v[1] is not None}
+    games: dict[Path, Games | None] = {
+        p: v[1] for p, v in verdicts.items() if v[0] is None and v[1] is not None
+    }
     repeats = dict(find_repeats(data_dir, games))
     for p in everything:
         g = games.get(p)
@@ -300,10 +302,11 @@ def _remove_sources(folder: Path, m: Merge) -> None:
 
 def _load_journal(path: Path) -> Merge:
     data = json.loads(read_bounded(path).decode("utf-8"))
-    names = data["sources"] if isinstance(data, dict) else None
+    names = data.get("sources") if isinstance(data, dict) else None
+    if not isinstance(names, list) or not names:
+        raise ValueError("not a compaction journal")
     ok = (
-        isinstance(names, list)
-        and names
+        isinstance(data.get("target"), str)
         and all(isinstance(n, str) and PART_RE.fullmatch(n) for n in [*names, data["target"]])
         and all(isinstance(data[k], int) for k in ("first", "last", "rows"))
     )
@@ -388,6 +391,8 @@ def _kept(folder: Path, batch_id: str) -> list[tuple[Path, Games]]:
     """The batch's files in its folder that readers count, with their games."""
     files = [p for p in _folder_files(folder) if special_reason(p) is None]
     v = verify_with_games(files)
-    games = {p: g for p, (r, g) in v.items() if r is None and g is not None and g[0] == batch_id}
+    games: dict[Path, Games | None] = {
+        p: g for p, (r, g) in v.items() if r is None and g is not None and g[0] == batch_id
+    }
     left_out = dict(find_repeats(folder.parent.parent, games))
-    return [(p, g) for p, g in games.items() if p not in left_out]
+    return [(p, g) for p, g in games.items() if g is not None and p not in left_out]
