@@ -41,8 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--target-games",
         type=int_in(2, 100_000_000, "whole number 2..100000000"),
         default=TARGET_GAMES,
-        help=f"games per merged file at most (default {TARGET_GAMES:,}; a merged file also "
-        "holds at most 256 MiB of uncompressed data, which bounds the memory used)",
+        help=f"games per merged file at most (default {TARGET_GAMES:,}; a merged file is also "
+        "made of at most 32 MiB of files, which bounds the memory used)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)

@@ -60,7 +60,7 @@ from sim.storage.writing import chunk_file_name, remove_stale_temp_files, write_
 
 JOURNAL_NAME = ".compact.json"
 TARGET_GAMES = 1_000_000  # games per merged file at most (--target-games)
-TARGET_BYTES = 256 << 20  # uncompressed bytes of a merged file at most (memory bound)
+TARGET_BYTES = 32 << 20  # bytes of source files per merged file at most (memory bound)
 
 # Called with the name of each step just done ("journal", "target", "removed <n>",
 # "done"): tests stop the process there. None in normal use.
@@ -174,11 +174,6 @@ def folder_totals(folder: Path) -> tuple[int, int]:
     return len(files), sum(p.lstat().st_size for p in files)
 
 
-def _uncompressed(path: Path) -> int:
-    meta = pq.ParquetFile(path).metadata
-    return sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
-
-
 def plan_batch(
     data_dir: Path,
     batch_id: str,
@@ -187,7 +182,7 @@ def plan_batch(
 ) -> BatchPlan:
     """Decide which files of a batch merge into which (see :class:`BatchPlan`): runs of
     consecutive own files, in game order, of at most ``target_games`` games and
-    ``target_bytes`` uncompressed bytes each. Files that are not dsq's own, or that the
+    ``target_bytes`` bytes of files each. Files that are not dsq's own, or that the
     readers leave out, are listed in ``left_alone`` with why."""
     data_dir = Path(data_dir)
     folder = games_dir(data_dir, batch_id)
@@ -240,7 +235,7 @@ def _group(
     run: list[tuple[Path, Games]] = []
     rows = size = 0
     for p, g in files:
-        b = _uncompressed(p)
+        b = p.stat().st_size
         if run and (rows + g[3] > target_games or size + b > target_bytes):
             runs.append(run)
             run, rows, size = [], 0, 0
