@@ -16,11 +16,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from sim.stats.synthetic import rows_table
 from sim.storage import compacting
 from sim.storage.paths import games_dir
 from sim.storage.reading import open_dataset
 from sim.storage.records import read_batch_record
+from sim.storage.schema import SCHEMA_VERSION
 from sim.storage.verify import verify_games_file
+from sim.storage.writing import write_games_chunk
 from tests.support import ROOT
 from tests.support.procs import AWAIT_RELEASE, dsq, env, in_process, one_line_error
 
@@ -121,6 +124,26 @@ def test_merge_equals_the_sources_and_counts_once_at_every_step(data: Path, targ
     assert_once(data, original, stats)
 
 
+def test_files_of_older_schema_versions_merge_row_for_row(tmp_path: Path) -> None:
+    old = sorted((ROOT / "data" / "games" / "sample-ab2-1").glob("*.parquet"))[0]  # version 1
+    folder = tmp_path / "games" / "sample-ab2-1"
+    folder.mkdir(parents=True)
+    shutil.copy(old, folder / old.name)
+    rows = [
+        dict(batch_id="sample-ab2-1", game_index=100, reason="forfeit", winner="blue",
+             forfeit_note="crash: exit code 3", move_ms=[12, 0, 4000000000]),
+        dict(batch_id="sample-ab2-1", game_index=101),
+    ]  # fmt: skip
+    write_games_chunk(tmp_path, "sample-ab2-1", rows_table(rows))
+    original = games_table(tmp_path)
+    assert original.num_rows == 102
+    res = compacting.compact_batch(tmp_path, "sample-ab2-1")
+    assert (res.files_before, res.files_after, res.games) == (2, 1, 102)
+    assert_once(tmp_path, original)
+    merged = pq.read_table(next(folder.glob("*.parquet")))
+    assert merged.column("schema_version").to_pylist() == [1] * 100 + [SCHEMA_VERSION] * 2
+
+
 class Stop(Exception):
     """Raised by a step hook: the compaction stops there, as a crash would."""
 
@@ -164,11 +187,12 @@ sys.exit(main(main_args))
 """
 
 
+@pytest.mark.parametrize("target", [40, 100])
 @pytest.mark.parametrize("stop", ["journal", "writing", "target", "removed 1", "removed 2", "done"])
-def test_sigkill_at_a_step_then_resumed(data: Path, stop: str) -> None:
+def test_sigkill_at_a_step_then_resumed(data: Path, stop: str, target: int) -> None:
     original, stats = games_table(data), stats_figures(data)
     folder = games_dir(data, BATCH)
-    args = ["compact", "--data", str(data), "--target-games", "100"]
+    args = ["compact", "--data", str(data), "--target-games", str(target)]
     res = subprocess.run(
         [sys.executable, "-c", KILLER, stop, *args], cwd=ROOT, env=env(), capture_output=True
     )
@@ -180,7 +204,7 @@ def test_sigkill_at_a_step_then_resumed(data: Path, stop: str) -> None:
     again = dsq(*args, "--json")
     assert again.returncode == 0, again.stderr
     out = json.loads(again.stdout)["batches"][0]
-    assert out["files_after"] == 1 and out["games"] == GAMES
+    assert out["files_after"] == (3 if target == 40 else 1) and out["games"] == GAMES
     assert not [n for n in os.listdir(folder) if ".tmp-" in n or n == compacting.JOURNAL_NAME]
     assert_once(data, original, stats)
 
