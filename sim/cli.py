@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "sim.commands.play",
     "sim.commands.simulate",
     "sim.commands.batches",
+    "sim.commands.compact",
     "sim.commands.stats",
     "sim.commands.games",
     "sim.commands.openings",

@@ -193,6 +193,9 @@ def check_output(argv: list[str], out: str, comment: str) -> None:
             assert "SPRT elo0=0,elo1=10" in out and "H1 accepted" in out
     elif name == "batches":
         assert lines[0].startswith("ID ") and "STATUS" in lines[0]
+    elif name == "compact":
+        heads = [x for x in lines if not x.startswith("  left alone: ")]
+        assert heads and all(re.search(r": \d+ -> \d+ files, [\d,]+ games, ", x) for x in heads)
     elif name == "stats":
         if "--compare" in argv:
             assert lines[0].startswith("rule sets compared:")

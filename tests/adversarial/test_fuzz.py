@@ -56,6 +56,7 @@ DATA_COMMANDS = (
     "simulate",
     "stats",
     "batches",
+    "compact",
     "tablebase",
     "replay",
     "study",
@@ -90,6 +91,8 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
                      openings_order=st.sampled_from(["random", "sequential", "x", ""]),
                      scheduler=st.sampled_from(["x", "", "tcp://", "udp://a:1"])),
     "batches": opts(json=None),
+    "compact": opts(batch=st.one_of(words, st.sampled_from(["sample-mcts-1", "../x", ""])),
+                    target_games=small, json=None),
     "serve": opts(bot=bots, rules=rules, seed=numbers),
     "engines": st.tuples(
         st.sampled_from([[], ["list"], ["show"], ["check"], ["check", "x"], ["show", "x"],
@@ -180,7 +183,7 @@ def test_every_command_is_fuzzed() -> None:
 def test_no_arguments_give_a_traceback(command: str, data_copy: Path, tmp_path: Path) -> None:
     data = (
         data_copy
-        if command in ("stats", "batches", "replay", "games", "openings")
+        if command in ("stats", "batches", "replay", "games", "openings", "compact")
         else tmp_path / "data"
     )
     stdin = '[[[[\n{"rules": 5}\n{"rules": "standard", "moves": ["a3a4"]}\n\x00\n'
