@@ -200,13 +200,20 @@ def _stat_entries(data_dir: Path, files: list[Path]) -> list[tuple[str, int, int
     return entries
 
 
-def _create_games_view(con: duckdb.DuckDBPyConnection, files: list[Path]) -> None:
+def _create_games_view(
+    con: duckdb.DuckDBPyConnection, files: list[Path], uniform: bool = False
+) -> None:
     """(Re)create the ``games`` view over ``files`` (the empty table when there are none).
 
     Optional columns (versions 2 and 3) that no file holds (older datasets) are NULL of
-    their type.
+    their type. ``uniform``: every file is known to hold every column, so no file's
+    footer is read here (DuckDB reads them when a query reads the games).
     """
-    if files:
+    if files and uniform:
+        file_list = "[" + ", ".join(_sql_str(str(p)) for p in files) + "]"
+        cols = ", ".join(f'"{f.name}"' for f in GAME_SCHEMA)
+        con.execute(f"CREATE OR REPLACE VIEW games AS SELECT {cols} FROM read_parquet({file_list})")
+    elif files:
         file_list = "[" + ", ".join(_sql_str(str(p)) for p in files) + "]"
         source = f"read_parquet({file_list}, union_by_name = true)"
         present = {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {source}").fetchall()}
@@ -228,14 +235,14 @@ def _create_views(
 ) -> list[Path]:
     """The ``games`` view and the summaries of ``files``; the files kept (a file whose
     summary cannot be read is left out of both and added to ``skipped``)."""
-    summary, bad = file_summaries(files)
-    if bad:
-        gone = {p for p, _ in bad}
+    found = file_summaries(files)
+    if found.bad:
+        gone = {p for p, _ in found.bad}
         files = [p for p in files if p not in gone]
-        skipped.extend((str(p), why) for p, why in bad)
-        summary = file_summaries(files)[0]
-    _create_games_view(con, files)
-    con.register("summary", summary)
+        skipped.extend((str(p), why) for p, why in found.bad)
+        found = file_summaries(files)
+    _create_games_view(con, files, uniform=found.full)
+    con.register("summary", found.table)
     define_views(con)
     return files
 

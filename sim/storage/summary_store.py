@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -26,7 +27,8 @@ import pyarrow.parquet as pq
 
 from sim.storage.atomic import atomic_write_bytes
 from sim.storage.gamesql import ADJUDICATED
-from sim.storage.paths import read_bounded
+from sim.storage.paths import special_reason
+from sim.storage.schema import GAME_SCHEMA
 from sim.storage.seal import seal
 from sim.storage.summarize import merge, summarize
 from sim.storage.summary import (
@@ -38,11 +40,12 @@ from sim.storage.summary import (
     computed_summary,
     decode,
     encode,
-    file_summary,
+    stored_summary,
 )
 
 CACHE_NAME = ".summaries"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
+HEADER_LIMIT = 64 << 20  # bytes of a cache's header line
 CACHE_LIMIT = 1 << 30  # bytes of one folder's summary cache
 
 Key = tuple[int, int, int]  # size, mtime_ns, ctime_ns
@@ -56,49 +59,67 @@ def _key(path: Path) -> Key | None:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-Entries = dict[str, tuple[Key, pa.Table]]
+Entries = dict[str, tuple[Key, pa.Table, bool]]  # identity, summary, every column
 
 
-def _load(folder: Path, want: dict[str, Key]) -> tuple[Entries, pa.Table | None]:
+def _read_cache(path: Path) -> tuple[dict, int, object]:
+    """The cache's header, where its body starts, and the open file (read no further)."""
+    if special_reason(path) is not None:
+        raise OSError("not a regular file")
+    fh = open(path, "rb")  # noqa: SIM115 - closed by the caller
+    head = fh.readline(HEADER_LIMIT)
+    if not head.endswith(b"\n"):
+        fh.close()
+        raise ValueError("no header")
+    return json.loads(head), len(head), fh
+
+
+def _load(folder: Path, want: dict[str, Key]) -> tuple[Entries, pa.Table | None, bool]:
     """The folder's cached summaries by file name, and their merged summary when the cache
     holds exactly the files ``want`` (name -> identity): then only the merged part is read
-    (and the per-file ones are not). Empty when absent, damaged or forged."""
+    (and the per-file ones are not), with whether every file holds every column. Empty
+    when absent, damaged or forged."""
     try:
-        data = read_bounded(folder / CACHE_NAME, CACHE_LIMIT)
-        head, _, body = data.partition(b"\n")
-        header = json.loads(head)
-        if header.get("version") != CACHE_VERSION:
-            return {}, None
-        files, parts, digests = header["files"], header["parts"], header["digests"]
-        if header["seal"] != seal([CACHE_VERSION, files, parts, digests]):
-            return {}, None
-        split = int(parts[0])
-        keys = {n: tuple(int(x) for x in v[:3]) for n, v in files.items()}
-        if keys == want:
-            merged = body[split:]
-            if hashlib.sha256(merged).hexdigest() == digests[1]:
-                return {}, decode(merged)
-        each = body[:split]
+        header, start, fh = _read_cache(folder / CACHE_NAME)
+        with fh:  # type: ignore[attr-defined]
+            if header.get("version") != CACHE_VERSION:
+                return {}, None, False
+            files, parts, digests = header["files"], header["parts"], header["digests"]
+            if header["seal"] != seal([CACHE_VERSION, files, parts, digests]):
+                return {}, None, False
+            each_size, whole_size = (int(n) for n in parts)
+            if each_size < 0 or whole_size < 0 or each_size + whole_size > CACHE_LIMIT:
+                return {}, None, False
+            keys = {n: tuple(int(x) for x in v[:3]) for n, v in files.items()}
+            if keys == want:
+                fh.seek(start + each_size)  # type: ignore[attr-defined]
+                merged = fh.read(whole_size)  # type: ignore[attr-defined]
+                if hashlib.sha256(merged).hexdigest() == digests[1]:
+                    return {}, decode(merged), all(bool(v[5]) for v in files.values())
+            fh.seek(start)  # type: ignore[attr-defined]
+            each = fh.read(each_size)  # type: ignore[attr-defined]
         if hashlib.sha256(each).hexdigest() != digests[0]:
-            return {}, None
+            return {}, None, False
         table = decode(each)
         out = {}
-        for name, (size, mtime, ctime, start, stop) in files.items():
-            out[name] = ((int(size), int(mtime), int(ctime)), table.slice(start, stop - start))
-        return out, None
+        for name, (size, mtime, ctime, first, stop, full) in files.items():
+            rows = table.slice(first, stop - first)
+            out[name] = ((int(size), int(mtime), int(ctime)), rows, bool(full))
+        return out, None, False
     except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError):
-        return {}, None
+        return {}, None, False
 
 
 def _save(folder: Path, entries: Entries, merged: pa.Table) -> None:
-    """Write the folder's cache: each file's summary, then their merged summary (best
-    effort: a read-only folder only costs reading the footers again)."""
+    """Write the folder's cache: each file's summary (compressed: read only when a file
+    changed), then their merged summary (not: read at every open). Best effort: a
+    read-only folder only costs reading the footers again."""
     files, tables, at = {}, [], 0
-    for name, (key, table) in sorted(entries.items()):
-        files[name] = [*key, at, at + table.num_rows]
+    for name, (key, table, full) in sorted(entries.items()):
+        files[name] = [*key, at, at + table.num_rows, full]
         tables.append(table)
         at += table.num_rows
-    each = encode(pa.concat_tables(tables) if tables else SUMMARY_SCHEMA.empty_table(), False)
+    each = encode(pa.concat_tables(tables) if tables else SUMMARY_SCHEMA.empty_table())
     whole = encode(merged, False)
     parts = [len(each), len(whole)]
     digests = [hashlib.sha256(each).hexdigest(), hashlib.sha256(whole).hexdigest()]
@@ -110,32 +131,50 @@ def _save(folder: Path, entries: Entries, merged: pa.Table) -> None:
         pass
 
 
-def _summary_of(path: Path) -> pa.Table:
-    """A verified file's summary: from its footer, or from its games when it has none."""
-    stored = file_summary(path)
+def _summary_of(path: Path) -> tuple[pa.Table, bool]:
+    """A verified file's summary (from its footer, or from its games when it has none),
+    and whether the file holds every column of the games schema."""
+    try:
+        meta = pq.read_metadata(path)
+    except (pa.ArrowException, OSError) as exc:
+        raise OSError(f"cannot read the footer of {Path(path).name}: {exc}") from None
+    full = set(GAME_SCHEMA.names) <= set(meta.schema.to_arrow_schema().names)
+    stored = stored_summary(meta.metadata)
     if stored is not None:
-        return stored
+        return stored, full
     kept = computed_summary(path)
     if kept is not None:
-        return kept
-    return summarize(pq.read_table(path))
+        return kept, full
+    return summarize(pq.read_table(path)), full
 
 
-def file_summaries(files: list[Path]) -> tuple[pa.Table, list[tuple[Path, str]]]:
-    """The summary of the verified games files ``files`` (one table of
-    :data:`~sim.storage.summary.SUMMARY_SCHEMA`, each folder's files merged), and the files
-    left out with why (a footer that cannot be read, or a damaged summary: the file
-    changed since it was verified)."""
+@dataclass
+class Summaries:
+    """What :func:`file_summaries` found: the summary of the files (each folder's merged),
+    the files left out with why, and whether every file holds every column of the games
+    schema (then the ``games`` view needs no reconciling of older files' columns)."""
+
+    table: pa.Table
+    bad: list[tuple[Path, str]]
+    full: bool
+
+
+def file_summaries(files: list[Path]) -> Summaries:
+    """The summaries of the verified games files ``files`` (see :class:`Summaries`); a
+    file is left out when its footer cannot be read or its summary is damaged (it changed
+    since it was verified)."""
     bad: list[tuple[Path, str]] = []
     by_folder: dict[Path, list[Path]] = {}
     for p in files:
         by_folder.setdefault(p.parent, []).append(p)
     parts: list[pa.Table] = []
+    full = True
     for folder, paths in by_folder.items():
         want = {p.name: _key(p) or (0, 0, 0) for p in paths}
-        cached, merged = _load(folder, want)
+        cached, merged, whole = _load(folder, want)
         if merged is not None:
             parts.append(merged)
+            full = full and whole
             continue
         entries: Entries = {}
         for p in paths:
@@ -144,14 +183,16 @@ def file_summaries(files: list[Path]) -> tuple[pa.Table, list[tuple[Path, str]]]
                 entries[p.name] = hit
                 continue
             try:
-                entries[p.name] = (want[p.name], _summary_of(p))
+                entries[p.name] = (want[p.name], *_summary_of(p))
             except (OSError, ValueError) as exc:
                 bad.append((p, str(exc).splitlines()[0][:300] if str(exc) else "unreadable"))
-        merged = merge([t for _, t in entries.values()])
+        merged = merge([e[1] for e in entries.values()])
         if entries:
             _save(folder, entries, merged)
         parts.append(merged)
-    return (pa.concat_tables(parts) if parts else SUMMARY_SCHEMA.empty_table()), bad
+        full = full and all(e[2] for e in entries.values())
+    table = pa.concat_tables(parts) if parts else SUMMARY_SCHEMA.empty_table()
+    return Summaries(table, bad, full)
 
 
 _ADJ = ", ".join(f"'{r}'" for r in ADJUDICATED)

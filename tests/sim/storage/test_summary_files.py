@@ -19,7 +19,7 @@ from sim.storage.reading import open_dataset
 from sim.storage.schema import GAME_SCHEMA
 from sim.storage.summarize import same, summarize
 from sim.storage.summary import FOOTER_KEY, footer_metadata
-from sim.storage.summary_store import CACHE_NAME
+from sim.storage.summary_store import CACHE_NAME, CACHE_VERSION
 from sim.storage.writing import write_games_chunk
 
 
@@ -86,7 +86,7 @@ def test_a_forged_cache_is_ignored(tmp_path: Path) -> None:
     cache.write_bytes(b"not a cache at all")
     assert _games(tmp_path) == 400
     # the cache is rewritten, and read again, warm
-    assert json.loads(cache.read_bytes().partition(b"\n")[0])["version"] == 1
+    assert json.loads(cache.read_bytes().partition(b"\n")[0])["version"] == CACHE_VERSION
     assert _games(tmp_path) == 400
 
 
