@@ -187,11 +187,26 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
             if time.monotonic() >= deadline:
                 break
         played = tuple(r["game_index"] for r in rows)
-        result = ChunkResult(job=job, table=rows_to_table(rows), played=played)
+        table = rows_to_table(rows)
+        if job.spec.record == "outcomes":
+            table = outcomes_only(table)
+        result = ChunkResult(job=job, table=table, played=played)
     if job.spool and result.table is not None:
         file = spool_games(job.spool, result.table)
         return ChunkResult(job=job, table=None, played=result.played, file=file)
     return result
+
+
+# What --record outcomes does not store of a game (null): its moves and what goes with them
+NOT_OUTCOMES = ("moves", "captures", "duration_ms", "move_ms", "scores")
+
+
+def outcomes_only(table: pa.Table) -> pa.Table:
+    """``table`` (GAME_SCHEMA) with the columns ``--record outcomes`` does not store null."""
+    for name in NOT_OUTCOMES:
+        k = table.schema.get_field_index(name)
+        table = table.set_column(k, name, pa.nulls(table.num_rows, table.schema.field(k).type))
+    return table
 
 
 def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
@@ -223,6 +238,7 @@ def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
         tables=job.tables or None,
         suite=suite,
         which=which,
+        moves=spec.record != "outcomes",
     )
     columns.update(
         schema_version=pa.repeat(pa.scalar(SCHEMA_VERSION, pa.int16()), n),

@@ -88,3 +88,15 @@ GAME_SCHEMA = pa.schema(
         *OPTIONAL_FIELDS,
     ]
 )
+
+# Encodings of the columns that dictionaries do not suit (every other column is
+# dictionary-encoded): game and pair indices ascend (deltas of one pack into almost
+# nothing), seeds are random 63-bit numbers (plain: a dictionary only adds to them) and
+# the branching factor's bytes compress best split by significance.
+COLUMN_ENCODINGS = {
+    "game_index": "DELTA_BINARY_PACKED",
+    "pair_id": "DELTA_BINARY_PACKED",
+    "seed": "PLAIN",
+    "branching": "BYTE_STREAM_SPLIT",
+}
+DICTIONARY_COLUMNS = [name for name in GAME_SCHEMA.names if name not in COLUMN_ENCODINGS]
