@@ -1,6 +1,7 @@
 """Where chunks run: in the driver, on a local process pool, or on a Dask cluster.
 
-Every backend is a ``concurrent.futures.Executor`` plus a number of ``slots`` (how many
+Every backend is a ``concurrent.futures.Executor`` (a thread of the driver for one worker)
+plus a number of ``slots`` (how many
 chunks to keep in flight) and a way to recover from a lost worker.
 """
 
@@ -9,10 +10,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.errors import DsqError
 from sim.batch.lifeline import follow_parent
@@ -23,16 +24,12 @@ if TYPE_CHECKING:
 SCHEDULER_RE = re.compile(r"^(tcp|tls)://[^\s:/]+:\d{1,5}$")
 
 
-class InlineExecutor(Executor):
-    """Runs each submitted call at once in the calling process (``--workers 1``)."""
-
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future:
-        fut: Future = Future()
-        try:
-            fut.set_result(fn(*args, **kwargs))
-        except Exception as exc:  # noqa: BLE001 - delivered through the future
-            fut.set_exception(exc)
-        return fut
+def inline_executor() -> Executor:
+    """The executor of ``--workers 1``: one thread of the driver's process plays the chunks,
+    one at a time, in the order they come; the driver keeps the next chunk queued, so the
+    games of one are played while it records the previous one (the fast path's compiled
+    loop releases the GIL)."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="dsq-worker")
 
 
 class Backend:
@@ -44,13 +41,13 @@ class Backend:
     """
 
     name = "inline"
-    slots = 1
+    slots = 2  # one chunk playing, the next one queued behind it (still one worker)
     generation = 0
     spools = True
     spool = ""
 
     def __init__(self) -> None:
-        self.executor: Executor = InlineExecutor()
+        self.executor: Executor = inline_executor()
 
     def spool_to(self, folder: str) -> None:
         """Have the workers write their games files into ``folder`` (if they can; "": have
