@@ -42,8 +42,11 @@ def check_outcomes(red: str, blue: str) -> None:
     for bot in dict.fromkeys((red, blue)):
         why = not_replayable(bot)
         if why is not None:
+            # lazy: start-up time (as in not_replayable)
+            from sim.bots.spec import short_spec
+
             raise DsqError(
-                f"--record outcomes: {bot} cannot be replayed from its seed ({why}); "
+                f"--record outcomes: {short_spec(bot)} cannot be replayed from its seed ({why}); "
                 "record its games with --record moves"
             )
 
