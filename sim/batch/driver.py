@@ -75,13 +75,10 @@ def _fast_bots(*specs: str) -> bool:
 
 
 def _drop_file(fut: Future) -> None:
-    """Remove the file a chunk that will not be collected has written, if any."""
-    try:
-        res = fut.result()
-    except BaseException:  # noqa: BLE001 - a lost chunk leaves nothing to drop
-        return
-    if res.file is not None:
-        discard_spooled(res.file)
+    """Remove the file a chunk that will not be collected has written (a lost one: none)."""
+    file = None if fut.exception() is not None else fut.result().file
+    if file is not None:
+        discard_spooled(file)
 
 
 class BatchDriver:

@@ -31,7 +31,8 @@ def recorded_rate(
     record: str = "moves",
 ) -> dict[str, Any]:
     """Games/s of a ``random`` vs ``random`` batch of ``games`` games recorded on
-    ``workers`` workers into ``data`` (storing ``record``: ``moves`` or ``outcomes``) (by default a temporary folder, removed after).
+    ``workers`` workers into ``data`` (by default a temporary folder, removed after),
+    storing ``record`` of each game (``moves``: everything, or ``outcomes``).
 
     A small batch first starts the workers (processes, compiled kernels) on the same
     backend, so ``games_per_s`` is the rate of a running simulation; ``start_seconds`` is

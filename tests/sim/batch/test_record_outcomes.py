@@ -102,8 +102,8 @@ def test_a_game_that_does_not_end_as_recorded_is_not_replayed(tmp_path: Path) ->
 
 
 def test_resume_keeps_recording_outcomes(tmp_path: Path) -> None:
-    res = dsq("simulate", "--games", "3000", "--seed", "2", "--record", "outcomes",
-              "--chunk-games", "1000", "--batch-id", "b", "--data", str(tmp_path), "--quiet")  # fmt: skip
+    res = dsq("simulate", "--games", "3000", "--seed", "2", "--record", "outcomes", "--chunk-games",
+              "1000", "--batch-id", "b", "--data", str(tmp_path), "--quiet")  # fmt: skip
     assert res.returncode == 0, res.stderr
     paths = files(tmp_path, "b")
     assert len(paths) >= 2
