@@ -106,7 +106,7 @@ def _pipelined(played: Future, encoder: Executor, job: ChunkJob) -> Future:
             done.cancel()
         elif fut.exception() is not None:
             if done.set_running_or_notify_cancel():
-                done.set_exception(fut.exception())  # type: ignore[arg-type]
+                done.set_exception(fut.exception())
         elif not done.cancelled():
             try:
                 encoder.submit(encode, fut.result())

@@ -50,7 +50,9 @@ def test_simulate_records_outcomes_in_few_bytes_a_game(tmp_path: Path) -> None:
     assert record["spec"]["record"] == "outcomes"
     assert sum(record["counts"][k] for k in ("red", "blue", "draw")) == games
     with open_dataset(tmp_path) as ds:
-        n, plies = ds.con.execute("SELECT count(*), sum(plies) FROM games").fetchone()
+        row = ds.con.execute("SELECT count(*), sum(plies) FROM games").fetchone()
+    assert row is not None
+    n, plies = row
     assert n == games and plies > games * 100
     shown = dsq("batches", "--data", str(tmp_path))
     assert "(outcomes only)" in shown.stdout
