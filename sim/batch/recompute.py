@@ -86,6 +86,8 @@ def recompute(data_dir: Path | str, record: dict[str, Any]) -> Recomputed:
     got = (row["winner"], row["reason"], int(row["plies"]), int(row["seed"]))
     want = (record["winner"], record["reason"], int(record["plies"]), int(record["seed"]))
     moves = [int(m) for m in row["moves"]]
+    if got[3] != want[3]:
+        return Recomputed(None, None, False, "its batch's spec gives the game another seed")
     if got != want:
         said = f"{got[0]} by {got[2]} plies ({got[1]})"
         return Recomputed(moves, row.get("start_fen"), False, f"the seed plays {said}")
