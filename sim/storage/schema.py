@@ -99,4 +99,18 @@ COLUMN_ENCODINGS = {
     "seed": "PLAIN",
     "branching": "BYTE_STREAM_SPLIT",
 }
-DICTIONARY_COLUMNS = [name for name in GAME_SCHEMA.names if name not in COLUMN_ENCODINGS]
+
+
+def _leaves(name: str, kind: pa.DataType) -> list[str]:
+    """The parquet column paths of an Arrow field (``moves.list.element``, ...)."""
+    if pa.types.is_list(kind):
+        return _leaves(f"{name}.list.element", kind.value_type)
+    if pa.types.is_struct(kind):
+        return [p for f in kind for p in _leaves(f"{name}.{f.name}", f.type)]
+    return [name]
+
+
+# Every other column, by its parquet path (nested ones by their leaves: moves.list.element)
+DICTIONARY_COLUMNS = [
+    path for f in GAME_SCHEMA if f.name not in COLUMN_ENCODINGS for path in _leaves(f.name, f.type)
+]

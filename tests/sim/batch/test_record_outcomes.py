@@ -157,3 +157,14 @@ def test_tally_of_a_chunk_equals_game_by_game(swap: bool) -> None:
         many.add_all(results[cut:])
         assert one.counts() == many.counts()
         assert one.half_pairs == many.half_pairs
+
+
+def test_games_files_use_the_chosen_encodings(tmp_path: Path) -> None:
+    run_batches([make_spec("standard", "random", "random", 50, seed=1)], tmp_path, ids=["m"])
+    meta = pq.ParquetFile(files(tmp_path, "m")[0]).metadata.row_group(0)
+    enc = {meta.column(i).path_in_schema: meta.column(i).encodings for i in range(meta.num_columns)}
+    assert "DELTA_BINARY_PACKED" in enc["game_index"] and "DELTA_BINARY_PACKED" in enc["pair_id"]
+    assert "BYTE_STREAM_SPLIT" in enc["branching"]
+    assert "RLE_DICTIONARY" not in enc["seed"]
+    assert "RLE_DICTIONARY" in enc["moves.list.element"]
+    assert "RLE_DICTIONARY" in enc["captures.list.element.square"]
