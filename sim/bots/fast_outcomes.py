@@ -8,10 +8,35 @@ import numpy as np
 
 from engine import core
 from engine.codes import H_CAPTURED, H_PIECE
-from engine.jit import njit
-from sim.bots.fast import SLICE, SUMMARY_SIZE, now_us, play_fast, write_summary
+from engine.jit import kernel, njit
+from engine.rng import rng_below
+from sim.bots.fast import RANDOM, SLICE, SUMMARY_SIZE, now_us, play_fast, write_summary
 
 OUTCOME_SIZE = SUMMARY_SIZE + 2  # the summary, then Red's and Blue's captures
+
+
+@kernel
+def random_game(st, rules, rng_open, rng_red, rng_blue, opening_plies, ply_cap, buf):
+    """:func:`sim.bots.fast.play_fast` between two ``random`` bots without forced moves,
+    keeping no move: the same draws from the same generators, so the same game."""
+    plies = 0
+    branch = 0
+    while plies < ply_cap:
+        n = core.settle(st, rules, buf)
+        if n == 0:
+            break
+        branch += n
+        if plies < opening_plies:
+            mv = buf[rng_below(rng_open, n)]
+        elif st[core.S_SIDE] == 0:
+            mv = buf[rng_below(rng_red, n)]
+        else:
+            mv = buf[rng_below(rng_blue, n)]
+        core.make_move(st, rules, mv)
+        plies += 1
+    if plies == ply_cap:
+        core.settle(st, rules, buf)
+    return plies, branch
 
 
 @njit(cache=True, nogil=True)
@@ -46,21 +71,30 @@ def fast_outcomes_from(
         w = which[g]
         st[: core.HEADER] = starts[w, : core.HEADER]
         rng = rngs[g]
-        plies, branch = play_fast(
-            st,
-            rules,
-            kinds[g],
-            values,
-            rng[0:1],
-            rng[1:2],
-            rng[2:3],
-            forced[forced_offsets[w] : forced_offsets[w + 1]],
-            opening_plies,
-            ply_cap,
-            game_moves,
-            buf,
-            scratch,
-        )
+        if (
+            kinds[g, 0] == RANDOM
+            and kinds[g, 1] == RANDOM
+            and forced_offsets[w + 1] == forced_offsets[w]
+        ):
+            plies, branch = random_game(
+                st, rules, rng[0:1], rng[1:2], rng[2:3], opening_plies, ply_cap, buf
+            )
+        else:
+            plies, branch = play_fast(
+                st,
+                rules,
+                kinds[g],
+                values,
+                rng[0:1],
+                rng[1:2],
+                rng[2:3],
+                forced[forced_offsets[w] : forced_offsets[w + 1]],
+                opening_plies,
+                ply_cap,
+                game_moves,
+                buf,
+                scratch,
+            )
         write_summary(st, plies, branch, out[g])
         red = 0
         blue = 0

@@ -9,13 +9,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
 from sim.batch import make_spec, run_batches
 from sim.batch.recompute import not_replayable, recompute
 from sim.batch.tally import Tally
+from sim.play.columnar import play_fast_columns
+from sim.play.openings import parse_suite
 from sim.play.replay import replay_recorded
+from sim.play.seeds import plan_games
 from sim.stats.games import game_record
 from sim.storage.reading import open_dataset
 from sim.storage.verify import verify_files
@@ -169,3 +173,21 @@ def test_games_files_use_the_chosen_encodings(tmp_path: Path) -> None:
     assert "RLE_DICTIONARY" not in enc["seed"]
     assert "RLE_DICTIONARY" in enc["moves.list.element"]
     assert "RLE_DICTIONARY" in enc["captures.list.element.square"]
+
+
+@pytest.mark.parametrize("bots", [("random", "random"), ("greedy", "random")])
+@pytest.mark.parametrize("suite", [False, True])
+def test_fast_games_without_moves_are_the_same_games(bots: tuple[str, str], suite: bool) -> None:
+    n = 300
+    plan = plan_games(4, range(n), True)
+    lines = parse_suite("startpos a3a4\nstartpos g3g4 a7a6\n", "standard", "t") if suite else None
+    which = np.arange(n) % 2 if suite else None
+    red = np.where(plan.a_is_red, 0, 1)
+    args = ("standard", bots, red, 1 - red, plan.seed, plan.opening_seed, 2, 300)
+    full, _ = play_fast_columns(*args, suite=lines, which=which)
+    bare, _ = play_fast_columns(*args, suite=lines, which=which, moves=False)
+    for name, column in full.items():
+        if name in UNSTORED:
+            assert bare[name].null_count == n, name
+        else:
+            assert bare[name].equals(column), name
