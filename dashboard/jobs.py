@@ -76,6 +76,7 @@ class LaunchRequest:
     ply_cap: int = 1000
     workers: int = 1
     label: str | None = None
+    record: str = "moves"
 
     def spec_options(self) -> dict[str, Any]:
         """The request's values of the spec's options (``make_spec``'s keyword arguments);

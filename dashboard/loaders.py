@@ -25,6 +25,7 @@ import streamlit as st
 
 from dashboard.lang import confidence
 from dashboard.settings import load_settings
+from sim.batch.recompute import with_moves
 from sim.stats.games import distinct_values, list_games
 from sim.stats.games import game_record as stored_game
 from sim.stats.query import Selection
@@ -169,11 +170,18 @@ def games_listing(
 def _game(data_dir: str, fingerprint: str, batch_id: str, game_index: int) -> dict[str, Any] | None:
     loaded = _open(data_dir, fingerprint)
     with loaded.lock:
-        return loaded.ds.read(lambda: stored_game(loaded.ds.con, batch_id, game_index))
+        game = loaded.ds.read(lambda: stored_game(loaded.ds.con, batch_id, game_index))
+    if game is None or game["moves"] is not None:
+        return game
+    game, again = with_moves(data_dir, game)  # recorded without its moves: from its seed
+    assert again is not None
+    return {**game, "moves_recomputed": again.agrees, "replay_problem": again.why}
 
 
 def game_record(batch_id: str, game_index: int) -> dict[str, Any] | None:
-    """Every column of one recorded game (moves as a list of ints), or None."""
+    """Every column of one recorded game (moves as a list of ints), or None. A game
+    recorded without its moves has them recomputed from its seed, and two more keys:
+    ``moves_recomputed`` (whether that game ends as recorded) and ``replay_problem``."""
     loaded = dataset()
     return _game(data_dir(), loaded.fingerprint, batch_id, int(game_index))
 

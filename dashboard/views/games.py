@@ -155,6 +155,10 @@ def _status(rep: Replay, ply: int, rules: str, final: str | None = None) -> str:
 
 def show_replay(game: dict[str, Any]) -> None:
     """The replay of one recorded game: info, controls, board and move list."""
+    if "moves_recomputed" in game and not game["moves_recomputed"]:
+        st.subheader(t("games.game_title", batch=game["batch_id"], index=game["game_index"]))
+        st.error(t("games.seed_replay_failed", why=game["replay_problem"]))
+        return
     cap = replay_cap(game["reason"], game["ply_cap"])
     start_fen = game["start_fen"] if _present(game.get("start_fen")) else None
     rep = cached_replay(game["rules"], tuple(game["moves"]), cap, start_fen)
@@ -182,6 +186,8 @@ def show_replay(game: dict[str, Any]) -> None:
                     detail=rep.error,
                 )
             )
+    if game.get("moves_recomputed"):
+        st.info(t("games.moves_recomputed"))
     facts = game_facts(game)
     if facts:
         st.caption(" · ".join(facts))

@@ -61,6 +61,7 @@ def keep_settings(limits: Limits) -> None:
     keep("sim_plycap", "int", default=1000, low=1, high=MAX_PLY_CAP)
     keep("sim_label", "str", default="", valid=lambda s: len(s) <= 200)
     keep("sim_swap", "bool", default=False)
+    keep("sim_outcomes", "bool", default=False)
 
 
 def launch_form(data_dir: Path, limits: Limits) -> None:
@@ -109,6 +110,9 @@ def launch_form(data_dir: Path, limits: Limits) -> None:
         ply_cap = c[1].number_input(t("simulate.ply_cap"), 1, MAX_PLY_CAP, 1000, key="sim_plycap")
         label = c[2].text_input(t("simulate.label"), key="sim_label")
         swap = st.checkbox(t("simulate.swap"), key="sim_swap")
+        outcomes = st.checkbox(
+            t("simulate.outcomes"), key="sim_outcomes", help=t("simulate.outcomes_help")
+        )
         if st.button(t("simulate.launch"), type="primary", key="sim_launch"):
             request = LaunchRequest(
                 rules=tuple(rules),
@@ -121,6 +125,7 @@ def launch_form(data_dir: Path, limits: Limits) -> None:
                 ply_cap=int(ply_cap),
                 workers=int(workers),
                 label=label.strip() or None,
+                record="outcomes" if outcomes else "moves",
             )
             try:
                 ids = launch(data_dir, request, limits)

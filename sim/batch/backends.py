@@ -1,6 +1,7 @@
 """Where chunks run: in the driver, on a local process pool, or on a Dask cluster.
 
-Every backend is a ``concurrent.futures.Executor`` plus a number of ``slots`` (how many
+Every backend is a ``concurrent.futures.Executor`` (a thread of the driver for one worker)
+plus a number of ``slots`` (how many
 chunks to keep in flight) and a way to recover from a lost worker.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -23,16 +24,13 @@ if TYPE_CHECKING:
 SCHEDULER_RE = re.compile(r"^(tcp|tls)://[^\s:/]+:\d{1,5}$")
 
 
-class InlineExecutor(Executor):
-    """Runs each submitted call at once in the calling process (``--workers 1``)."""
-
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future:
-        fut: Future = Future()
-        try:
-            fut.set_result(fn(*args, **kwargs))
-        except Exception as exc:  # noqa: BLE001 - delivered through the future
-            fut.set_exception(exc)
-        return fut
+def inline_executor(name: str = "dsq-worker") -> Executor:
+    """A one-thread executor of the driver's process. ``--workers 1`` has two: the worker,
+    which plays the chunks one at a time in the order they come, and the encoder, which
+    writes and verifies the games file of each played chunk while the worker plays the
+    next one (the compiled game loop and parquet encoding both release the GIL); the
+    driver keeps the next chunk queued and records the previous one meanwhile."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
 
 
 class Backend:
@@ -44,13 +42,14 @@ class Backend:
     """
 
     name = "inline"
-    slots = 1
+    slots = 2  # one chunk playing, the next one queued behind it (still one worker)
     generation = 0
     spools = True
     spool = ""
 
     def __init__(self) -> None:
-        self.executor: Executor = InlineExecutor()
+        self.executor: Executor = inline_executor()
+        self.encoder: Executor | None = inline_executor("dsq-encoder")
 
     def spool_to(self, folder: str) -> None:
         """Have the workers write their games files into ``folder`` (if they can; "": have
@@ -64,7 +63,10 @@ class Backend:
 
         if self.spool and not job.spool:
             job = replace(job, spool=self.spool)
-        return self.executor.submit(play_chunk, job)
+        encoder = getattr(self, "encoder", None)
+        if encoder is None or not job.spool:
+            return self.executor.submit(play_chunk, job)
+        return _pipelined(self.executor.submit(play_chunk, replace(job, spool="")), encoder, job)
 
     def lost_worker(self, exc: BaseException) -> bool:
         """Whether ``exc`` means the chunk's worker died (the chunk should be replayed)."""
@@ -76,6 +78,44 @@ class Backend:
     def close(self, cancel: bool = False) -> None:
         """Release the backend; with ``cancel``, drop queued chunks without waiting."""
         self.executor.shutdown(wait=not cancel, cancel_futures=cancel)
+        encoder = getattr(self, "encoder", None)
+        if encoder is not None:
+            encoder.shutdown(wait=not cancel, cancel_futures=cancel)
+
+
+def _pipelined(played: Future, encoder: Executor, job: ChunkJob) -> Future:
+    """The future of a chunk ``played`` on the worker whose games file the ``encoder``
+    then writes into ``job.spool`` (the chunk's result as :func:`play_chunk` gives it with
+    that folder). Cancelling it before its file is begun drops the chunk; once begun, the
+    file is written and the result delivered (the driver drops what it does not collect)."""
+    # lazy: start-up time (pyarrow; as in Backend.submit)
+    from sim.batch.chunks import spool_result
+
+    done: Future = Future()
+
+    def encode(result: Any) -> None:
+        if not done.set_running_or_notify_cancel():
+            return
+        try:
+            done.set_result(spool_result(result, job))
+        except BaseException as exc:  # noqa: BLE001 - delivered through the future
+            done.set_exception(exc)
+
+    def hand_on(fut: Future) -> None:
+        if fut.cancelled():
+            done.cancel()
+        elif fut.exception() is not None:
+            if done.set_running_or_notify_cancel():
+                done.set_exception(fut.exception())
+        elif not done.cancelled():
+            try:
+                encoder.submit(encode, fut.result())
+            except RuntimeError:  # the backend is closed: the chunk is not collected
+                done.cancel()
+
+    done.add_done_callback(lambda d: d.cancelled() and played.cancel())
+    played.add_done_callback(hand_on)
+    return done
 
 
 class PoolBackend(Backend):

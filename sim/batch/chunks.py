@@ -187,11 +187,32 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
             if time.monotonic() >= deadline:
                 break
         played = tuple(r["game_index"] for r in rows)
-        result = ChunkResult(job=job, table=rows_to_table(rows), played=played)
-    if job.spool and result.table is not None:
-        file = spool_games(job.spool, result.table)
-        return ChunkResult(job=job, table=None, played=result.played, file=file)
-    return result
+        table = rows_to_table(rows)
+        if job.spec.record == "outcomes":
+            table = outcomes_only(table)
+        result = ChunkResult(job=job, table=table, played=played)
+    return spool_result(result, job) if job.spool else result
+
+
+def spool_result(result: ChunkResult, job: ChunkJob) -> ChunkResult:
+    """``result`` with its table written and verified as a games file in ``job.spool``
+    (:func:`sim.storage.spool.spool_games`): what :func:`play_chunk` returns for ``job``."""
+    if result.table is None:
+        return result
+    file = spool_games(job.spool, result.table)
+    return ChunkResult(job=job, table=None, played=result.played, file=file)
+
+
+# What --record outcomes does not store of a game (null): its moves and what goes with them
+NOT_OUTCOMES = ("moves", "captures", "duration_ms", "move_ms", "scores")
+
+
+def outcomes_only(table: pa.Table) -> pa.Table:
+    """``table`` (GAME_SCHEMA) with the columns ``--record outcomes`` does not store null."""
+    for name in NOT_OUTCOMES:
+        k = table.schema.get_field_index(name)
+        table = table.set_column(k, name, pa.nulls(table.num_rows, table.schema.field(k).type))
+    return table
 
 
 def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
@@ -201,7 +222,8 @@ def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
     from sim.play.columnar import play_fast_columns
 
     spec = job.spec
-    plan = plan_games(spec.seed, job.indices, spec.swap)
+    # no random opening ply: the opening generator is never drawn from, its seed unneeded
+    plan = plan_games(spec.seed, job.indices, spec.swap, openings=spec.opening_plies > 0)
     red = np.where(plan.a_is_red, 0, 1)  # indices into (spec.red, spec.blue): bots a and b
     suite, which = _suite(spec), None
     if suite is not None:
@@ -223,6 +245,7 @@ def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
         tables=job.tables or None,
         suite=suite,
         which=which,
+        moves=spec.record != "outcomes",
     )
     columns.update(
         schema_version=pa.repeat(pa.scalar(SCHEMA_VERSION, pa.int16()), n),

@@ -74,6 +74,13 @@ def _fast_bots(*specs: str) -> bool:
     return all(parse_bot(s).name in kinds for s in specs)
 
 
+def _drop_file(fut: Future) -> None:
+    """Remove the file a chunk that will not be collected has written (a lost one: none)."""
+    file = None if fut.exception() is not None else fut.result().file
+    if file is not None:
+        discard_spooled(file)
+
+
 class BatchDriver:
     """Plays every game of one batch not yet recorded, on ``backend``.
 
@@ -275,14 +282,8 @@ class BatchDriver:
     def _cancel_inflight(self) -> None:
         """Cancel the chunks not collected; drop the files of those already written."""
         for fut in self.inflight:
-            if fut.cancel() or not fut.done():
-                continue
-            try:
-                res = fut.result()
-            except BaseException:  # noqa: BLE001 - a lost chunk leaves nothing to drop
-                continue
-            if res.file is not None:
-                discard_spooled(res.file)
+            if not fut.cancel():  # done, or still running: its file is dropped once written
+                fut.add_done_callback(_drop_file)
 
     @property
     def _recorder(self) -> GameRecorder:
@@ -391,8 +392,7 @@ class BatchDriver:
         no time for."""
         recorder = self._recorder
         games = recorder.commit(res.file) if res.file is not None else recorder.add(res.table)
-        for gi, w in games:
-            self.tally.add(gi, w)
+        self.tally.add_all(games)
         if self.sequential is not None:
             self.sequential.add(games)
         rest = res.job.indices[len(res.played) :]

@@ -160,8 +160,7 @@ class GameRecorder:
         """Announce a file in the record (see the module docstring), then have the writer
         put it in place."""
         projected = copy.deepcopy(self._projected)
-        for gi, w in results:
-            projected.add(gi, w)
+        projected.add_all(results)
         entry = {
             "file": name,
             "games_done": projected.counts()["games"],
@@ -193,8 +192,7 @@ class GameRecorder:
             if exc is not None:
                 raise exc  # the counts announced for later files hold this one's games
             self.recorded.update(idx)
-            for gi, w in results:
-                self.tally.add(gi, w)
+            self.tally.add_all(results)
             self._unsure = False
 
     def _close_out(self) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from engine.errors import DsqError
 from engine.rules import canonical_rules
 from sim.batch.chunks import DEFAULT_PLAY_FN
+from sim.batch.recompute import check_outcomes
 from sim.play.adjudication import canonical_draw, canonical_resign
 from sim.play.seeds import new_batch_seed
 from sim.storage.batchspec import (
@@ -105,6 +106,11 @@ def make_spec(
         elif not check_value(info, value):
             raise value_error(info, value)
     check_pair(values)
+    if values["record"] == "outcomes":  # no moves stored: they must replay from the seed
+        try:
+            check_outcomes(values["red"], values["blue"])
+        except DsqError as exc:
+            raise SpecError(str(exc), "record") from None
     if values["openings"]:
         values["openings"] = _suite_text(values)
     return BatchSpec(**values)

@@ -29,6 +29,9 @@ _WARM_SNIPPET = (
 )
 
 
+SIM_PLY_CAP = 1000  # dsq simulate's default ply cap: the bare playouts the recorded games match
+
+
 def warmup_seconds() -> dict[str, float]:
     """Seconds to import and compile every kernel from a cold numba cache, then from a warm one.
 
@@ -95,7 +98,9 @@ def run_bench(
 ) -> dict[str, Any]:
     """Every figure of ``dsq bench``; ``say`` (if given) is told what is measured next.
 
-    The recorded simulations play ``sim_games`` games (default ``5 * games``) on one
+    The recorded simulations (outcomes only and every move on one worker, moves on two)
+    are compared with bare random playouts (``simulate_bare``, the same games' ply cap)
+    measured just before them. They play ``sim_games`` games (default ``5 * games``) on one
     worker, and twice as many on two workers where two cores are free to use (unless
     ``sim_workers`` is 1: one worker only, no process pool to start).
     """
@@ -122,9 +127,15 @@ def run_bench(
     report["alphabeta"] = search_rates()
     sim = sim_games if sim_games is not None else 5 * games
     report["simulate"] = []
+    tell(f"{sim:,} bare random playouts beside the recorded ones (one core)")
+    bare = random_games_rate("standard", sim, ply_cap=SIM_PLY_CAP)["games_per_s"]
+    report["simulate_bare"] = {"games": sim, "games_per_s": bare}
     for workers in (1, 2) if usable_cores() >= 2 and sim_workers >= 2 else (1,):
         n = sim * workers
         where = "1 worker" if workers == 1 else f"{workers} workers"
-        tell(f"dsq simulate, {n:,} random-vs-random games recorded on {where}")
-        report["simulate"].append(recorded_rate(n, workers))
+        for record in ("outcomes", "moves") if workers == 1 else ("moves",):
+            tell(f"dsq simulate, {n:,} random-vs-random games recorded ({record}) on {where}")
+            r = recorded_rate(n, workers, record=record)
+            r["vs_bare"] = r["games_per_s"] / (bare * workers)  # per worker, against one core
+            report["simulate"].append(r)
     return report

@@ -1,5 +1,6 @@
 """Recorded-simulation speed: ``dsq simulate`` (random vs random, parquet files written and
-verified) end to end, in games per second, on 1 and on 2 workers."""
+verified) end to end, in games per second, on 1 and on 2 workers, recording every move
+(``--record moves``) or the outcomes only (``--record outcomes``)."""
 
 from __future__ import annotations
 
@@ -27,9 +28,11 @@ def recorded_rate(
     data: Path | str | None = None,
     rules: str = "standard",
     batch_id: str | None = None,
+    record: str = "moves",
 ) -> dict[str, Any]:
     """Games/s of a ``random`` vs ``random`` batch of ``games`` games recorded on
-    ``workers`` workers into ``data`` (by default a temporary folder, removed after).
+    ``workers`` workers into ``data`` (by default a temporary folder, removed after),
+    storing ``record`` of each game (``moves``: everything, or ``outcomes``).
 
     A small batch first starts the workers (processes, compiled kernels) on the same
     backend, so ``games_per_s`` is the rate of a running simulation; ``start_seconds`` is
@@ -37,8 +40,8 @@ def recorded_rate(
     """
 
     specs = [
-        make_spec(rules, "random", "random", WARM_GAMES * workers, seed=2),
-        make_spec(rules, "random", "random", games, seed=1),
+        make_spec(rules, "random", "random", WARM_GAMES * workers, seed=2, record=record),
+        make_spec(rules, "random", "random", games, seed=1, record=record),
     ]
     with tempfile.TemporaryDirectory(prefix="dsq-bench-") as tmp:
         folder = Path(data) if data is not None else Path(tmp)
@@ -48,6 +51,7 @@ def recorded_rate(
     return {
         "rules": rules,
         "workers": workers,
+        "record": record,
         "games": games,
         "seconds": rec["seconds"],
         "games_per_s": games / rec["seconds"],

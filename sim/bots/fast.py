@@ -273,7 +273,7 @@ def fast_games(start, rules, kinds, values, rngs, opening_plies, ply_cap, deadli
     )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the driver records one chunk while the next one plays
 def fast_games_from(
     starts,
     which,

@@ -16,8 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="measure engine speed (perft, random games, alpha-beta, recorded simulations)",
         description="Throughput after JIT warm-up: perft nodes/s from the initial position, "
         "uniform-random games/s and plies/s under each preset and alpha-beta nodes/s (single "
-        "core), recorded games/s of `dsq simulate` random vs random on 1 worker and on 2 "
-        "(where 2 cores are free), and the JIT warm-up time from a cold and from a warm numba "
+        "core), recorded games/s of `dsq simulate` random vs random on 1 worker (outcomes "
+        "only, and every move) and on 2 (where 2 cores are free), each beside bare random "
+        "playouts measured just before, and the JIT warm-up time from a cold and from a warm numba "
         "cache (measured first: about 10-20 s). Each step is announced on stderr as it starts; "
         "the default run takes under a minute.",
     )
@@ -93,11 +94,14 @@ def run(args: argparse.Namespace) -> int:
             f"alpha-beta, {where}, depth {a['depth']}: {a['nodes']:,} nodes = "
             f"{a['nodes_per_s'] / 1e6:.2f} M nodes/s"
         )
+    bare = report["simulate_bare"]
+    print(f"bare random playouts beside them: {bare['games_per_s']:,.0f} games/s")
     for r in report["simulate"]:
         print(
-            f"dsq simulate, {r['workers']} worker{'s' if r['workers'] > 1 else ''}, recorded: "
-            f"{r['games_per_s']:,.0f} games/s ({r['games']:,} games in {r['seconds']:.1f} s, "
-            f"after {r['start_seconds']:.1f} s starting the workers)"
+            f"dsq simulate, {r['workers']} worker{'s' if r['workers'] > 1 else ''}, recorded "
+            f"({r['record']}): {r['games_per_s']:,.0f} games/s = {r['vs_bare']:.2f}x the bare "
+            f"rate{' per worker' if r['workers'] > 1 else ''} ({r['games']:,} games in "
+            f"{r['seconds']:.1f} s, after {r['start_seconds']:.1f} s starting the workers)"
         )
     return 0
 

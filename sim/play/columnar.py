@@ -22,6 +22,8 @@ from engine import core
 from engine.codes import ANIMAL_NAMES, DEN, DRAWN, ONGOING, PLY_CAP, REASON_NAMES, Status
 from engine.fen import parse_fen
 from sim.bots import fast
+from sim.bots.fast_outcomes import fast_outcomes_from
+from sim.bots.spec import BotSpec
 from sim.play.openings import Suite
 from sim.play.referee import _FAST_KINDS, _adjudicator, _bot, _check_int, _rules
 from sim.storage.schema import CAPTURE_TYPE, GAME_SCHEMA, OPTIONAL_FIELDS
@@ -129,6 +131,7 @@ def play_fast_columns(
     tables: str | None = None,
     suite: Suite | None = None,
     which: np.ndarray | None = None,
+    moves: bool = True,
 ) -> tuple[dict[str, pa.Array], int]:
     """:func:`play_fast_games` with the bots given as indices into ``bots`` and the seeds
     as int64 arrays; the games are played in order until all are done or the
@@ -160,17 +163,22 @@ def play_fast_columns(
         np.asarray(seeds, dtype=np.int64), np.asarray(opening_seeds, dtype=np.int64)
     )
     deadline_us = 0 if deadline is None else max(1, int(deadline * 1e6))
-    summary, moves, move_offsets, caps, cap_offsets = fast.fast_games_from(
-        starts, which, forced, offsets, ra, kinds, values, rngs, opening_plies, ply_cap,
-        deadline_us,
-    )  # fmt: skip
+    args = (starts, which, forced, offsets, ra, kinds, values, rngs, opening_plies, ply_cap,
+            deadline_us)  # fmt: skip
+    if not moves and adj is None:
+        plies0 = lengths[which] + opening_plies
+        out = fast_outcomes_from(*args)
+        return _outcome_columns(
+            out, rules_spec, specs, red, blue, plies0, ply_cap, fens.take(pa.array(which))
+        )
+    summary, moves_, move_offsets, caps, cap_offsets = fast.fast_games_from(*args)
     n = summary.shape[0]
     if adj is not None:
         # lazy: start-up time (numba kernels)
         from sim.tablebase.adjudicate import cut_games
 
-        summary, moves, move_offsets, caps, cap_offsets = cut_games(
-            starts, ra, adj, summary, moves, move_offsets, caps, cap_offsets, which[:n]
+        summary, moves_, move_offsets, caps, cap_offsets = cut_games(
+            starts, ra, adj, summary, moves_, move_offsets, caps, cap_offsets, which[:n]
         )
     plies = summary[:, 0]
     capped = summary[:, 2] == ONGOING
@@ -216,11 +224,65 @@ def play_fast_columns(
         "blue_pieces_left": col("blue_pieces_left", summary[:, 5].astype(np.int8)),
         "den_animal": _ANIMAL_BY_CODE.take(den),
         "branching": col("branching", branching.astype(np.float32)),
-        "moves": pa.ListArray.from_arrays(pa.array(move_offsets), pa.array(moves)),
+        "moves": pa.ListArray.from_arrays(pa.array(move_offsets), pa.array(moves_)),
         "captures": pa.ListArray.from_arrays(pa.array(cap_offsets), capture_structs),
         "duration_ms": col("duration_ms", (elapsed_ms * plies / total_plies).astype(np.float32)),
         **{f.name: pa.nulls(n, f.type) for f in OPTIONAL_FIELDS},  # no clock, forfeit, engine
         "start_fen": fens.take(pa.array(which[:n])),
+    }
+    if not moves:  # adjudicated games were cut with their moves; they are not stored
+        for name in UNSTORED:
+            columns[name] = pa.nulls(n, GAME_SCHEMA.field(name).type)
+    return columns, n
+
+
+# The columns of a game --record outcomes leaves null (with the clocks, engines, scores)
+UNSTORED = ("moves", "captures", "duration_ms")
+
+
+def _outcome_columns(
+    out: np.ndarray,
+    rules_spec: str,
+    specs: Sequence[BotSpec],
+    red: np.ndarray,
+    blue: np.ndarray,
+    opening_plies: np.ndarray,
+    ply_cap: int,
+    fens: pa.Array,
+) -> tuple[dict[str, pa.Array], int]:
+    """The columns of games played without their moves (``out``: the rows of
+    :func:`sim.bots.fast_outcomes.fast_outcomes_from`), built from whole arrays."""
+    n = out.shape[0]
+    plies = out[:, 0]
+    capped = out[:, 2] == ONGOING
+    reason = np.where(capped, PLY_CAP, out[:, 3])
+    den = np.where(reason == DEN, (out[:, 6] - 1) % 8 + 1, 0)
+    branching = out[:, 1] / np.maximum(plies, 1)
+    canonical = pa.array([s.canonical for s in specs], type=pa.string())
+
+    def col(name: str, values: np.ndarray) -> pa.Array:
+        """``values`` as an Arrow array of the type of GAME_SCHEMA's column ``name``."""
+        kind = GAME_SCHEMA.field(name).type
+        return pa.array(values.astype(kind.to_pandas_dtype()), type=kind)
+
+    columns = {
+        "rules": pa.repeat(pa.scalar(rules_spec, pa.string()), n),
+        "red": canonical.take(red[:n]),
+        "blue": canonical.take(blue[:n]),
+        "opening_plies": col("opening_plies", opening_plies[:n]),
+        "ply_cap": pa.repeat(pa.scalar(ply_cap, pa.int32()), n),
+        "winner": _WINNER_BY_STATUS.take(np.where(capped, DRAWN, out[:, 2])),
+        "reason": _REASON_BY_CODE.take(reason),
+        "plies": col("plies", plies),
+        "red_captures": col("red_captures", out[:, 7]),
+        "blue_captures": col("blue_captures", out[:, 8]),
+        "red_pieces_left": col("red_pieces_left", out[:, 4]),
+        "blue_pieces_left": col("blue_pieces_left", out[:, 5]),
+        "den_animal": _ANIMAL_BY_CODE.take(den),
+        "branching": col("branching", branching),
+        **{name: pa.nulls(n, GAME_SCHEMA.field(name).type) for name in UNSTORED},
+        **{f.name: pa.nulls(n, f.type) for f in OPTIONAL_FIELDS},  # no clock, forfeit, engine
+        "start_fen": fens[:n],
     }
     return columns, n
 

@@ -205,7 +205,8 @@ def replay_recorded(data_dir: Path, ref: str) -> dict[str, Any]:
     """The replay report (as ``dsq replay`` prints it) of recorded game ``ref``, with
     ``"game"``, its ``"moves"`` and ``"movetext"`` (numbered, as in the text records of
     :mod:`sim.storage.gametext`), ``"recorded"`` (its stored winner, reason and plies)
-    and ``"agrees"``."""
+    ``"moves_stored"`` (false: the game was recorded without its moves, which were
+    recomputed from its seed, :mod:`sim.batch.recompute`) and ``"agrees"``."""
     # lazy: start-up time (duckdb, pandas)
     from sim.stats.games import game_record, replay_input
     from sim.storage.reading import open_dataset
@@ -215,6 +216,15 @@ def replay_recorded(data_dir: Path, ref: str) -> dict[str, Any]:
         record = ds.read(lambda: game_record(ds.con, bid, index))
     if record is None:
         raise DsqError(f"no recorded game {bid}:{index} in {data_dir}")
+    # lazy: start-up time (the batch runner: only for a game recorded without its moves)
+    from sim.batch.recompute import with_moves
+
+    record, again = with_moves(data_dir, record)
+    if again is not None and not again.agrees:
+        raise DsqError(
+            f"game {bid}:{index} was recorded without its moves (--record outcomes) and "
+            f"cannot be replayed from its seed: {again.why}"
+        )
     line = replay_input(record)
     report = replay(line["rules"], line["fen"], line["moves"])
     recorded = {
@@ -232,5 +242,6 @@ def replay_recorded(data_dir: Path, ref: str) -> dict[str, Any]:
         "movetext": " ".join(move_tokens(bare)),
         **report,
         "recorded": recorded,
+        "moves_stored": again is None,  # False: recomputed from the seed (--record outcomes)
         "agrees": same and report["plies"] == recorded["plies"],
     }

@@ -103,16 +103,22 @@ def _derive_many(batch_seed: int, values: np.ndarray, domain: int) -> np.ndarray
     return (np.frombuffer(digests, dtype="<u8") & np.uint64(MAX_SEED)).astype(np.int64)
 
 
-def plan_games(batch_seed: int, indices: Sequence[int], swap: bool) -> ChunkPlan:
+def plan_games(
+    batch_seed: int, indices: Sequence[int], swap: bool, openings: bool = True
+) -> ChunkPlan:
     """The plans of games ``indices`` (what :func:`plan_game` gives each of them, ``red``
-    being ``bot_a`` where ``a_is_red``), computed together."""
+    being ``bot_a`` where ``a_is_red``), computed together; without ``openings`` (games
+    with no random opening ply, which draw nothing from it) every opening seed is 0."""
     # lazy: start-up time (numpy: the CLI reads MAX_SEED from here for its argument checks)
     import numpy as np
 
     idx = np.asarray(indices, dtype=np.int64)
     pairs = idx // 2 if swap else idx
     seeds = _derive_many(batch_seed, idx.tolist(), _GAME_DOMAIN)
-    unique, where = np.unique(pairs, return_inverse=True)
-    openings = _derive_many(batch_seed, unique.tolist(), _OPENING_DOMAIN)[where]
+    if openings:
+        unique, where = np.unique(pairs, return_inverse=True)
+        opening = _derive_many(batch_seed, unique.tolist(), _OPENING_DOMAIN)[where]
+    else:
+        opening = np.zeros(idx.size, dtype=np.int64)
     a_is_red = (idx % 2 == 0) if swap else np.ones(idx.size, dtype=bool)
-    return ChunkPlan(idx, pairs, seeds, openings, a_is_red)
+    return ChunkPlan(idx, pairs, seeds, opening, a_is_red)

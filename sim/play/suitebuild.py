@@ -130,7 +130,7 @@ def _groups_sql(c: Criterion, selection: Selection) -> tuple[str, list[Any]]:
         SELECT start_fen, moves[1:{n}] AS head, winner = {mover} AS won,
                winner = 'draw' AS drawn, plies <= {n + w} AS short,
                list_filter(coalesce(scores[{n + 1}:{n + w}], []), lambda x: x IS NOT NULL) AS rec
-        FROM sel WHERE plies > {n}
+        FROM sel WHERE plies > {n} AND moves IS NOT NULL  -- not games of --record outcomes
     ),
     e AS (
         SELECT *, short OR len(rec) > 0 AS evaluated,

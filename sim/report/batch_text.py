@@ -179,9 +179,11 @@ def sprt_line(record: dict[str, Any]) -> str | None:
 
 
 def bots_label(spec: dict[str, Any]) -> str:
-    """``greedy vs random (swap)``: the two bots by their short specs."""
+    """``greedy vs random (swap)``: the two bots by their short specs (``(outcomes only)``
+    when the batch records no moves)."""
     label = f"{short_spec(str(spec.get('red', '?')))} vs {short_spec(str(spec.get('blue', '?')))}"
-    return label + (" (swap)" if spec.get("swap") else "")
+    label += " (swap)" if spec.get("swap") else ""
+    return label + (" (outcomes only)" if spec.get("record") == "outcomes" else "")
 
 
 def _elo_text(s: BatchScore) -> str:

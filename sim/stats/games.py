@@ -76,7 +76,8 @@ def game_record(
     if df.empty:
         return None
     row = df.iloc[0].to_dict()
-    row["moves"] = [int(m) for m in row["moves"]]
+    moves = row["moves"]  # None: a game recorded without its moves (--record outcomes)
+    row["moves"] = None if moves is None else [int(m) for m in moves]
     fen = row.get("start_fen")
     row["start_fen"] = fen if isinstance(fen, str) else None  # NULL: the initial position
     return row

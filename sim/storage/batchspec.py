@@ -30,6 +30,7 @@ __all__ = [
     "MAX_PLY_CAP",
     "MAX_SUITE_TEXT",
     "ORDERS",
+    "RECORDS",
     "BatchSpec",
     "FieldInfo",
     "SpecError",
@@ -45,6 +46,7 @@ ADJUDICATE = ("none", "tablebase")  # sim.tablebase.adjudicate.MODES, without lo
 MAX_TEXT = 10_000
 MAX_SUITE_TEXT = 2 << 20  # an opening suite's canonical text (sim.play.openings)
 ORDERS = ("sequential", "random")  # sim.play.openings.ORDERS, without loading it
+RECORDS = ("moves", "outcomes")  # what a batch stores of each game (BatchSpec.record)
 
 
 class SpecError(DsqError):
@@ -173,6 +175,17 @@ class BatchSpec:
         help="movenumber=P,movecount=K,score=Y: a draw (reason adjudicated_draw) once each"
         " side has made P moves and the last K moves of each side all scored within [-Y, Y];"
         " a capture or a move without a score restarts the run (as --resign). Default none",
+    )
+
+    record: str = spec_field(
+        "choice",
+        "moves",
+        flag="--record",
+        choices=RECORDS,
+        help="what is stored of each game: moves (everything) or outcomes (the result,"
+        " length, captures counts, pieces left and seed, not the moves: a few bytes a game;"
+        " the moves are recomputed from the seed when a game is replayed, so only bots"
+        " whose play the seed decides may be recorded so). Default moves",
     )
 
     def to_dict(self) -> dict[str, Any]:

@@ -162,7 +162,7 @@ def _moves(row: dict[str, Any]) -> list[str]:
 def json_row(row: dict[str, Any]) -> dict[str, Any]:
     """A game row with moves as ``a3a4`` texts and 32-bit floats written shortest."""
     out = dict(row)
-    out["moves"] = _moves(row)
+    out["moves"] = None if row["moves"] is None else _moves(row)  # None: not recorded
     for col in FLOAT_COLUMNS:
         if out[col] is not None:
             out[col] = float(short_float(out[col]))

@@ -131,7 +131,7 @@ def move_tokens(row: dict[str, Any]) -> list[str]:
     blue_first = isinstance(fen, str) and len(fen.split()) > 1 and fen.split()[1] == "b"
     scores, times = row.get("scores"), row.get("move_ms")
     out: list[str] = []
-    for ply, code in enumerate(row["moves"]):
+    for ply, code in enumerate(row["moves"] or ()):  # none: recorded without its moves
         number = 1 + (ply + blue_first) // 2
         move = decode_move(int(code))
         if (ply + blue_first) % 2 == 0:

@@ -88,3 +88,29 @@ GAME_SCHEMA = pa.schema(
         *OPTIONAL_FIELDS,
     ]
 )
+
+# Encodings of the columns that dictionaries do not suit (every other column is
+# dictionary-encoded): game and pair indices ascend (deltas of one pack into almost
+# nothing), seeds are random 63-bit numbers (plain: a dictionary only adds to them) and
+# the branching factor's bytes compress best split by significance.
+COLUMN_ENCODINGS = {
+    "game_index": "DELTA_BINARY_PACKED",
+    "pair_id": "DELTA_BINARY_PACKED",
+    "seed": "PLAIN",
+    "branching": "BYTE_STREAM_SPLIT",
+}
+
+
+def _leaves(name: str, kind: pa.DataType) -> list[str]:
+    """The parquet column paths of an Arrow field (``moves.list.element``, ...)."""
+    if pa.types.is_list(kind):
+        return _leaves(f"{name}.list.element", kind.value_type)
+    if pa.types.is_struct(kind):
+        return [p for f in kind for p in _leaves(f"{name}.{f.name}", f.type)]
+    return [name]
+
+
+# Every other column, by its parquet path (nested ones by their leaves: moves.list.element)
+DICTIONARY_COLUMNS = [
+    path for f in GAME_SCHEMA if f.name not in COLUMN_ENCODINGS for path in _leaves(f.name, f.type)
+]

@@ -22,7 +22,13 @@ import pyarrow.parquet as pq
 
 from sim.storage.atomic import TMP_MARK, fsync_dir, temp_name
 from sim.storage.paths import games_dir
-from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
+from sim.storage.schema import (
+    COLUMN_ENCODINGS,
+    DICTIONARY_COLUMNS,
+    GAME_SCHEMA,
+    OPTIONAL_COLUMNS,
+    SCHEMA_VERSION,
+)
 from sim.storage.summarize import summarize
 from sim.storage.summary import footer_metadata
 from sim.storage.verify import inspect, record_verdict
@@ -58,7 +64,8 @@ def write_games_file(path: Path, table: pa.Table) -> pa.Table:
         GAME_SCHEMA,
         compression="zstd",
         compression_level=ZSTD_LEVEL,
-        use_dictionary=True,
+        use_dictionary=DICTIONARY_COLUMNS,
+        column_encoding=COLUMN_ENCODINGS,
         write_statistics=True,
         write_page_checksum=True,
     ) as writer:

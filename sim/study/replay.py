@@ -43,7 +43,7 @@ def _replay_forbidden(start, rules, moves, offsets, out):  # pragma: no cover - 
 
 MOVES_SQL = """
 SELECT moves FROM games
-WHERE batch_id IN (SELECT unnest(?)) AND start_fen IS NULL
+WHERE batch_id IN (SELECT unnest(?)) AND start_fen IS NULL AND moves IS NOT NULL
 """
 
 

@@ -147,7 +147,10 @@ def collect(
     """The quiet positions of the selected games (at most ``limit``, a uniform sample drawn
     with ``seed`` when there are more), labelled (see the module docstring)."""
     cte, params = selection.cte()
-    sql = f"{cte} SELECT start_fen, moves, winner, scores FROM sel ORDER BY batch_id, game_index"
+    sql = (  # games recorded without their moves (--record outcomes) have no positions
+        f"{cte} SELECT start_fen, moves, winner, scores FROM sel WHERE moves IS NOT NULL "
+        "ORDER BY batch_id, game_index"
+    )
     ra = rules.as_array()
     gen = np.random.default_rng(seed)
     order_arr = np.asarray(order, dtype=np.int64)

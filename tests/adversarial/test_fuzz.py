@@ -89,6 +89,7 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
                      force_engines=None, engine_log=logs,
                      openings=st.one_of(st.sampled_from(BAD_FILES), words),
                      openings_order=st.sampled_from(["random", "sequential", "x", ""]),
+                     record=st.sampled_from(["moves", "outcomes", "x", ""]),
                      scheduler=st.sampled_from(["x", "", "tcp://", "udp://a:1"])),
     "batches": opts(json=None),
     "compact": opts(batch=st.one_of(words, st.sampled_from(["sample-mcts-1", "../x", ""])),

@@ -14,9 +14,12 @@ def test_every_figure_in_one_report() -> None:
     start, mid = report["alphabeta"]["start"], report["alphabeta"]["midgame"]
     assert (start["depth"], start["positions"], mid["depth"], mid["positions"]) == (9, 1, 7, 12)
     assert start["nodes"] > 0 and mid["nodes_per_s"] > 0
-    workers = [r["workers"] for r in report["simulate"]]
-    assert workers == ([1, 2] if usable_cores() >= 2 else [1])
+    runs = [(r["workers"], r["record"]) for r in report["simulate"]]
+    one = [(1, "outcomes"), (1, "moves")]
+    assert runs == (one + [(2, "moves")] if usable_cores() >= 2 else one)
+    assert report["simulate_bare"]["games_per_s"] > 0
     for r in report["simulate"]:
         assert r["games"] == 20 * r["workers"] and r["games_per_s"] > 0
-        assert r["start_seconds"] > 0
-    assert any("alpha-beta" in s for s in said) and any("recorded on 1 worker" in s for s in said)
+        assert r["start_seconds"] > 0 and r["vs_bare"] > 0
+    assert any("alpha-beta" in s for s in said)
+    assert any("recorded (outcomes) on 1 worker" in s for s in said)
