@@ -21,8 +21,8 @@ from sim.storage.summary import CAPTURES, CELLS, HALVES, PAIRS, SUMMARY_SCHEMA, 
 _local = threading.local()
 
 _CELL_KEYS = [
-    "batch_id", "rules", "red", "blue", "first_side", "winner", "reason", "den_animal",
-    "plies", "void",
+    "batch_id", "rules", "red", "blue", "first_side", "stored", "winner", "reason",
+    "den_animal", "plies", "void",
 ]  # fmt: skip
 _CAPTURE_KEYS = [
     "batch_id", "rules", "red", "blue", "adjudicated", "void", "capturer", "captured", "square",
@@ -190,6 +190,7 @@ def _prepared(table: pa.Table) -> pa.Table:
     adjudicated = pc.fill_null(pc.is_in(table.column("reason"), pa.array(ADJUDICATED)), False)
     return (
         table.append_column("first_side", first)
+        .append_column("stored", pc.is_valid(table.column("moves")))
         .append_column("void", pc.fill_null(void, False))
         .append_column("adjudicated", adjudicated)
     )

@@ -3,10 +3,10 @@ file's own footer.
 
 A summary is one table (:data:`SUMMARY_SCHEMA`) of four kinds of rows:
 
-- ``CELLS``: games counted by batch, rules, players, first mover, winner, reason, den
-  animal and exact length in plies (and so whether they are void under their rules,
-  Scoring 1), with the sums of their branching and durations. The
-  length is kept exactly, so a minimum length or the void rule (Scoring 1) selects
+- ``CELLS``: games counted by batch, rules, players, first mover, whether their moves
+  are stored, winner, reason, den animal and exact length in plies (and so whether
+  they are void under their rules, Scoring 1), with the sums of their branching and
+  durations. The length is kept exactly, so a minimum length or the void rule (Scoring 1) selects
   cells as it selects games; means, deviations, medians and histograms of lengths come
   from the counts per length.
 - ``CAPTURES``: capture events counted by batch, rules, players, whether the game was
@@ -52,6 +52,7 @@ SUMMARY_SCHEMA = pa.schema(
         ("red", pa.string()),  # PAIRS: the smaller of the two bots' specs
         ("blue", pa.string()),  # PAIRS: the other
         ("first_side", pa.string()),  # CELLS: the side that moved first
+        ("stored", pa.bool_()),  # CELLS: the games' moves are stored (not outcomes only)
         ("winner", pa.string()),  # CELLS, HALVES
         ("reason", pa.string()),  # CELLS, HALVES
         ("den_animal", pa.string()),  # CELLS
@@ -76,22 +77,51 @@ _computed: dict[tuple[str, int, int, int], pa.Table] = {}
 _computed_lock = threading.Lock()
 
 
-def encode(summary: pa.Table, compress: bool = True) -> bytes:
-    """A summary as Arrow IPC stream bytes (zstd-compressed buffers unless not
-    ``compress``: a cache read often is faster to read uncompressed)."""
+# How a summary is stored: parquet, as small as it gets (dictionaries for the keys,
+# delta-packed counts, byte-split sums), or an uncompressed Arrow IPC stream, read at once
+# (a folder's merged summary in its cache, read at every open).
+_NUMBERS = ("plies", "games", "branching_n", "duration_n")
+_FLOATS = ("branching_sum", "duration_sum")
+_DICTIONARY = [f.name for f in SUMMARY_SCHEMA if f.name not in (*_NUMBERS, *_FLOATS)]
+_ENCODINGS = {
+    **dict.fromkeys(_NUMBERS, "DELTA_BINARY_PACKED"),
+    **dict.fromkeys(_FLOATS, "BYTE_STREAM_SPLIT"),
+}
+
+
+def encode(summary: pa.Table, form: str = "parquet") -> bytes:
+    """A summary as bytes: ``parquet`` (zstd, small: what a footer holds) or ``ipc`` (an
+    uncompressed Arrow IPC stream, the fastest to read)."""
     sink = pa.BufferOutputStream()
-    options = pa.ipc.IpcWriteOptions(compression="zstd" if compress else None)
-    with pa.ipc.new_stream(sink, SUMMARY_SCHEMA, options=options) as writer:
-        writer.write_table(summary)
+    if form == "ipc":
+        with pa.ipc.new_stream(sink, SUMMARY_SCHEMA) as writer:
+            writer.write_table(summary)
+    else:
+        pq.write_table(
+            summary.cast(SUMMARY_SCHEMA),
+            sink,
+            compression="zstd",
+            use_dictionary=_DICTIONARY,
+            column_encoding=_ENCODINGS,
+            write_statistics=False,
+            store_schema=False,
+        )
     return sink.getvalue().to_pybytes()
 
 
 def decode(data: bytes) -> pa.Table:
-    """The summary stored as ``data``; ValueError unless it is one of :data:`SUMMARY_SCHEMA`."""
+    """The summary stored as ``data`` (either form of :func:`encode`); ValueError unless
+    it is one of :data:`SUMMARY_SCHEMA`."""
     if len(data) > MAX_SUMMARY_BYTES:
         raise ValueError("the summary is larger than any dsq writes")
     try:
-        table = pa.ipc.open_stream(pa.py_buffer(data)).read_all()
+        if data[:4] == b"PAR1":
+            table = pq.read_table(pa.BufferReader(data))
+            if table.schema.names != SUMMARY_SCHEMA.names:
+                raise ValueError("the summary has other columns than this dsq writes")
+            table = table.cast(SUMMARY_SCHEMA)
+        else:
+            table = pa.ipc.open_stream(pa.py_buffer(data)).read_all()
     except (pa.ArrowException, OSError) as exc:
         raise ValueError(f"the summary does not decode: {exc}") from None
     if not table.schema.equals(SUMMARY_SCHEMA):

@@ -44,7 +44,7 @@ from sim.storage.summary import (
 )
 
 CACHE_NAME = ".summaries"
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 HEADER_LIMIT = 64 << 20  # bytes of a cache's header line
 CACHE_LIMIT = 1 << 30  # bytes of one folder's summary cache
 
@@ -120,7 +120,7 @@ def _save(folder: Path, entries: Entries, merged: pa.Table) -> None:
         tables.append(table)
         at += table.num_rows
     each = encode(pa.concat_tables(tables) if tables else SUMMARY_SCHEMA.empty_table())
-    whole = encode(merged, False)
+    whole = encode(merged, "ipc")
     parts = [len(each), len(whole)]
     digests = [hashlib.sha256(each).hexdigest(), hashlib.sha256(whole).hexdigest()]
     header = {"version": CACHE_VERSION, "files": files, "parts": parts, "digests": digests}
@@ -203,8 +203,8 @@ _HP = """CASE WHEN winner = 'draw' THEN 1
 
 _VIEWS = {
     "cells": f"""
-SELECT batch_id, rules, red, blue, first_side, winner, reason, den_animal, plies, void,
-       games, branching_sum, branching_n, duration_sum, duration_n
+SELECT batch_id, rules, red, blue, first_side, stored, winner, reason, den_animal, plies,
+       void, games, branching_sum, branching_n, duration_sum, duration_n
 FROM {{src}} WHERE kind = {CELLS}""",
     "capture_cells": f"""
 SELECT batch_id, rules, red, blue, adjudicated, void, capturer, captured, square, games
