@@ -31,6 +31,7 @@ from sim.stats import (
     general_stats_by,
     length_histogram,
     square_grid,
+    unstored_games,
 )
 
 ctx = page_start(t("overview.title"), t("overview.caption"))
@@ -176,4 +177,9 @@ if ctx is not None:
             st.subheader(t("overview.where_captures"))
             squares = stat(capture_squares, ctx.selection)
             st.plotly_chart(squares_heatmap(square_grid(squares), lang()), key="overview_squares")
+        unstored = stat(unstored_games, ctx.selection)
+        if unstored:
+            st.caption(
+                t("overview.captures_unstored", unstored=n.count(unstored), games=n.count(g.games))
+            )
     show_first_player_trend(ctx.selection)

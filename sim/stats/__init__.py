@@ -13,7 +13,13 @@ from sim.stats.compare import (
     kruskal_counts,
     mann_whitney_counts,
 )
-from sim.stats.details import capture_matrix, capture_squares, den_animals, square_grid
+from sim.stats.details import (
+    capture_matrix,
+    capture_squares,
+    den_animals,
+    square_grid,
+    unstored_games,
+)
 from sim.stats.elo import (
     MatchScore,
     PentanomialScore,
@@ -75,6 +81,7 @@ __all__ = [
     "chi_square",
     "compare_rules",
     "den_animals",
+    "unstored_games",
     "elo_from_score",
     "end_reasons",
     "first_move",

@@ -35,6 +35,15 @@ def _side_filter(side: str | None, column: str) -> tuple[str, list[int]]:
     raise DsqError(f"side must be red, blue or none, got {side!r}")
 
 
+def unstored_games(con: duckdb.DuckDBPyConnection, selection: Selection | None = None) -> int:
+    """How many of the selected games were recorded without their moves (``dsq simulate
+    --record outcomes``): counted in every figure but those of captures."""
+    rows = query_rows(
+        con, selection or Selection(), "SELECT sum(games) FROM sel WHERE NOT stored", source=CELLS
+    )
+    return int(rows[0][0] or 0)
+
+
 def den_animals(con: duckdb.DuckDBPyConnection, selection: Selection | None = None) -> pd.DataFrame:
     """Games won by entering the den, per animal: columns ``animal``, ``red``, ``blue``
     (the winner's colour), ``total``, ``share`` (of den wins); every animal listed."""

@@ -29,6 +29,7 @@ from sim.stats import (
     length_counts,
     matchup_table,
     ratings,
+    unstored_games,
 )
 from sim.stats.firstmove import first_move
 from sim.stats.firstplayer import first_player_by_batch
@@ -158,6 +159,9 @@ def test_every_figure_equals_the_per_game_count(data: Path, sel: Selection) -> N
             f"SELECT count(*) FROM games WHERE {cond} AND {VOID_SQL}", params
         ).fetchall()[0][0]
         assert void_games(con, sel) == n_void
+        # games recorded without their moves
+        (no_moves,) = query_rows(con, sel, "SELECT count(*) FROM sel WHERE moves IS NULL")[0]
+        assert unstored_games(con, sel) == no_moves
         # lengths
         lengths = dict(query_rows(con, sel, "SELECT plies, count(*) FROM sel GROUP BY 1"))
         assert (
