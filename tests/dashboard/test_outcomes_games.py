@@ -36,3 +36,12 @@ def test_games_page_says_a_game_could_not_be_replayed(monkeypatch, tmp_path: Pat
     lead = text("en", "games.seed_replay_failed", why="").split(":")[0]
     assert any(e.startswith(lead) for e in errors), errors
     assert not at.slider
+
+
+def test_overview_says_captures_leave_out_games_without_moves(monkeypatch, tmp_path: Path) -> None:
+    outcomes_batch(tmp_path)
+    at = run_app(monkeypatch, tmp_path)
+    at.toggle(key="overview_details").set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    lead = text("en", "overview.captures_unstored", unstored="4", games="4")
+    assert lead in [c.value for c in at.caption], [c.value for c in at.caption]
