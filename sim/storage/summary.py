@@ -37,9 +37,10 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 1  # a footer's summary of another version is computed again
 FOOTER_KEY = b"dsq.summary"
 DIGEST_KEY = b"dsq.summary.sha256"
+VERSION_KEY = b"dsq.summary.version"
 MAX_SUMMARY_BYTES = 64 << 20  # a summary larger than this is not one dsq wrote
 
 CELLS, CAPTURES, PAIRS, HALVES = 0, 1, 2, 3
@@ -132,14 +133,19 @@ def decode(data: bytes) -> pa.Table:
 def footer_metadata(summary: pa.Table) -> dict[bytes, bytes]:
     """The key-value metadata that stores ``summary`` in a parquet footer."""
     data = encode(summary)
-    return {FOOTER_KEY: data, DIGEST_KEY: hashlib.sha256(data).hexdigest().encode()}
+    return {
+        FOOTER_KEY: data,
+        DIGEST_KEY: hashlib.sha256(data).hexdigest().encode(),
+        VERSION_KEY: str(SUMMARY_VERSION).encode(),
+    }
 
 
 def stored_summary(metadata: dict[bytes, bytes] | None) -> pa.Table | None:
-    """The summary a parquet footer's key-value ``metadata`` holds (None: it holds none);
-    ValueError when it is damaged (its digest differs) or not a summary."""
+    """The summary a parquet footer's key-value ``metadata`` holds (None: it holds none,
+    or one of another :data:`SUMMARY_VERSION`, which readers compute again from the
+    games); ValueError when it is damaged (its digest differs) or not a summary."""
     data = (metadata or {}).get(FOOTER_KEY)
-    if data is None:
+    if data is None or (metadata or {}).get(VERSION_KEY) != str(SUMMARY_VERSION).encode():
         return None
     if (metadata or {}).get(DIGEST_KEY) != hashlib.sha256(data).hexdigest().encode():
         raise ValueError("the summary in the footer does not match its digest")

@@ -41,7 +41,7 @@ from sim.storage.paths import read_bounded, special_reason
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
 from sim.storage.seal import seal
 from sim.storage.summarize import check_summary, same
-from sim.storage.summary import FOOTER_KEY, remember_computed, stored_summary
+from sim.storage.summary import remember_computed, stored_summary
 
 CACHE_NAME = ".verified.json"
 CACHE_VERSION = 2
@@ -164,7 +164,7 @@ def _summary_reason(
             return None
         return "its summary is not the one written"
     reason, computed = check_summary(table, metadata)
-    if reason is None and not (metadata or {}).get(FOOTER_KEY):
+    if reason is None and stored_summary(metadata) is None:  # none, or of another version
         remember_computed(path, computed)
     return reason
 

@@ -18,7 +18,7 @@ from sim.stats.synthetic import synthetic_table
 from sim.storage.reading import open_dataset
 from sim.storage.schema import GAME_SCHEMA
 from sim.storage.summarize import same, summarize
-from sim.storage.summary import FOOTER_KEY, footer_metadata
+from sim.storage.summary import FOOTER_KEY, VERSION_KEY, footer_metadata
 from sim.storage.summary_store import CACHE_NAME, CACHE_VERSION
 from sim.storage.writing import write_games_chunk
 
@@ -99,3 +99,14 @@ def test_the_cache_follows_the_files(tmp_path: Path) -> None:
     assert _games(tmp_path) == 150  # a new file: read from its footer, merged again
     second.unlink()
     assert _games(tmp_path) == 100  # a file gone: its summary is gone
+
+
+def test_a_summary_of_another_version_is_computed_again(tmp_path: Path) -> None:
+    t = synthetic_table(120, seed=8, batch_id="b")
+    path = write_games_chunk(tmp_path, "b", t)
+    meta = footer_metadata(summarize(t))
+    meta[VERSION_KEY] = b"0"  # written by another dsq: not trusted, not refused
+    _rewrite(path, t, meta)
+    with open_dataset(tmp_path) as ds:
+        assert not ds.skipped
+    assert _games(tmp_path) == 120
