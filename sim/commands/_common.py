@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -176,3 +179,22 @@ def spec_arg_kind(field: FieldInfo | str) -> dict[str, Any]:
     if f.kind == "suite":
         return {"metavar": "FILE"}
     return {}
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While inside, SIGTERM raises ``KeyboardInterrupt`` like Ctrl-C (main thread only),
+    so a command stopped by ``kill`` records what it played and exits 130; the previous
+    handler is restored on the way out."""
+    if not hasattr(signal, "SIGTERM") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

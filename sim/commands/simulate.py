@@ -11,21 +11,17 @@ request (the dashboard's Cancel) or ``--max-seconds`` ends a batch ``cancelled``
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import logging
 import shlex
-import signal
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
 from sim.batch.progress import BatchProgress
-from sim.commands._common import add_data_arg, float_in, int_in, spec_arg_kind
+from sim.commands._common import add_data_arg, float_in, int_in, sigterm_as_interrupt, spec_arg_kind
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 from sim.play.seeds import MAX_SEED, new_batch_seed
 from sim.report.batch_text import summary_text
@@ -302,24 +298,6 @@ def interrupted_text(data: str | None, ids: list[str]) -> str:
     return f"interrupted; the games played are recorded, to play the rest: {again}"
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """While inside, SIGTERM raises ``KeyboardInterrupt`` (main thread only); the previous
-    handler is restored on the way out."""
-    if not hasattr(signal, "SIGTERM") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq simulate``; return 0 (done), 1 (failed) or 3 (cancelled)."""
     # lazy: start-up time (the batch runner loads pyarrow, duckdb: not for --help)
@@ -349,7 +327,7 @@ def run(args: argparse.Namespace) -> int:
     ids = [args.resume] if group is None else batch_ids(check_batch_id(group), len(specs))
     code = 0
     t0 = time.monotonic()
-    with _sigterm_as_interrupt():
+    with sigterm_as_interrupt():
         try:
             records = run_batches(
                 specs,

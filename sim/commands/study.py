@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 from typing import Any
 
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
-from sim.commands._common import add_data_arg, existing_data_dir, int_in
+from sim.commands._common import add_data_arg, existing_data_dir, int_in, sigterm_as_interrupt
 from sim.storage.paths import writable_data_dir
 
 
@@ -62,10 +61,6 @@ def register(subparsers: Any) -> None:
     rep.set_defaults(func=report_cmd)
 
 
-def _sigterm(_signum: int, _frame: Any) -> None:
-    raise KeyboardInterrupt
-
-
 def run_cmd(args: argparse.Namespace) -> int:
     """Play the study; print where its report is."""
     # lazy: start-up time (the batch machinery)
@@ -76,8 +71,10 @@ def run_cmd(args: argparse.Namespace) -> int:
     data = writable_data_dir(args.data)
     study = load_study(args.file, quick=args.quick)
     check_budget(study, args.workers or study.workers)
-    signal.signal(signal.SIGTERM, _sigterm)
-    out = run_study(study, data, workers=args.workers, scheduler=args.scheduler, quiet=args.quiet)
+    with sigterm_as_interrupt():
+        out = run_study(
+            study, data, workers=args.workers, scheduler=args.scheduler, quiet=args.quiet
+        )
     print(
         f"study {study.name}: {out['games']:,} games played in {out['seconds']:.1f} s "
         f"({out['batches']} batches); dsq study report {args.file}"

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 from typing import Any
 
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
-from sim.commands._common import add_data_arg, existing_data_dir, int_in, spec_arg_kind
+from sim.commands._common import (
+    add_data_arg,
+    existing_data_dir,
+    int_in,
+    sigterm_as_interrupt,
+    spec_arg_kind,
+)
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 
 FORMATS = ("round-robin", "gauntlet", "swiss")  # sim.tournament.plan.FORMATS
@@ -125,10 +130,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _sigterm(_signum: int, _frame: Any) -> None:
-    raise KeyboardInterrupt
-
-
 def _given(args: argparse.Namespace) -> list[str]:
     return ["--" + a.replace("_", "-") for a in PLAN_ARGS if getattr(args, a) is not None]
 
@@ -225,11 +226,12 @@ def run(args: argparse.Namespace) -> int:
         d.mkdir(parents=True, exist_ok=True)
     options = RunOptions(engines=_engines(args, t))
     t = plan.register(d, t)
-    signal.signal(signal.SIGTERM, _sigterm)
     try:
-        out = run_tournament(
-            t, d, workers=args.workers, scheduler=args.scheduler, options=options, quiet=args.quiet
-        )
+        with sigterm_as_interrupt():
+            out = run_tournament(
+                t, d, workers=args.workers, scheduler=args.scheduler, options=options,
+                quiet=args.quiet,
+            )  # fmt: skip
     except BatchFailed as exc:
         print(f"dsq tournament: batch {exc.batch_id} failed: {exc}", file=sys.stderr)
         _print_report(t, d, args.json)

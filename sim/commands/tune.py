@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from engine.errors import DsqError
-from sim.commands._common import SEED_ARG, add_data_arg, float_in, int_in
+from sim.commands._common import SEED_ARG, add_data_arg, float_in, int_in, sigterm_as_interrupt
 from sim.commands.stats import add_selection_args, build_selection
 
 MAX_POSITIONS = 50_000_000
@@ -102,16 +102,17 @@ def run(args: argparse.Namespace) -> int:
     def say(line: str) -> None:
         print(f"dsq tune: {line}", file=sys.stderr, flush=True)
 
-    result = tune(job, say)
-    summary = result.summary()
-    if args.accept:
-        against = parse_bot(f"alphabeta:eval={args.against}").params["eval"]
-        match = Match(args.time_ms, args.accept_games, args.seed, args.workers, against)
-        summary["accepted"] = accept(result.evaluation, rules, data, folder, match, say)
-        kept = folder / f"{name}.toml"
-        summary["file"] = str(kept) if kept.exists() else None
-    else:
-        summary["file"] = str(write_eval(folder, result.evaluation))
+    with sigterm_as_interrupt():  # kill stops it as Ctrl-C does: exit 130, no file kept
+        result = tune(job, say)
+        summary = result.summary()
+        if args.accept:
+            against = parse_bot(f"alphabeta:eval={args.against}").params["eval"]
+            match = Match(args.time_ms, args.accept_games, args.seed, args.workers, against)
+            summary["accepted"] = accept(result.evaluation, rules, data, folder, match, say)
+            kept = folder / f"{name}.toml"
+            summary["file"] = str(kept) if kept.exists() else None
+        else:
+            summary["file"] = str(write_eval(folder, result.evaluation))
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

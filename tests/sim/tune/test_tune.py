@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import signal
+import time
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +25,7 @@ from sim.tune.accept import Match, accept
 from sim.tune.features import classic_start, danger_order, design, kernel_scores
 from sim.tune.fit import K, fit, loss
 from sim.tune.positions import collect
-from tests.support.procs import in_process
+from tests.support.procs import WAIT, in_process, popen_dsq
 
 RULES = parse_rules("standard")
 
@@ -240,3 +242,27 @@ def test_labels_blend_the_recorded_search_scores(data: Path) -> None:
         seen += 1
     assert seen > 5
     assert np.array_equal(pos.blended(1.0), pos.label.astype(np.float64))
+
+
+def test_sigterm_stops_dsq_tune_like_ctrl_c(tmp_path: Path) -> None:
+    d = tmp_path / "d"
+    proc = popen_dsq(
+        "tune", "--name", "t", "--data", str(d), "--play", "1000000", "--play-bot", "random",
+    )  # fmt: skip
+    records = d / "batches"
+
+    def played() -> bool:
+        return any(json.loads(p.read_text())["games_done"] > 0 for p in records.glob("*.json"))
+
+    deadline = time.monotonic() + WAIT
+    while not played():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the self-play never recorded a game"
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=WAIT)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    assert not (d / "evals" / "t.toml").exists()
+    [record] = [json.loads(p.read_text()) for p in records.glob("*.json")]
+    assert record["status"] == "interrupted"
