@@ -69,7 +69,10 @@ def test_bench_reports_its_figures() -> None:
     assert "dsq bench: perft 3 from the initial position ..." in steps
     assert [p["nodes"] for p in report["perft"]] == [12240]
     assert [g["rules"] for g in report["random_games"]] == ["standard", "yeshou", "datou"]
-    assert [r["workers"] for r in report["simulate"]] == [1]
+    assert [(r["workers"], r["record"]) for r in report["simulate"]] == [
+        (1, "outcomes"),
+        (1, "moves"),
+    ]
     for g in report["random_games"]:
         assert g["red_wins"] + g["blue_wins"] + g["draws"] == 30
         assert g["games_per_s"] > 0 and g["mean_plies"] > 0
