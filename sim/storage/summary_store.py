@@ -42,21 +42,12 @@ from sim.storage.summary import (
     encode,
     stored_summary,
 )
+from sim.storage.verify import Key, file_key
 
 CACHE_NAME = ".summaries"
 CACHE_VERSION = 3
 HEADER_LIMIT = 64 << 20  # bytes of a cache's header line
 CACHE_LIMIT = 1 << 30  # bytes of one folder's summary cache
-
-Key = tuple[int, int, int]  # size, mtime_ns, ctime_ns
-
-
-def _key(path: Path) -> Key | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 Entries = dict[str, tuple[Key, pa.Table, bool]]  # identity, summary, every column
@@ -170,7 +161,7 @@ def file_summaries(files: list[Path]) -> Summaries:
     parts: list[pa.Table] = []
     full = True
     for folder, paths in by_folder.items():
-        want = {p.name: _key(p) or (0, 0, 0) for p in paths}
+        want = {p.name: file_key(p) or (0, 0, 0) for p in paths}
         cached, merged, whole = _load(folder, want)
         if merged is not None:
             parts.append(merged)

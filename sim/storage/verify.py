@@ -56,7 +56,8 @@ _footer: dict[tuple[str, Key], str | None] = {}
 _lock = threading.Lock()
 
 
-def _key(path: Path) -> Key | None:
+def file_key(path: Path) -> Key | None:
+    """A file's identity (size, modification and inode change times), or None."""
     try:
         st = path.stat()
     except OSError:
@@ -74,7 +75,7 @@ def check_games_file(path: Path) -> str | None:
 
     Reads only the footer (schema and row-group metadata); cached in memory on file identity.
     """
-    key = _key(Path(path))
+    key = file_key(Path(path))
     if key is None:
         return "cannot stat the file"
     if (str(path), key) in _footer:
@@ -239,7 +240,7 @@ def record_verdict(path: Path, verdict: str | None, games: Games | None = None) 
     """Cache the verdict of a file its writer has just read back with :func:`read_back`
     (a verified file without ``games`` is left for the next reader to verify)."""
     path = Path(path)
-    key = _key(path)
+    key = file_key(path)
     if key is None or (verdict is None and games is None):
         return
     with _lock:
@@ -264,7 +265,7 @@ def verify_with_games(paths: Iterable[Path], threads: int | None = None) -> dict
     caches: dict[Path, dict[str, list]] = {}
     for p in paths:
         special = special_reason(p)
-        key = None if special else _key(p)
+        key = None if special else file_key(p)
         if key is None:
             out[p] = (special or "cannot stat the file", None)
             continue
@@ -286,7 +287,7 @@ def verify_with_games(paths: Iterable[Path], threads: int | None = None) -> dict
         updates: dict[Path, dict[str, list]] = {}
         for (p, key), verdict in zip(todo, verdicts, strict=True):
             out[p] = verdict
-            if _key(p) != key:  # changed while being read: decide again next time
+            if file_key(p) != key:  # changed while being read: decide again next time
                 continue
             _memory[(str(p), key)] = verdict
             updates.setdefault(p.parent, {})[p.name] = _entry(p.name, key, verdict)
