@@ -22,7 +22,7 @@ from engine import core
 from engine.codes import ANIMAL_NAMES, DEN, DRAWN, ONGOING, PLY_CAP, REASON_NAMES, Status
 from engine.fen import parse_fen
 from sim.bots import fast
-from sim.bots.fast_outcomes import fast_outcomes_from
+from sim.bots.fast import fast_outcomes_from
 from sim.bots.spec import BotSpec
 from sim.play.openings import Suite
 from sim.play.referee import _FAST_KINDS, _adjudicator, _bot, _check_int, _rules
@@ -251,7 +251,7 @@ def _outcome_columns(
     fens: pa.Array,
 ) -> tuple[dict[str, pa.Array], int]:
     """The columns of games played without their moves (``out``: the rows of
-    :func:`sim.bots.fast_outcomes.fast_outcomes_from`), built from whole arrays."""
+    :func:`sim.bots.fast.fast_outcomes_from`), built from whole arrays."""
     n = out.shape[0]
     plies = out[:, 0]
     capped = out[:, 2] == ONGOING
