@@ -302,40 +302,19 @@ def fast_outcomes_from(
 OUTCOME_SIZE = SUMMARY_SIZE + 2  # the summary, then Red's and Blue's captures
 
 
-@kernel
-def random_game(st, rules, rng_open, rng_red, rng_blue, opening_plies, ply_cap, buf):
-    """:func:`play_fast` between two ``random`` bots without forced moves and keeping no
-    move: the same draws from the same generators, so the same game, a tenth faster."""
-    plies = 0
-    branch = 0
-    while plies < ply_cap:
-        n = core.settle(st, rules, buf)
-        if n == 0:
-            break
-        branch += n
-        if plies < opening_plies:
-            mv = buf[rng_below(rng_open, n)]
-        else:
-            mv = buf[rng_below(rng_red if st[core.S_SIDE] == 0 else rng_blue, n)]
-        core.make_move(st, rules, mv)
-        plies += 1
-    if plies == ply_cap:
-        core.settle(st, rules, buf)
-    return plies, branch
-
-
 @njit(cache=True, nogil=True)
 def play_chunk(
     starts, which, forced, forced_offsets, rules, kinds, values, rngs, opening_plies, ply_cap,
     deadline_us, keep_moves,
 ):  # fmt: skip
-    """The loop of :func:`fast_games_from` and :func:`fast_outcomes_from`: rows of summary
-    and captures by side, and with ``keep_moves`` the moves and capture rows (else empty)."""
+    """The loop of :func:`fast_games_from` and :func:`fast_outcomes_from`: a row of summary
+    for each game played and, with ``keep_moves``, its moves and capture rows (else empty);
+    without, the row's last two numbers count the captures of Red and of Blue."""
     n = kinds.shape[0]
     size = core.HEADER + core.HIST_SIZE * (ply_cap + 1)
     st = np.zeros(max(size, starts.shape[1]), dtype=np.int32)
     game_moves = np.empty(ply_cap, dtype=np.int32)
-    out = np.empty((n, OUTCOME_SIZE), dtype=np.int64)
+    out = np.zeros((n, OUTCOME_SIZE), dtype=np.int64)
     kept = n if keep_moves else 0
     moves = np.empty(max(ply_cap, kept * min(ply_cap, 256)), dtype=np.uint16)  # grows
     move_offsets = np.zeros(kept + 1, dtype=np.int32)
@@ -351,34 +330,17 @@ def play_chunk(
         w = which[g]
         st[: core.HEADER] = starts[w, : core.HEADER]
         rng = rngs[g]
-        if (
-            not keep_moves
-            and kinds[g, 0] == RANDOM
-            and kinds[g, 1] == RANDOM
-            and (forced_offsets[w + 1] == forced_offsets[w])
-        ):
-            plies, branch = random_game(
-                st, rules, rng[0:1], rng[1:2], rng[2:3], opening_plies, ply_cap, buf
-            )
-        else:
-            plies, branch = play_fast(
-                st, rules, kinds[g], values, rng[0:1], rng[1:2], rng[2:3],
-                forced[forced_offsets[w] : forced_offsets[w + 1]], opening_plies, ply_cap,
-                game_moves, buf, scratch,
-            )  # fmt: skip
+        plies, branch = play_fast(
+            st, rules, kinds[g], values, rng[0:1], rng[1:2], rng[2:3],
+            forced[forced_offsets[w] : forced_offsets[w + 1]], opening_plies, ply_cap,
+            game_moves, buf, scratch,
+        )  # fmt: skip
         write_summary(st, plies, branch, out[g])
-        red = 0
-        blue = 0
-        for i in range(plies):
-            base = core.HEADER + i * core.HIST_SIZE
-            if st[base + H_CAPTURED] != 0:
-                if st[base + H_PIECE] <= 8:
-                    red += 1
-                else:
-                    blue += 1
-        out[g, SUMMARY_SIZE] = red
-        out[g, SUMMARY_SIZE + 1] = blue
-        if not keep_moves:
+        if not keep_moves:  # the capture counts only (kept games have their capture rows)
+            for i in range(plies):
+                base = core.HEADER + i * core.HIST_SIZE
+                if st[base + H_CAPTURED] != 0:
+                    out[g, SUMMARY_SIZE + (1 if st[base + H_PIECE] > 8 else 0)] += 1
             continue
         m0 = move_offsets[g]
         if m0 + plies > moves.shape[0]:
