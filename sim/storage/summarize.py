@@ -18,8 +18,6 @@ import pyarrow.compute as pc
 from sim.storage.gamesql import ADJUDICATED, FIRST_SIDE_SQL, VOID_ROUNDS_SQL
 from sim.storage.summary import CAPTURES, CELLS, HALVES, PAIRS, SUMMARY_SCHEMA, stored_summary
 
-_local = threading.local()
-
 _CELL_KEYS = [
     "batch_id", "rules", "red", "blue", "first_side", "stored", "winner", "reason",
     "den_animal", "plies", "void",
@@ -30,13 +28,6 @@ _CAPTURE_KEYS = [
 _HALF_KEYS = ["batch_id", "pair_id", "rules", "red", "blue", "winner", "reason", "plies"]
 _PAIR_KEYS = ["batch_id", "rules", "red", "blue", "hp", "plies", "adjudicated"]
 _SUMMED = ("games", "branching_sum", "branching_n", "duration_sum", "duration_n")
-
-
-def _connection() -> duckdb.DuckDBPyConnection:
-    con = getattr(_local, "con", None)
-    if con is None:  # one per thread: opening one costs more than the query
-        con = _local.con = duckdb.connect(database=":memory:", config={"threads": 1})
-    return con
 
 
 _memo: dict[str, dict[str | None, object]] = {}
@@ -54,12 +45,12 @@ def _per_value(column: pa.ChunkedArray, sql: str, name: str, kind: pa.DataType) 
             memo.clear()
         todo = [v for v in values.to_pylist() if v not in memo]
     if todo:
-        con = _connection()
-        con.register("v", pa.table({name: pa.array(todo, pa.string())}))
-        try:
+        # Opened and closed here, in the calling thread (a verifier's pool thread too): a
+        # connection left to a thread that has ended can abort the process when it exits
+        # (duckdb/duckdb#13904). New distinct values are rare, so this seldom runs.
+        with duckdb.connect(database=":memory:", config={"threads": 1}) as con:
+            con.register("v", pa.table({name: pa.array(todo, pa.string())}))
             got = con.sql(f"SELECT {sql} FROM v").to_arrow_table().column(0).to_pylist()
-        finally:
-            con.unregister("v")
         with _memo_lock:
             memo.update(zip(todo, got, strict=True))
     known = pa.array([memo[v] for v in values.to_pylist()], kind)
