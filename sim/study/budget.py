@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.errors import DsqError
 from sim.study.spec import Study
 
@@ -13,19 +15,10 @@ def check_budget(study: Study, workers: int) -> None:
     the budget (the rough per-move costs of ``dashboard.budget``)."""
     # lazy: start-up time (the bot catalogue, read only to check a launch)
     from dashboard.budget import duration_text, estimate_seconds
-    from sim.batch import make_spec
 
     key = "games.per_cell" if study.games.target is None else "games.cap"
     for c in study.cells:
-        spec = make_spec(
-            c.rules,
-            c.red,
-            c.blue,
-            study.games_for(c).most(),
-            seed=0,
-            swap=c.red != c.blue,
-            ply_cap=study.ply_cap,
-        )
+        spec = replace(study.batch_spec(c, 0), games=study.games_for(c).most())
         seconds = estimate_seconds([spec], workers)
         if seconds > CELL_BUDGET_S:
             raise DsqError(

@@ -75,6 +75,10 @@ def build_report(
                 "rules": c.rules,
                 "bots": [c.red, c.blue],
                 "pairing": c.pairing,
+                "condition": c.condition,
+                "family": c.family,
+                "opening": study.protocol(c).label,
+                "seed_set": c.seed_set,
                 "rung": c.rung,
                 "options": c.options,
                 "batches": batches,
@@ -105,6 +109,11 @@ def build_report(
         "cells": cells,
         "ladder": ladder,
     }
+    # lazy: start-up time (scipy, statsmodels)
+    from sim.study.findings import study_findings
+
+    presets = [r for r in dict.fromkeys(c.rules for c in study.cells) if "+" not in r]
+    out["findings"] = study_findings(ds.con, cells, study.base, presets)
     if effects and study.grid:
         # lazy: start-up time (statsmodels)
         from sim.study.effects import grid_effects

@@ -13,15 +13,17 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from engine.errors import DsqError
-from sim.batch import make_spec, run_batches
+from sim.batch import run_batches
 from sim.batch.progress import BatchProgress, fmt_eta
 from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import read_bounded, resolve_data_dir
 from sim.storage.records import now_iso, read_batch_record
+from sim.study.axes import Family, Protocol
 from sim.study.spec import Cell, Games, Study
 
 STUDIES_DIR = "studies"
@@ -62,24 +64,39 @@ def plan_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return changes
 
 
-def register_study(data_dir: Path, study: Study) -> None:
+def register_study(data_dir: Path, study: Study, *, recorded_pins: bool = False) -> Study:
     """Record the study's plan in the data folder, or check it is the one recorded:
-    ``DsqError`` naming what changed when the file was edited after the study started."""
+    ``DsqError`` naming what changed when the file was edited after the study started, or
+    when a bot's evaluation pinned then is no longer today's. With ``recorded_pins`` the
+    study continues with the bots pinned when it started. Returns the study to play."""
     path = study_path(data_dir, study.name)
     plan = study.plan()
     if path.exists():
         try:
             old = json.loads(read_bounded(path).decode("utf-8"))
+            old_plan = old.get("plan", {}) if isinstance(old, dict) else None
+            if not isinstance(old_plan, dict):
+                raise ValueError("no plan")
         except (OSError, ValueError) as exc:
             raise DsqError(f"{path}: unreadable study record: {exc}") from None
-        changes = plan_changes(old.get("plan", {}), plan)
+        if "pins" not in old_plan:  # recorded before bots were pinned: as it was then
+            plan.pop("pins", None)
+        elif recorded_pins and isinstance(old_plan["pins"], dict):
+            study = replace(study, pins={str(k): str(v) for k, v in old_plan["pins"].items()})
+            plan = study.plan()
+        changes = plan_changes(old_plan, plan)
         if changes:
+            pins_only = all(c.startswith("pins.") for c in changes)
+            hint = (
+                "; run it with --recorded-bots to continue with the bots it started with"
+                if pins_only
+                else ". Give the study a new name, or use another data folder"
+            )
             raise DsqError(
                 f"{Path(study.path).name}: the study {study.name!r} was started with another "
-                f"plan ({path}); changed: {', '.join(changes)}. Give the study a new name, "
-                "or use another data folder"
+                f"plan ({path}); changed: {', '.join(changes)}{hint}"
             )
-        return
+        return study
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_json(
         path,
@@ -92,6 +109,7 @@ def register_study(data_dir: Path, study: Study) -> None:
             "study": study_dict(study),
         },
     )
+    return study
 
 
 def study_dict(study: Study) -> dict[str, Any]:
@@ -110,6 +128,12 @@ def study_dict(study: Study) -> dict[str, Any]:
         "pairings": study.pairings,
         "games": study.games.__dict__,
         "cells": [c.__dict__ for c in study.cells],
+        "families": [f.__dict__ for f in study.families],
+        "protocols": [p.__dict__ for p in study.protocols.values()],
+        "seeds": study.seeds,
+        "pins": study.pins,
+        "openings": study.openings,
+        "openings_order": study.openings_order,
     }
 
 
@@ -130,6 +154,11 @@ def recorded_study(data_dir: Path, name: str) -> Study:
             design=d["design"], grid=d["grid"], interactions=d["interactions"],
             bots=d["bots"], pairings=d["pairings"], games=Games(**d["games"]),
             cells=[Cell(**c) for c in d["cells"]],
+            families=[Family(f["name"], tuple(f["rungs"]), f["pairings"])
+                      for f in d.get("families", [])],
+            protocols={p["label"]: Protocol(**p) for p in d.get("protocols", [])},
+            seeds=list(d.get("seeds", [])), pins=dict(d.get("pins", {})),
+            openings=d.get("openings", ""), openings_order=d.get("openings_order", "sequential"),
         )  # fmt: skip
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise DsqError(f"{path}: unreadable study record: {exc}") from None
@@ -243,12 +272,14 @@ def run_study(
     scheduler: str | None = None,
     stream: TextIO | None = None,
     quiet: bool = False,
+    recorded_pins: bool = False,
 ) -> dict[str, Any]:
     """Play (or resume) every cell of ``study``; return ``{"seconds", "games", "batches"}``
-    of this run. ``DsqError`` if the study file changed since it started."""
+    of this run. ``DsqError`` if the study file changed since it started (or a bot's
+    pinned evaluation did, unless ``recorded_pins``: then play with the recorded bots)."""
     d = resolve_data_dir(data_dir)
     d.mkdir(parents=True, exist_ok=True)
-    register_study(d, study)
+    study = register_study(d, study, recorded_pins=recorded_pins)
     workers = workers or study.workers
     scheduler = scheduler or study.scheduler
     progress = StudyProgress(study, stream or sys.stderr, quiet=quiet)
@@ -271,20 +302,7 @@ def run_study(
             if rec is not None:  # interrupted, killed or cancelled: its missing games
                 resumes.append(bid)
                 continue
-            new_specs.append(
-                make_spec(
-                    cell.rules,
-                    cell.red,
-                    cell.blue,
-                    study.games_for(cell).round_games(k),
-                    seed=study.batch_seed(cell, k),
-                    swap=cell.red != cell.blue,
-                    opening_plies=study.opening_plies,
-                    ply_cap=study.ply_cap,
-                    openings=study.openings,
-                    openings_order=study.openings_order,
-                )
-            )
+            new_specs.append(study.batch_spec(cell, k))
             new_ids.append(bid)
             labels.append(study.label(cell))
         progress.cells_done = len(done_cells)
