@@ -18,7 +18,7 @@ from sim.study.errors import err
 
 AXES_KEYS = {"openings", "seeds"}
 FAMILY_KEYS = {"name", "rungs", "pairings"}
-BLOCK_KEYS = {"rules", "families", "rungs", "openings", "seeds"}
+BLOCK_KEYS = {"rules", "families", "rungs", "openings", "seeds", "per_cell"}
 PAIRINGS = ("self", "mixed", "both")
 PROTOCOL_RE = re.compile(r"(?:suite:(?P<suite>[^+]+?))?(?:\+?random:(?P<plies>\d{1,4}))?")
 MAX_CELLS = 20_000
@@ -57,6 +57,7 @@ class Block:
     rungs: tuple[int, ...] | None  # None: every rung of each family
     openings: tuple[str, ...]
     seeds: tuple[int, ...]
+    per_cell: int | None = None  # the games of the block's cells (None: the study's)
 
 
 def protocol_label(plies: int, suite: str = "") -> str:
@@ -191,7 +192,15 @@ def read_blocks(
         for j, s in enumerate(seed_sets):
             if not 0 <= s < seeds:
                 raise err(path, f"{key}.seeds[{j}]", f"a seed set's index, 0 to {seeds - 1}")
-        out.append(Block(chosen, fams, rungs, ops, seed_sets))
+        per_cell = t.get("per_cell")
+        if per_cell is not None and (
+            isinstance(per_cell, bool)
+            or not isinstance(per_cell, int)
+            or not 2 <= per_cell
+            or per_cell > 10**7
+        ):
+            raise err(path, f"{key}.per_cell", f"must be a whole number from 2, got {per_cell!r}")
+        out.append(Block(chosen, fams, rungs, ops, seed_sets, per_cell))
     return out
 
 

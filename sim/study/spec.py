@@ -28,7 +28,7 @@ NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
 PAIRINGS = axes.PAIRINGS
 TOP_KEYS = {
     "name", "title", "seed", "ply_cap", "opening_plies", "openings", "openings_order",
-    "rules", "ladder", "families", "axes", "block", "games", "run", "quick",
+    "rules", "ladder", "families", "axes", "block", "evals", "games", "run", "quick",
 }  # fmt: skip
 LADDER_KEYS = {"bots", "pairings"}
 RUN_KEYS = {"workers", "scheduler"}
@@ -52,6 +52,7 @@ class Cell:
     family: str = ""
     opening: str = ""
     seed_set: int = 0
+    per_cell: int | None = None  # its block's games (None: the study's [games])
 
     @property
     def pairing(self) -> str:
@@ -106,7 +107,10 @@ class Study:
     pins: dict[str, str] = field(default_factory=dict)  # "RULES|SPEC" -> pinned spec
 
     def games_for(self, cell: Cell) -> Games:
-        """The games of ``cell``: ``games.mixed_per_cell`` for a mixed pairing if given."""
+        """The games of ``cell``: its block's ``per_cell`` if given, else
+        ``games.mixed_per_cell`` for a mixed pairing if given, else ``[games]``."""
+        if cell.per_cell is not None:
+            return Games(per_cell=cell.per_cell)
         if cell.rung is None and self.games.mixed_per_cell is not None:
             return Games(per_cell=self.games.mixed_per_cell)
         return self.games
@@ -150,8 +154,10 @@ class Study:
     @staticmethod
     def _cell_key(c: Cell) -> list[Any]:
         key: list[Any] = [c.rules, c.red, c.blue]
-        if c.family or c.opening or c.seed_set:
+        if c.family or c.opening or c.seed_set or c.per_cell:
             key += [c.family, c.opening, c.seed_set]
+        if c.per_cell:
+            key.append(c.per_cell)
         return key
 
     def _suite_plan(self) -> dict[str, Any]:
@@ -319,7 +325,8 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
                         fam.name,
                         op if has_axes else "",
                         s,
-                    )  # fmt: skip
+                        None if quick else block.per_cell,
+                    )
                 )
     _check_even(path, games, families)
     run = _unknown(path, "run", raw.get("run", {}), RUN_KEYS)
@@ -333,8 +340,18 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
         {k: list(v) for k, v in grid.items()}, interactions, list(families[0].rungs),
         families[0].pairings, games, cells, workers, scheduler, quick, suite, order,
         families if has_axes else [], protocols, seeds if has_axes else [],
-        pin_cells(cells, data_dir),
+        pin_cells(cells, data_dir, _evals(path, raw.get("evals", {}))),
     )  # fmt: skip
+
+
+def _evals(path: str, raw: Any) -> dict[str, str]:
+    """The ``[evals]`` table: what ``eval=auto`` stands for under each preset (a pinned
+    evaluation, ``NAME@HEX``), so that the file itself names every bot."""
+    t = _unknown(path, "evals", raw, {"standard", "yeshou", "datou"})
+    for k, v in t.items():
+        if not isinstance(v, str) or "@" not in v:
+            raise _err(path, f"evals.{k}", f"must be a pinned evaluation NAME@HEX, got {v!r}")
+    return dict(t)
 
 
 def _check_even(path: str, games: Games, families: list[Family]) -> None:
@@ -347,19 +364,29 @@ def _check_even(path: str, games: Games, families: list[Family]) -> None:
         raise _err(path, "games", "mixed pairings swap colours: the games must be even")
 
 
-def pin_cells(cells: list[Cell], data_dir: Path | None = None) -> dict[str, str]:
+def pin_cells(
+    cells: list[Cell], data_dir: Path | None = None, evals: dict[str, str] | None = None
+) -> dict[str, str]:
     """Each cell's bot specs pinned under its rules (``"RULES|SPEC"`` -> pinned spec), only
-    where pinning changes the spec."""
+    where pinning changes the spec; ``evals`` (preset -> ``NAME@HEX``) says what
+    ``eval=auto`` stands for (else today's shipped evaluation)."""
     # lazy: start-up time (the evaluations)
-    try:
-        from sim.bots.pinning import pin_bot  # type: ignore[import-not-found]
-    except ImportError:  # TEMPORARY until pinning lands
-        return {}
+    from sim.bots.pinning import pin_bot
+    from sim.bots.spec import BotSpec, parse_bot
 
     out: dict[str, str] = {}
     for c in cells:
         for spec in (c.red, c.blue):
             key = f"{c.rules}|{spec}"
-            if key not in out:
-                out[key] = pin_bot(spec, c.rules, data_dir)
+            if key in out:
+                continue
+            text, preset = spec, c.rules.split("+", 1)[0]
+            if evals and preset in evals and spec.startswith(("alphabeta:", "mcts:")):
+                bot = parse_bot(spec)
+                if bot.params.get("eval") == "auto":
+                    text = BotSpec(bot.name, {**bot.params, "eval": evals[preset]}).canonical
+            try:
+                out[key] = pin_bot(text, c.rules, data_dir)
+            except DsqError as exc:
+                raise StudyError(f"cell {c.index} ({c.rules}, {c.pairing}): {exc}") from None
     return {k: v for k, v in out.items() if k.split("|", 1)[1] != v}
