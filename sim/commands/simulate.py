@@ -22,6 +22,7 @@ from engine.errors import DsqError
 from sim.batch.backends import max_workers
 from sim.batch.progress import BatchProgress
 from sim.commands._common import add_data_arg, float_in, int_in, sigterm_as_interrupt, spec_arg_kind
+from sim.commands._variety import attach_distinct, opening_plies_kind, spec_note, with_variety
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 from sim.play.seeds import MAX_SEED, new_batch_seed
 from sim.report.batch_text import summary_text
@@ -69,7 +70,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--seed", type=int_in(0, MAX_SEED), help="batch seed (default: random, recorded)"
     )
     for f in spec_fields():  # the options of the spec: flags declared with its fields
-        if f.help:
+        if f.name == "opening_plies":  # auto (None) or N: see sim.play.variety
+            p.add_argument(f.flag, default=None, **opening_plies_kind())
+        elif f.help:
             p.add_argument(f.flag, default=None, help=f.help, **spec_arg_kind(f))
     p.add_argument(
         "--workers",
@@ -173,6 +176,8 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
         )
         for r in rules
     ]
+    if args.opening_plies is None:  # auto: random plies where the games would repeat
+        specs = [with_variety(s) for s in specs]
     _check_tables(specs, args)
     canon = [s.rules for s in specs]
     if len(set(canon)) != len(canon):
@@ -260,6 +265,14 @@ def default_bots_note(args: argparse.Namespace) -> str | None:
     )
 
 
+def _notes(args: argparse.Namespace, specs: list[BatchSpec]) -> str | None:
+    """The notes said before playing: a bot left to its default, deterministic bots."""
+    variety = None
+    if specs and not args.resume and not getattr(args, "spec_file", None):
+        variety = spec_note(specs[0], auto=args.opening_plies is None)
+    return "\n".join(n for n in (default_bots_note(args), variety) if n) or None
+
+
 class NotedProgress(BatchProgress):
     """Progress output that first prints a note, once the first batch really starts (so
     bad arguments still give one error line and nothing else)."""
@@ -340,7 +353,7 @@ def run(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 scheduler=args.scheduler,
                 options=options,
-                progress=None if args.quiet else NotedProgress(default_bots_note(args)),
+                progress=None if args.quiet else NotedProgress(_notes(args, specs)),
             )
         except KeyboardInterrupt:
             print(f"dsq simulate: {interrupted_text(args.data, ids)}", file=sys.stderr)
@@ -360,6 +373,8 @@ def run(args: argparse.Namespace) -> int:
             if any(rec["status"] == "cancelled" for rec in records):
                 code = EXIT_CANCELLED
     total = time.monotonic() - t0
+    if args.json or not args.quiet or code:
+        attach_distinct(args.data, records)
     if args.json:
         data = str(resolve_data_dir(args.data))
         print(json.dumps({"data": data, "seconds": round(total, 3), "batches": records}))

@@ -147,6 +147,7 @@ class StatsRequest:
 
 MAX_CONFIDENCE = 0.999999  # z = 4.9; closer to 1 the normal quantile is not finite
 MAX_BINS = 1000
+DISTINCT_MAX_GAMES = 100_000  # the distinct games are counted up to this many (about 1 s)
 MAX_MIN_PLIES = 65535  # the largest ply cap
 
 
@@ -252,6 +253,11 @@ def _collect(ds: Any, request: StatsRequest) -> dict[str, Any]:
     }
     g = st.general_stats(con, sel, conf)
     out["general"] = g
+    if 0 < g.games <= DISTINCT_MAX_GAMES:  # cheap enough: the count reads every game's moves
+        # lazy: start-up time (as sim.stats)
+        from sim.stats.distinct import distinct_games
+
+        out["distinct"] = distinct_games(con, sel).total
     if g.games == 0:
         out["available"] = st.distinct_values(con)
         return out

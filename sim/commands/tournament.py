@@ -18,6 +18,7 @@ from sim.commands._common import (
     sigterm_as_interrupt,
     spec_arg_kind,
 )
+from sim.commands._variety import opening_plies_kind, tournament_plies
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 
 FORMATS = ("round-robin", "gauntlet", "swiss")  # sim.tournament.plan.FORMATS
@@ -81,12 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--swap", action="store_true", help="implied: each opening is played with colours swapped"
     )
-    p.add_argument(
-        "--opening-plies",
-        **spec_arg_kind("opening_plies"),
-        metavar="N",
-        help="random plies before the bots play (0)",
-    )
+    p.add_argument("--opening-plies", **opening_plies_kind())
     p.add_argument(
         "--ply-cap", **spec_arg_kind("ply_cap"), metavar="N", help="a game's most plies (1000)"
     )
@@ -134,8 +130,43 @@ def _given(args: argparse.Namespace) -> list[str]:
     return ["--" + a.replace("_", "-") for a in PLAN_ARGS if getattr(args, a) is not None]
 
 
-def _tournament(args: argparse.Namespace) -> Any:
-    """The tournament the flags describe (its suite read under its rules)."""
+def _tournament(args: argparse.Namespace) -> tuple[Any, str | None]:
+    """The tournament the flags describe (its suite read under its rules), with its
+    opening plies chosen when ``--opening-plies`` is ``auto``, and the note to say."""
+    given = args.opening_plies
+    t = _plan(args, 0 if given is None else given)
+    games = t.games_per_pair * (1 if t.format == "swiss" else t.rounds)
+    plies, note = tournament_plies(list(t.players), t.format, games, t.openings, given)
+    if given is None:
+        kept = _recorded_plies(args)  # a tournament of that id keeps what it chose
+        if kept is not None and kept != plies:
+            plies, note = tournament_plies(list(t.players), t.format, games, t.openings, kept)
+        if plies:
+            t = _plan(args, plies)
+    return t, note
+
+
+def _recorded_plies(args: argparse.Namespace) -> int | None:
+    """The opening plies of the recorded tournament ``--tournament-id`` names, or None."""
+    # lazy: start-up time (the plan's file)
+    from sim.storage.paths import resolve_data_dir
+    from sim.tournament.plan import load, tournament_path
+
+    if not args.tournament_id:
+        return None
+    d = resolve_data_dir(args.data)
+    try:
+        return (
+            load(d, args.tournament_id).opening_plies
+            if tournament_path(d, args.tournament_id).exists()
+            else None
+        )
+    except DsqError:
+        return None  # register says what is wrong with it
+
+
+def _plan(args: argparse.Namespace, opening_plies: int) -> Any:
+    """The tournament the flags describe with ``opening_plies``."""
     # lazy: start-up time (the batch spec, the bots and the engine)
     from sim.tournament.plan import make_tournament
 
@@ -156,7 +187,7 @@ def _tournament(args: argparse.Namespace) -> Any:
         rounds=args.rounds,
         seed=args.seed,
         tid=args.tournament_id,
-        opening_plies=0 if args.opening_plies is None else args.opening_plies,
+        opening_plies=opening_plies,
         ply_cap=1000 if args.ply_cap is None else args.ply_cap,
         openings=openings,
         openings_order=args.openings_order or "sequential",
@@ -216,16 +247,19 @@ def run(args: argparse.Namespace) -> int:
         d = existing_data_dir(args.data)
         _print_report(plan.load(d, args.report), d, args.json)
         return 0
+    note: str | None = None
     if args.resume is not None:
         writable_data_dir(args.data)
         d = existing_data_dir(args.data)
         t = plan.load(d, args.resume)
     else:
-        t = _tournament(args)
+        t, note = _tournament(args)
         d = writable_data_dir(args.data)
         d.mkdir(parents=True, exist_ok=True)
     options = RunOptions(engines=_engines(args, t))
     t = plan.register(d, t)
+    if note and not args.quiet:
+        print(note, file=sys.stderr)
     try:
         with sigterm_as_interrupt():
             out = run_tournament(

@@ -6,9 +6,12 @@ JSON output keep the canonical one). A batch's result is given by colour and, fr
 side (the ``--red`` bot of the spec, which plays blue in the odd games of a colour-swapped
 batch), as W/D/L, score and logistic Elo with its 95% interval: from the pentanomial of
 the colour-swapped pairs when the batch has them, else from W/D/L (an interval open at one
-end is written as its other bound, see :func:`sim.report.fmt.elo`). A record too old to hold
-the bots' counts is given them from its games (``game_counts``, see
-:mod:`sim.stats.batch_counts`). A batch with an SPRT shows its verdict (H1, H0 or
+end is written as its other bound, see :func:`sim.report.fmt.elo`). A record given its
+``distinct`` counts (:mod:`sim.stats.distinct`, as ``dsq simulate`` does when it ends)
+says how many of its games are distinct, and when some repeat takes the Elo from the
+distinct pairs (or games) alone: with no interval when fewer than two are distinct. A
+record too old to hold the bots' counts is given them from its games (``game_counts``,
+see :mod:`sim.stats.batch_counts`). A batch with an SPRT shows its verdict (H1, H0 or
 undecided) and the log-likelihood ratio.
 """
 
@@ -21,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import DsqError
 from sim.batch.tally import bot_results
 from sim.bots.spec import short_spec
-from sim.report.fmt import MISSING, count, elo_estimate, num, pct, wdl
+from sim.report.fmt import MISSING, count, elo_estimate, num, pct, signed, wdl
 from sim.report.tables import aligned_table
 
 if TYPE_CHECKING:  # sim.stats is imported when a score is computed (the CLI starts faster)
@@ -54,6 +57,7 @@ class BatchScore:
     elo: EloEstimate | None
     elo_from: str | None
     pairs: int
+    distinct: dict[str, Any] | None = None
 
     @property
     def games(self) -> int:
@@ -77,6 +81,7 @@ class BatchScore:
             "elo": None if self.elo is None else self.elo.to_dict(),
             "elo_from": self.elo_from,
             "pairs": self.pairs,
+            "distinct": self.distinct,
         }
 
 
@@ -99,7 +104,13 @@ def batch_score(record: dict[str, Any]) -> BatchScore | None:
         return None
     w, d, lo = res["wins"], res["draws"], res["losses"]
     elo, source, pairs = None, None, 0
-    if spec.get("red") != spec.get("blue"):
+    dist: dict[str, Any] = record.get("distinct") or {}
+    repeated = bool(dist) and (
+        dist["distinct"] < dist["games"] or dist["distinct_pairs"] < dist["pairs"]
+    )
+    if spec.get("red") != spec.get("blue") and repeated:
+        elo, source, pairs = distinct_elo(dist, bool(spec.get("swap")))
+    elif spec.get("red") != spec.get("blue"):
         ptnml = res.get("pentanomial")
         if ptnml and sum(ptnml):
             p = pentanomial(ptnml)
@@ -116,7 +127,25 @@ def batch_score(record: dict[str, Any]) -> BatchScore | None:
         elo=elo,
         elo_from=source,
         pairs=pairs,
+        distinct=dist or None,
     )
+
+
+def distinct_elo(dist: dict[str, Any], swap: bool) -> tuple[EloEstimate, str, int]:
+    """Bot a's logistic Elo over a batch's distinct pairs (with ``swap``) or games, and
+    from what (``"distinct pairs"``, ``"distinct games"``, or ``"none"`` when fewer than
+    two are distinct: the point alone, no interval), and the distinct pairs."""
+    # lazy: start-up time (scipy)
+    from sim.stats.elo import EloEstimate, match_score, pentanomial
+
+    if swap and dist.get("ptnml") and dist["distinct_pairs"]:
+        est, n, source = pentanomial(dist["ptnml"]).logistic(), dist["distinct_pairs"], "pairs"
+    else:
+        est, n, source = match_score(*dist["wdl"]).logistic(), dist["distinct"], "games"
+    if n >= 2:
+        return est, f"distinct {source}", dist["distinct_pairs"]
+    nan = math.nan
+    return EloEstimate("logistic", est.point, nan, nan, nan), "none", dist["distinct_pairs"]
 
 
 def sprt_verdict(record: dict[str, Any]) -> dict[str, Any] | None:
@@ -187,7 +216,26 @@ def bots_label(spec: dict[str, Any]) -> str:
 
 
 def _elo_text(s: BatchScore) -> str:
+    if s.elo_from == "none" and s.elo is not None:
+        return f"{signed(s.elo.point, 1)} ({_distinct_words(s.distinct)}: no interval)"
     return elo_estimate(s.elo)
+
+
+def _distinct_words(dist: dict[str, Any] | None) -> str:
+    """``2 distinct games in 40``."""
+    if not dist:
+        return MISSING
+    return f"{count(dist['distinct'])} distinct games in {count(dist['games'])}"
+
+
+def _games_distinct(dist: dict[str, Any] | None) -> str:
+    """``, 2 distinct`` or ``, all distinct`` after the games of a summary (empty when
+    the distinct games were not counted)."""
+    if not dist:
+        return ""
+    if dist["distinct"] == dist["games"]:
+        return ", all distinct"
+    return f", {count(dist['distinct'])} distinct"
 
 
 def score_line(s: BatchScore) -> str:
@@ -196,8 +244,17 @@ def score_line(s: BatchScore) -> str:
         return f"self-play: {s.a} on both sides (its results are the colours' above)"
     first = f"{s.a} {wdl(s.wins, s.draws, s.losses)} (score {num(s.score, 3)})"
     second = f"{s.b} {wdl(s.losses, s.draws, s.wins)} (score {num(1 - s.score, 3)})"
-    source = f"{count(s.pairs)} colour-swapped pairs" if s.elo_from == "pairs" else "W/D/L"
-    return f"{first}; {second}; logistic Elo {s.a} - {s.b}: {_elo_text(s)} (95%, from {source})"
+    elo = f"logistic Elo {s.a} - {s.b}: {_elo_text(s)}"
+    if s.elo_from == "none":
+        return f"{first}; {second}; {elo}"
+    dist = s.distinct or {}
+    source = {
+        "pairs": f"{count(s.pairs)} colour-swapped pairs",
+        "distinct pairs": f"the {count(s.pairs)} distinct colour-swapped pairs of "
+        f"{count(dist.get('pairs', 0))}",
+        "distinct games": f"the W/D/L of the {_distinct_words(dist)}",
+    }.get(str(s.elo_from), "W/D/L")
+    return f"{first}; {second}; {elo} (95%, from {source})"
 
 
 def summary_text(record: dict[str, Any]) -> str:
@@ -208,7 +265,8 @@ def summary_text(record: dict[str, Any]) -> str:
     secs = record.get("seconds") or 0.0
     lines = [
         f"{record.get('batch_id')}  {record.get('status')}  {count(done)}/{count(planned)} "
-        f"games  rules {spec.get('rules', '?')}  {bots_label(spec)}  {secs:.1f} s"
+        f"games{_games_distinct(record.get('distinct'))}  rules {spec.get('rules', '?')}  "
+        f"{bots_label(spec)}  {secs:.1f} s"
     ]
     if done:
         lines.append(

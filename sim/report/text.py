@@ -339,6 +339,14 @@ def _no_games_text(out: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _distinct(d: Any) -> str:
+    """``, all distinct``, ``, 2 distinct``; empty when the distinct games were not
+    counted."""
+    if d is None:
+        return ""
+    return ", all distinct" if d.distinct == d.games else f", {count(d.distinct)} distinct"
+
+
 def stats_text(out: dict[str, Any]) -> str:
     """The whole text report of ``dsq stats`` from what it collected (the dict with
     ``data``, ``selection``, ``confidence``, ``general`` and, when there are games,
@@ -347,7 +355,8 @@ def stats_text(out: dict[str, Any]) -> str:
     g, sel = out["general"], out["selection"]
     if g.games == 0:
         return _no_games_text(out)
-    head = f"{count(g.games)} games in {out['data']}  ({sel.describe()})" + void_note(g, sel)
+    head = f"{count(g.games)} games in {out['data']}  ({sel.describe()})"
+    head += _distinct(out.get("distinct")) + void_note(g, sel)
     if "compare" in out:
         # The comparison is what was asked for: the pooled overview of several rule sets
         # would mix them (``--json`` still holds it).

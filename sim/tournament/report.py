@@ -4,6 +4,10 @@ pair, forfeits and time losses per player and the first-move figure.
 
 Every figure comes from the ``sim.stats`` functions over the tournament's batches
 (``Selection(batches=...)``), so it agrees with ``dsq stats --batch`` on the same games.
+When some games repeat (deterministic players from one start), the ratings, the pairs'
+Elo and the first move are computed on the distinct games alone
+(:func:`sim.stats.distinct.distinct_connection`); the standing and the cross table count
+every game.
 """
 
 from __future__ import annotations
@@ -62,10 +66,46 @@ def _cell_elo(r: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _distinct_elo(r: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_cell_elo` of a pairing's distinct games: from their pentanomial with two
+    distinct pairs or more, else the point alone (``elo_from`` ``none``: no interval)."""
+    if r["pairs"] >= 2:
+        return _cell_elo(r)
+    return {"elo": _nan_none(r["elo"]), "elo_error": None, "elo_low": None, "elo_high": None,
+            "elo_from": "none"}  # fmt: skip
+
+
+def _distinct_note(con: Any, games: int) -> str:
+    """What the fit counts when games repeat (``con``: the connection of the distinct
+    games)."""
+    kept = int(con.execute("SELECT count(*) FROM games").fetchone()[0])
+    return (
+        f"fitted on the {kept:,} distinct games of {games:,} (a repeated game, or "
+        "colour-swapped pair, counts once)"
+    )
+
+
+def _with_distinct(cells: dict[tuple[str, str], dict[str, Any]], con: Any, sel: Any) -> None:
+    """Give each cell its distinct games and pairs and, where some repeat, the Elo of
+    its distinct games (``con``: the connection of the distinct games)."""
+    # lazy: start-up time (DuckDB, scipy)
+    from sim.stats import matchup_table
+
+    found = matchup_table(con, sel).to_dict("records")
+    rows = {(str(r["bot"]), str(r["opponent"])): r for r in found}
+    for key, cell in cells.items():
+        r = rows.get(key)
+        cell["distinct"] = int(r["games"]) if r else 0
+        cell["distinct_pairs"] = int(r["pairs"]) if r else 0
+        if r and (cell["distinct"] < cell["games"] or cell["distinct_pairs"] < cell["pairs"]):
+            cell.update(_distinct_elo(r))
+
+
 def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
     """Everything ``dsq tournament`` prints, as one object (see the module notes)."""
     # lazy: start-up time (DuckDB, scipy)
     from sim.stats import Selection, first_move, matchup_table, ratings
+    from sim.stats.distinct import distinct_connection, distinct_games
     from sim.stats.query import query_rows
     from sim.storage.reading import open_dataset
 
@@ -98,6 +138,7 @@ def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
         for rec in m.to_dict("records"):
             cells[(str(rec["bot"]), str(rec["opponent"]))] = rec
     cross: list[list[dict[str, Any] | None]] = []
+    by_key: dict[tuple[str, str], dict[str, Any]] = {}
     for a in players:
         row: list[dict[str, Any] | None] = []
         for o in players:
@@ -105,20 +146,27 @@ def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
             if a == o or r is None:
                 row.append(None)
                 continue
-            row.append(
-                {
-                    "games": int(r["games"]),
-                    "wins": int(r["wins"]),
-                    "draws": int(r["draws"]),
-                    "losses": int(r["losses"]),
-                    "points": r["wins"] + r["draws"] / 2,
-                    "pairs": int(r["pairs"]),
-                    "ptnml": r["ptnml"],
-                    **_cell_elo(r),
-                }
-            )
+            by_key[(a, o)] = {
+                "games": int(r["games"]),
+                "wins": int(r["wins"]),
+                "draws": int(r["draws"]),
+                "losses": int(r["losses"]),
+                "points": r["wins"] + r["draws"] / 2,
+                "pairs": int(r["pairs"]),
+                "ptnml": r["ptnml"],
+                "distinct": int(r["games"]),
+                "distinct_pairs": int(r["pairs"]),
+                **_cell_elo(r),
+            }
+            row.append(by_key[(a, o)])
         cross.append(row)
     rep["cross"] = cross
+    dist = distinct_games(ds.con, sel).total if sel else None
+    rep["distinct"] = None if dist is None else dist.to_dict()
+    stats_con = ds.con
+    if sel and dist is not None and dist.repeats:  # the intervals count a copy once
+        stats_con = distinct_connection(ds.con, sel)
+        _with_distinct(by_key, stats_con, sel)
     losses: dict[str, dict[str, int]] = {p: {"forfeit": 0, "time": 0} for p in players}
     if sel:
         for player, reason, n in query_rows(ds.con, sel, _LOSSES_BY):
@@ -146,10 +194,12 @@ def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
     rep["standing"] = standing
     rep["games"] = sum(s["games"] for s in standing) // 2
     if sel and rep["games"]:
-        fit = ratings(ds.con, sel)
-        rep["ratings"] = fit.to_dict()
-        fm = first_move(ds.con, sel)
-        rep["first_move"] = fm.to_dict()
+        rep["ratings"] = ratings(stats_con, sel).to_dict()
+        rep["first_move"] = first_move(stats_con, sel).to_dict()
+        if stats_con is not ds.con and dist is not None:
+            rep["ratings"]["note"] = "; ".join(
+                n for n in (_distinct_note(stats_con, dist.games), rep["ratings"]["note"]) if n
+            )
     else:
         rep["ratings"] = None
         rep["first_move"] = None

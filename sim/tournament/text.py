@@ -79,7 +79,7 @@ def ratings_text(rep: dict[str, Any]) -> str:
 def pairs_text(rep: dict[str, Any]) -> str:
     """Each pair once: games, W-D-L, the pentanomial and its logistic Elo."""
     players = rep["players"]
-    header = ["pair", "games", "W-D-L", "ptnml (LL LD DD/WL WD WW)", "Elo"]
+    header = ["pair", "games", "distinct", "W-D-L", "ptnml (LL LD DD/WL WD WW)", "Elo"]
     rows = []
     for i in range(len(players)):
         for j in range(i + 1, len(players)):
@@ -91,13 +91,33 @@ def pairs_text(rep: dict[str, Any]) -> str:
                 [
                     f"{_short(players[i])} v {_short(players[j])}",
                     fmt.count(c["games"]),
+                    fmt.count(c.get("distinct", c["games"])),
                     fmt.wdl(c["wins"], c["draws"], c["losses"]),
                     ptnml,
-                    fmt.elo(c["elo"], c["elo_error"], c["elo_low"], c["elo_high"], 1)
-                    + ("*" if c["elo_from"] == "wdl" else ""),
+                    _pair_elo(c),
                 ]
             )
     return aligned_table(header, rows) if rows else "  (no games yet)"
+
+
+def _pair_elo(c: dict[str, Any]) -> str:
+    """A pair's Elo: with its interval (``*``: from W-D-L), or the point alone when its
+    distinct pairs are too few for one."""
+    if c["elo_from"] == "none":
+        pairs = c.get("distinct_pairs", 0)
+        return f"{fmt.signed(c['elo'], 1)} ({pairs} distinct pair{'s' * (pairs != 1)}: no interval)"
+    elo = fmt.elo(c["elo"], c["elo_error"], c["elo_low"], c["elo_high"], 1)
+    return elo + ("*" if c["elo_from"] == "wdl" else "")
+
+
+def _games_text(rep: dict[str, Any]) -> str:
+    """``120 games, 12 distinct`` (``all distinct``; the games alone when not counted)."""
+    games, d = fmt.count(rep["games"]), rep.get("distinct")
+    if not d:
+        return f"{games} games"
+    if d["distinct"] == d["games"]:
+        return f"{games} games, all distinct"
+    return f"{games} games, {fmt.count(d['distinct'])} distinct"
 
 
 def first_move_text(rep: dict[str, Any]) -> str:
@@ -120,8 +140,8 @@ def report_text(rep: dict[str, Any]) -> str:
     done = sum(1 for b in rep["batches"] if b["status"] == "done")
     state = "complete" if rep["complete"] else "incomplete"
     head = (
-        f"tournament {rep['id']} ({rep['format']}, {rep['rules']}): {fmt.count(rep['games'])} "
-        f"games, rounds {rep['rounds_played']}/{rep['plan']['rounds']}, batches "
+        f"tournament {rep['id']} ({rep['format']}, {rep['rules']}): {_games_text(rep)}, "
+        f"rounds {rep['rounds_played']}/{rep['plan']['rounds']}, batches "
         f"{done}/{len(rep['batches'])} done ({state})"
     )
     parts = [
@@ -132,7 +152,8 @@ def report_text(rep: dict[str, Any]) -> str:
         cross_text(rep),
         "ratings (Bradley-Terry, logistic Elo, mean 0):",
         ratings_text(rep),
-        "pairs (colour-swapped; Elo of the first named, from the pentanomial, * from W-D-L):",
+        "pairs (colour-swapped; Elo of the first named, from the pentanomial of the distinct"
+        " pairs, * from W-D-L):",
         pairs_text(rep),
         "first move:",
         first_move_text(rep),
