@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from sim.storage.gamesql import FIRST_SIDE_SQL, VOID_SQL
+from sim.study.curves import curvature, skill_curves
 from sim.study.effects import holm
 from sim.study.pooling import AXES, interaction_p, pooled, two_sided_p, verdict
 
@@ -151,6 +152,7 @@ def study_findings(
     }
     for rows in families.values():
         holm(rows)
+    curves = skill_curves(selfplay, by_cell, _level)
     tests = []
     for f in first + effects + pairwise:
         f["pooled"] = pooled([r["est"] for r in f["conditions"]],
@@ -171,7 +173,8 @@ def study_findings(
         "effects": effects,
         "pairwise": pairwise,
         "games": frame.attrs.get("counts", {}),
-        "curves": skill_curves(selfplay, by_cell),
+        "curves": curves,
+        "curvature": curvature(curves),
         "families": {
             **{k: len(v) for k, v in families.items()},
             "interaction tests": len(tests),
@@ -209,27 +212,4 @@ def _contrasts(
                     rows.append(_row(c, est, se, n) | {"against_cell": other["cell"]})
             if rows:
                 out.append({"rules": a, "against": b, "metric": metric, "conditions": rows})
-    return out
-
-
-def skill_curves(
-    selfplay: list[dict[str, Any]], by_cell: dict[int, pd.DataFrame]
-) -> list[dict[str, Any]]:
-    """Each rule set's figures at every rung of every family: the draw rate, mean plies
-    and first-move Elo, each pooled over the rung's conditions (openings, seed sets), with
-    its 95% interval: one entry per (rules, family, rung), in ladder order."""
-    groups: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
-    for c in selfplay:
-        if len(by_cell.get(c["cell"], ())) >= 2:
-            groups.setdefault((c["rules"], c.get("family", ""), c["rung"]), []).append(c)
-    out = []
-    for (rules, family, rung), members in groups.items():
-        games = sum(len(by_cell[c["cell"]]) for c in members)
-        entry: dict[str, Any] = {"rules": rules, "family": family, "rung": rung,
-                                 "bot": members[0]["bots"][0], "games": games}  # fmt: skip
-        for metric in METRICS:
-            levels = [_level(by_cell[c["cell"]], metric) for c in members]
-            entry[metric] = pooled([x[0] for x in levels], [x[1] for x in levels])
-        out.append(entry)
-    out.sort(key=lambda e: (e["rules"], e["family"], e["rung"]))
     return out

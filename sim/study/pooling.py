@@ -6,6 +6,7 @@ on every other axis), and the verdict (docs/studies.md, "Findings")."""
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,12 +45,18 @@ def pooled(estimates: Sequence[float], ses: Sequence[float]) -> dict[str, Any]:
     eff = np.asarray(estimates, dtype=float)
     w = 1.0 / var
     q = float((w * (eff - (w * eff).sum() / w.sum()) ** 2).sum())
-    if q <= 1e-12 * max(1.0, float((w * eff**2).sum())):  # equal estimates: no heterogeneity
+    res = None
+    if q > 1e-12 * max(1.0, float((w * eff**2).sum())):  # else equal estimates
+        with warnings.catch_warnings():  # a degenerate fit is caught just below
+            warnings.simplefilter("ignore", RuntimeWarning)
+            res = combine_effects(eff, var, method_re="chi2")
+        if not math.isfinite(float(res.sd_eff_w_re)) or not math.isfinite(float(res.tau2)):
+            res = None
+    if res is None:  # no heterogeneity to estimate: the fixed-effect pool
         est, se = float((w * eff).sum() / w.sum()), float(1.0 / math.sqrt(w.sum()))
         return {"value": est, "low": est - Z95 * se, "high": est + Z95 * se, "se": se,
                 "p": two_sided_p(est, se), "tau": 0.0, "i2": 0.0, "q": 0.0,
                 "conditions": k}  # fmt: skip
-    res = combine_effects(eff, var, method_re="chi2")
     est, se = float(res.mean_effect_re), float(res.sd_eff_w_re)
     low, high = res.conf_int()[1]  # (fixed, random, fixed WLS, random WLS)
     q = float(res.q)

@@ -24,6 +24,26 @@ def resolve_study(file_or_name: str, data_dir: Path) -> Study:
     return recorded_study(data_dir, file_or_name)
 
 
+MAX_REPORT_BYTES = 64 << 20  # a saved report: one JSON object of a study's figures
+
+
+def read_saved_report(path: str | Path) -> dict[str, Any]:
+    """A report saved by ``dsq study report --json`` (DsqError naming the file when it is
+    missing, too big or not such a report)."""
+    # lazy: start-up time (the storage helpers)
+    import json
+
+    from sim.storage.paths import read_bounded
+
+    try:
+        rep = json.loads(read_bounded(Path(path), MAX_REPORT_BYTES).decode("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DsqError(f"{path}: not a saved study report: {exc}") from None
+    if not isinstance(rep, dict) or not isinstance(rep.get("cells"), list):
+        raise DsqError(f"{path}: not a saved study report (no cells)")
+    return rep
+
+
 def skill_depth(con: Any, study: Study, rules: str, batches: list[str]) -> dict[str, Any]:
     """The Elo gap from the lowest to the highest rung under ``rules``, from the mixed
     pairings' games (Bradley-Terry ratings anchored at the lowest rung)."""
@@ -74,6 +94,7 @@ def build_report(
                 "cell": c.index,
                 "rules": c.rules,
                 "bots": [c.red, c.blue],
+                "played": list(study.pinned(c)),
                 "pairing": c.pairing,
                 "condition": c.condition,
                 "family": c.family,
@@ -112,7 +133,9 @@ def build_report(
     # lazy: start-up time (scipy, statsmodels)
     from sim.study.findings import study_findings
 
-    presets = [r for r in dict.fromkeys(c.rules for c in study.cells) if "+" not in r]
+    presets = [
+        r for r in dict.fromkeys(c.rules for c in study.cells) if "+" not in r and r != study.base
+    ]
     out["findings"] = study_findings(ds.con, cells, study.base, presets)
     if effects and study.grid:
         # lazy: start-up time (statsmodels)
@@ -192,7 +215,10 @@ def report_text(rep: dict[str, Any]) -> str:
             f"effects: {len(sig)} of {len(rep['effects'])} significant after Holm's correction",
         ]
         lines += [f"  {e['sentence']} ({fmt.p_value(e['p_holm'])}, Holm)" for e in sig]
-    return "\n".join(lines) + "\n"
+    # lazy: start-up time (the findings' text)
+    from sim.study.findings_text import findings_text
+
+    return "\n".join(lines) + "\n" + findings_text(rep)
 
 
 def cells_frame(rep: dict[str, Any]) -> Any:
