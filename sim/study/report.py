@@ -3,12 +3,13 @@ and the grid's effects, as one JSON-ready dict, and as text."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
 from sim.report import fmt
-from sim.storage.paths import resolve_data_dir
+from sim.storage.paths import read_bounded, resolve_data_dir
 from sim.study.metrics import cell_metrics, value
 from sim.study.run import cell_batches, recorded_study, study_path
 from sim.study.spec import Study, load_study
@@ -30,11 +31,6 @@ MAX_REPORT_BYTES = 64 << 20  # a saved report: one JSON object of a study's figu
 def read_saved_report(path: str | Path) -> dict[str, Any]:
     """A report saved by ``dsq study report --json`` (DsqError naming the file when it is
     missing, too big or not such a report)."""
-    # lazy: start-up time (the storage helpers)
-    import json
-
-    from sim.storage.paths import read_bounded
-
     try:
         rep = json.loads(read_bounded(Path(path), MAX_REPORT_BYTES).decode("utf-8"))
     except (OSError, ValueError) as exc:
