@@ -49,7 +49,8 @@ def _rows(values: dict[tuple[str, int], float], se: float = 0.05) -> list[dict]:
 def test_an_interaction_is_found_on_its_axis_only() -> None:
     # the effect grows with the level, the same for both families
     rows = _rows({("a", 0): 0.0, ("a", 1): 0.5, ("b", 0): 0.0, ("b", 1): 0.5})
-    assert interaction_p(rows, "level") < 1e-6
+    p = interaction_p(rows, "level")
+    assert p is not None and p < 1e-6
     assert interaction_p(rows, "bots") == pytest.approx(1.0)
     assert interaction_p(rows, "seed") is None  # one seed set: nothing to test
 
