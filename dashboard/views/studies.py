@@ -14,9 +14,11 @@ import streamlit as st
 from dashboard.charts import layout
 from dashboard.lang import lang, nf, t
 from dashboard.loaders import data_dir, dataset
+from dashboard.study_charts import CURVE_METRICS, curve_chart, verdict_frame
 from dashboard.tables import show_table
 from dashboard.urlstate import keep
 from engine.errors import DsqError
+from sim.study.findings_text import curve_rows
 from sim.study.metrics import METRICS, value
 from sim.study.report import build_report, cells_frame
 from sim.study.run import recorded_studies, recorded_study
@@ -29,13 +31,19 @@ def _report(folder: str, fingerprint: str, name: str) -> dict[str, Any]:
     return build_report(recorded_study(Path(folder), name), folder)
 
 
+def _condition(c: dict[str, Any]) -> str:
+    """A cell's condition: its pairing, with family, openings and seed set where the study
+    has those axes."""
+    return str(c.get("condition") or c["pairing"])
+
+
 def heat_map(rep: dict[str, Any], metric: str) -> go.Figure:
     """``metric`` of every cell: rule sets down, pairings across."""
     rules = list(dict.fromkeys(c["rules"] for c in rep["cells"]))
-    pairings = list(dict.fromkeys(c["pairing"] for c in rep["cells"]))
+    pairings = list(dict.fromkeys(_condition(c) for c in rep["cells"]))
     z: list[list[float | None]] = [[None] * len(pairings) for _ in rules]
     for c in rep["cells"]:
-        z[rules.index(c["rules"])][pairings.index(c["pairing"])] = value(c, metric)
+        z[rules.index(c["rules"])][pairings.index(_condition(c))] = value(c, metric)
     text = [[nf().num(v, 3) if v is not None else "" for v in row] for row in z]
     fig = go.Figure(
         go.Heatmap(
@@ -91,7 +99,7 @@ def cells_table(rep: dict[str, Any]) -> pd.DataFrame:
         rows.append(
             {
                 t("studies.col_rules"): c["rules"],
-                t("studies.col_pairing"): c["pairing"],
+                t("studies.col_pairing"): _condition(c),
                 t("studies.col_games"): n.count(c["games"]),
                 t("studies.col_first_move"): n.signed(fm.get("value")),
                 t("studies.col_first_move_ci"): n.interval(fm.get("low"), fm.get("high"), "signed"),
@@ -101,6 +109,41 @@ def cells_table(rep: dict[str, Any]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def findings(rep: dict[str, Any], name: str) -> None:
+    """The skill curves of a chosen rule set and the verdict table."""
+    f = rep.get("findings") or {}
+    if not f.get("curves"):
+        return
+    st.subheader(t("studies.curves"))
+    st.caption(t("studies.curves_help"))
+    rule_sets = list(dict.fromkeys(e["rules"] for e in f["curves"]))
+    keep("study_curve_rules", "choice", param="curve_rules", options=rule_sets)
+    rules = st.selectbox(t("studies.col_rules"), rule_sets, key="study_curve_rules")
+    keep("study_curve_metric", "choice", param="curve_metric", default=CURVE_METRICS[0],
+         options=CURVE_METRICS)  # fmt: skip
+    metric = st.selectbox(
+        t("studies.metric"),
+        CURVE_METRICS,
+        key="study_curve_metric",
+        format_func=lambda m: t(f"studies.curve_{m}"),
+    )
+    fig = curve_chart(rep, rules, metric)
+    if fig is not None:
+        st.plotly_chart(fig, key="study_curves")
+    st.download_button(
+        t("studies.download_curves"),
+        pd.DataFrame(curve_rows(rep)).to_csv(index=False).encode(),
+        file_name=f"{name}-curves.csv",
+        mime="text/csv",
+        icon=":material/download:",
+        key="study_curves_csv",
+        on_click="ignore",
+    )
+    st.subheader(t("studies.findings"))
+    st.caption(t("studies.findings_help"))
+    show_table(verdict_frame(rep), "study_findings", f"{name}-findings")
 
 
 def main() -> None:
@@ -152,6 +195,7 @@ def main() -> None:
         for e in rep["effects"]:
             if e.get("sentence"):
                 st.markdown(f"- {e['sentence']}")
+    findings(rep, name)
     st.subheader(t("studies.cells"))
     st.caption(t("studies.cells_help"))
     show_table(

@@ -59,3 +59,18 @@ def test_a_cell_link_sets_the_batch_filter(monkeypatch, study_data):
 def test_no_study_yet(monkeypatch, tmp_path):
     at = run_app(monkeypatch, tmp_path / "empty", "studies")
     assert any("No study" in i.value for i in at.info)
+
+
+def test_studies_page_shows_skill_curves_and_verdicts(monkeypatch, study_data):
+    at = run_app(monkeypatch, study_data, "studies")
+    assert at.selectbox(key="study_curve_rules").options == [
+        "standard",
+        "standard+no_capture_plies=50",
+    ]
+    [verdicts] = [d for d in at.dataframe if "Verdict" in d.value.columns]
+    rows = verdicts.value.set_index("Finding")
+    draws = rows.loc["standard+no_capture_plies=50 − standard: the draw rate"]
+    assert draws["Verdict"] == "robust" and draws["Unit"] == "points"
+    assert float(draws["Pooled"]) > 20  # the 50-ply rule draws most random games
+    at.selectbox(key="study_curve_metric").set_value("plies").run()
+    assert not at.exception
