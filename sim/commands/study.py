@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from engine.errors import DsqError
@@ -93,11 +94,18 @@ def run_cmd(args: argparse.Namespace) -> int:
     # lazy: start-up time (the batch machinery)
     from sim.study.budget import check_budget
     from sim.study.run import run_study
-    from sim.study.spec import load_study
+    from sim.study.spec import load_study, repeating_cells
 
     data = writable_data_dir(args.data)
     study = load_study(args.file, quick=args.quick)
     check_budget(study, args.workers or study.workers)
+    for cell, limit in repeating_cells(study):
+        print(
+            f"dsq study run: note: cell {cell.index} ({cell.rules}, {cell.condition}) has "
+            f"deterministic bots and no random opening ply: at most {limit} distinct games "
+            "(give opening_plies or an openings suite for variety)",
+            file=sys.stderr,
+        )
     with sigterm_as_interrupt():
         out = run_study(
             study,

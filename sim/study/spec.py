@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
+from sim.play.variety import VARIETY_PLIES, distinct_limit, repeats_games
 from sim.storage.recordcheck import MAX_OPENING_PLIES, MAX_PLY_CAP
 from sim.storage.textfiles import read_named_toml
 from sim.study import axes
@@ -21,6 +22,7 @@ from sim.study.axes import Family, Protocol, protocol_label
 from sim.study.errors import StudyError
 from sim.study.errors import err as _err
 from sim.study.games import Games, _int, _unknown, read_games
+from sim.study.pins import pin_cells, read_evals
 from sim.study.rulesets import read_rules, rules_spec
 from sim.study.suite import read_openings
 
@@ -265,10 +267,13 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
     seed = _int(path, "seed", raw.get("seed", 1), 0, 2**31 - 1)
     ply_cap = _int(path, "ply_cap", raw.get("ply_cap", 1000), 1, MAX_PLY_CAP)
     opening = _int(path, "opening_plies", raw.get("opening_plies", 0), 0, MAX_OPENING_PLIES)
+    families_seen = _ladder(path, raw)
+    if "opening_plies" not in raw and "openings" not in raw and _repeats(families_seen):
+        opening = VARIETY_PLIES  # deterministic bots from one start would repeat their games
     if opening >= ply_cap:
         raise _err(path, "opening_plies", f"must be below ply_cap ({ply_cap})")
     rules, grid, base, design, interactions = read_rules(path, raw.get("rules", {}))
-    families = _ladder(path, raw)
+    families = families_seen
     games = read_games(path, raw.get("games", {}))
     if quick:
         q = _unknown(path, "quick", raw.get("quick", {}), QUICK_KEYS)
@@ -340,18 +345,26 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
         {k: list(v) for k, v in grid.items()}, interactions, list(families[0].rungs),
         families[0].pairings, games, cells, workers, scheduler, quick, suite, order,
         families if has_axes else [], protocols, seeds if has_axes else [],
-        pin_cells(cells, data_dir, _evals(path, raw.get("evals", {}))),
+        pin_cells(cells, data_dir, read_evals(path, raw.get("evals", {}))),
     )  # fmt: skip
 
 
-def _evals(path: str, raw: Any) -> dict[str, str]:
-    """The ``[evals]`` table: what ``eval=auto`` stands for under each preset (a pinned
-    evaluation, ``NAME@HEX``), so that the file itself names every bot."""
-    t = _unknown(path, "evals", raw, {"standard", "yeshou", "datou"})
-    for k, v in t.items():
-        if not isinstance(v, str) or "@" not in v:
-            raise _err(path, f"evals.{k}", f"must be a pinned evaluation NAME@HEX, got {v!r}")
-    return dict(t)
+def _repeats(families: list[Family]) -> bool:
+    """Whether a pairing of ``families`` would play copies of its games from one start."""
+    return any(repeats_games(r, b, 0, "", None, r != b) for f in families
+               for r, b, _ in axes.pairings(f))  # fmt: skip
+
+
+def repeating_cells(study: Study) -> list[tuple[Cell, int]]:
+    """The cells whose bots are deterministic and whose protocol has no random ply, with
+    the most distinct games each can play (fewer than it will play)."""
+    out = []
+    for c in study.cells:
+        p = study.protocol(c)
+        limit = distinct_limit(c.red, c.blue, p.plies, p.openings, c.red != c.blue)
+        if limit is not None and study.games_for(c).most() > limit:
+            out.append((c, limit))
+    return out
 
 
 def _check_even(path: str, games: Games, families: list[Family]) -> None:
@@ -362,31 +375,3 @@ def _check_even(path: str, games: Games, families: list[Family]) -> None:
         and any(n % 2 for n in (games.per_cell or 0, games.step or 0, games.cap or 0))
     ):
         raise _err(path, "games", "mixed pairings swap colours: the games must be even")
-
-
-def pin_cells(
-    cells: list[Cell], data_dir: Path | None = None, evals: dict[str, str] | None = None
-) -> dict[str, str]:
-    """Each cell's bot specs pinned under its rules (``"RULES|SPEC"`` -> pinned spec), only
-    where pinning changes the spec; ``evals`` (preset -> ``NAME@HEX``) says what
-    ``eval=auto`` stands for (else today's shipped evaluation)."""
-    # lazy: start-up time (the evaluations)
-    from sim.bots.pinning import pin_bot
-    from sim.bots.spec import BotSpec, parse_bot
-
-    out: dict[str, str] = {}
-    for c in cells:
-        for spec in (c.red, c.blue):
-            key = f"{c.rules}|{spec}"
-            if key in out:
-                continue
-            text, preset = spec, c.rules.split("+", 1)[0]
-            if evals and preset in evals and spec.startswith(("alphabeta:", "mcts:")):
-                bot = parse_bot(spec)
-                if bot.params.get("eval") == "auto":
-                    text = BotSpec(bot.name, {**bot.params, "eval": evals[preset]}).canonical
-            try:
-                out[key] = pin_bot(text, c.rules, data_dir)
-            except DsqError as exc:
-                raise StudyError(f"cell {c.index} ({c.rules}, {c.pairing}): {exc}") from None
-    return {k: v for k, v in out.items() if k.split("|", 1)[1] != v}

@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -169,3 +171,24 @@ per_cell = 2
 """
     with pytest.raises(DsqError, match=r"would make 144,000 cells"):
         load_study(_write(tmp_path, text))
+
+
+def test_deterministic_bots_get_seeded_variety_or_a_note(tmp_path: Path) -> None:
+    text = """
+name = "same"
+[rules]
+specs = ["standard"]
+[ladder]
+bots = ["alphabeta:depth=1"]
+[games]
+per_cell = 4
+"""
+    assert load_study(_write(tmp_path, text)).opening_plies == 8
+    fixed = _write(tmp_path, text.replace('name = "same"', 'name = "same"\nopening_plies = 0'))
+    out = subprocess.run(
+        [sys.executable, "-m", "sim.cli", "study", "run", str(fixed), "--data",
+         str(tmp_path / "data"), "--quiet"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "at most 1 distinct games" in out.stderr and "Traceback" not in out.stderr
