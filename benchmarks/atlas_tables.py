@@ -1,7 +1,8 @@
-"""The atlas's tables (docs/atlas.md) as Markdown, from ``dsq study report --json``.
+"""The first edition of the atlas's tables as Markdown, from ``dsq study report --json``
+(the second edition's page is ``dsq study report --markdown``).
 
-dsq study report docs/studies/atlas.toml --json > atlas.json
-python benchmarks/atlas_tables.py atlas.json
+dsq study report docs/studies/atlas-first-edition.toml --data DIR --json > first.json
+python benchmarks/atlas_tables.py first.json
 """
 
 from __future__ import annotations
