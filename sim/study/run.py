@@ -231,6 +231,7 @@ class StudyProgress(BatchProgress):
         self.t_study = time.monotonic()
         self.last_line = 0.0
         self.batch_start = 0
+        self.last_rounds = {study.batch_id(c, study.games_for(c).rounds() - 1) for c in study.cells}
 
     def start(self, name: str, total: int, done: int, counts: dict[str, int]) -> None:
         self.name, self.total, self.done, self.counts = name, total, done, dict(counts)
@@ -245,6 +246,8 @@ class StudyProgress(BatchProgress):
         self.played += self.done - self.batch_start
         self.games_before += self.done
         self.done = self.batch_start = 0
+        if record.get("status") == "done" and record.get("batch_id") in self.last_rounds:
+            self.cells_done += 1  # a cell's last possible round: the cell is done
 
     def line(self, final: bool = False) -> None:
         """Print the study's progress line."""
