@@ -112,7 +112,7 @@ def _interval(cell: dict[str, Any], name: str, digits: int = 3) -> str:
 
 def score_table(rep: dict[str, Any], pairing: str) -> str:
     """The search-score metrics of one pairing, per rule set (mean [95% interval])."""
-    head = ["rules", "scored plies", "lead change", "stability", "decisiveness threshold"]
+    head = ["rules", "scored plies", "lead change", "swing", "decisiveness threshold"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c in rep["cells"]:
         if c["pairing"] != pairing or not c["games"]:
@@ -121,7 +121,7 @@ def score_table(rep: dict[str, Any], pairing: str) -> str:
             f"`{c['rules']}`",
             "-" if _v(c, "scored_share") is None else fmt.pct(_v(c, "scored_share")),
             _interval(c, "lead_change"),
-            _interval(c, "stability"),
+            _interval(c, "swing"),
             _interval(c, "decisiveness_threshold"),
         ]
         lines.append("| " + " | ".join(row) + " |")

@@ -10,9 +10,12 @@ as ``statsmodels`` GLM ``scale="X2"``). With ``anchor=None`` the ratings have me
 and the covariance is the pseudo-inverse of the information matrix; with an anchor bot
 its rating is 0 and the others' intervals are relative to it.
 
-The maximum-likelihood estimate does not exist when some group of bots scored 100% (or
-0%) against everyone outside it; the fit then adds ``prior_draws`` virtual drawn games to
-every pairing that was played (a BayesElo-style prior) and says so in ``note``. Bots
+The maximum-likelihood estimate exists exactly when, within each group of bots that met,
+the directed graph "i took points from j" (a win or a draw of i against j) is strongly
+connected (Ford's condition): it fails when some set of bots scored 100% (or 0%) against
+everyone else of its group. Only then does the fit add ``prior_draws`` virtual drawn games
+to every pairing that was played (a BayesElo-style prior), and say so in ``note``; a
+pairing won in every game is no reason on its own (A beats B, B beats C, C beats A). Bots
 that are not connected by games at all cannot be compared; ``note`` says so too.
 """
 
@@ -180,7 +183,7 @@ def ratings(
     as a bot filter is (:func:`sim.stats.query.bot_filter`: a kind names its one rated
     parameter set).
     ``prior_draws``: virtual draws per played pairing, used only when the plain maximum
-    likelihood estimate does not exist (someone won or lost everything).
+    likelihood estimate does not exist (Ford's condition fails, :func:`_mle_exists`).
     """
     rows = query_rows(con, selection or Selection(), _PAIRS, source=CELLS)
     bots = sorted({r[0] for r in rows} | {r[1] for r in rows})

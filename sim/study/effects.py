@@ -4,9 +4,11 @@ For each pairing (a rung of the ladder, or a mixed pairing) the games of the gri
 are regressed on one indicator per option value that differs from the base (and, when the
 study asks, the products of two indicators: two-way interactions):
 
-- the first-move advantage: a logistic regression of the first player's points (1, ½, 0;
-  a fractional logit, quasi-likelihood with robust standard errors), the effect in Elo
-  (the coefficient × 400 / ln 10): how much the option moves the first player's edge;
+- the first-move advantage: a logistic regression of Red's points (1, ½, 0; a fractional
+  logit, quasi-likelihood with robust HC0 standard errors; Red moves first from the
+  initial position), the effect in Elo (the coefficient × 400 / ln 10, Wald interval). The
+  bots' strengths are not in the model: in a mixed pairing it is the change of the logit
+  of Red's points over both colourings, smaller than the change of the fitted edge;
 - the draw rate (natural draws and ply-cap draws together) and the den-win rate: linear
   probability models with robust (HC1) standard errors, the effect the change of the rate
   in percentage points. A logistic fit is not used for rates: a cell where no game (or

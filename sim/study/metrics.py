@@ -1,7 +1,9 @@
 """The figures of one study cell (docs/studies.md defines each; Ludii's name where it has
 one): the same statistics functions as ``dsq stats`` over the cell's batches, plus the
 design metrics computed here (balance, completion, draws by kind, coverage, endings) and
-those of the games' search scores (:mod:`sim.study.score_metrics`).
+those of the games' search scores (:mod:`sim.study.score_metrics`). Games void under their
+rule set's scoring rule (yeshou's games of 20 plies or fewer) are left out of every figure,
+as ``dsq stats`` leaves them out; ``void_games`` counts them.
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ import math
 from typing import Any
 
 import duckdb
+import numpy as np
 
 from sim.stats import Selection, general_stats, length_histogram
-from sim.stats.intervals import proportion
+from sim.stats.intervals import proportion, z_value
 from sim.stats.query import query_rows
 from sim.study.score_metrics import PLIES_SQL, SCORE_METRICS, SCORES_SQL, score_metrics
 
@@ -62,20 +65,61 @@ def _prop(k: int, n: int) -> dict[str, float | None]:
     return {"value": _num(p.rate), "low": _num(p.low), "high": _num(p.high), "count": k}
 
 
+def fair_balance(n: int, decisive: float) -> float:
+    """The expected balance ``1 - |Red's win rate - Blue's win rate|`` of ``n`` games of a
+    fair game (Red and Blue as likely to win) whose share of won games is ``decisive``:
+    below 1 by the noise of ``n`` games alone (about 0.98 at 1,600 games with no draw)."""
+    if n <= 0:
+        return math.nan
+    # lazy: start-up time (scipy)
+    from scipy.special import gammaln
+    from scipy.stats import binom
+
+    k = np.arange(1, n + 1)
+    m = k // 2 + 1
+    # E|red wins - blue wins| of k won games, each Red's with probability 1/2: twice the
+    # binomial's mean absolute deviation (de Moivre: m C(k, m) / 2^k, m = floor(k/2) + 1)
+    log_c = gammaln(k + 1) - gammaln(m + 1) - gammaln(k - m + 1)
+    gap = 2.0 * m * np.exp(log_c - k * math.log(2.0))
+    return float(1.0 - (binom.pmf(k, n, decisive) * gap).sum() / n)
+
+
+def balance(red: int, blue: int, n: int, confidence: float = 0.95) -> dict[str, Any]:
+    """``1 - |pR - pB|`` of ``red`` and ``blue`` wins in ``n`` games with its interval (from
+    that of ``diff = pR - pB``, normal with the multinomial variance), and ``fair_value``
+    (:func:`fair_balance` at the observed share of won games)."""
+    pr, pb = red / n, blue / n
+    d = pr - pb
+    half = z_value(confidence) * math.sqrt(max(pr + pb - d * d, 0.0) / n)
+    lo, hi = max(d - half, -1.0), min(d + half, 1.0)
+    far = max(abs(lo), abs(hi))
+    near = 0.0 if lo <= 0.0 <= hi else min(abs(lo), abs(hi))
+    return {
+        "value": 1.0 - abs(d),
+        "low": 1.0 - far,
+        "high": 1.0 - near,
+        "diff": d,
+        "diff_low": lo,
+        "diff_high": hi,
+        "fair_value": fair_balance(n, pr + pb),
+    }
+
+
 def cell_metrics(con: duckdb.DuckDBPyConnection, batches: list[str]) -> dict[str, Any]:
     """Every figure of the games of ``batches`` (one cell), each a dict with ``value`` and,
-    where it has one, its 95% interval ``low``/``high``."""
+    where it has one, its 95% interval ``low``/``high``; ``void_games``: the games the
+    rules' void rule left out of them."""
     if not batches:
-        return {"games": 0}
+        return {"games": 0, "void_games": 0}
     sel = Selection(batches=tuple(batches))
     g = general_stats(con, sel)
     n = g.games
     if n == 0:
-        return {"games": 0}
+        return {"games": 0, "void_games": g.void}
     fm = g.first_move
     cov, branching, q1, q3 = query_rows(con, sel, EXTRA_SQL)[0]
     reasons = g.reasons
-    out: dict[str, Any] = {"games": n}
+    out: dict[str, Any] = {"games": n, "void_games": g.void}
     out["first_move_elo"] = {
         "value": _num(fm.elo) if fm else None,
         "low": _num(fm.elo_low) if fm else None,
@@ -95,7 +139,7 @@ def cell_metrics(con: duckdb.DuckDBPyConnection, batches: list[str]) -> dict[str
         "high": _num(fp.high),
         "p": _num(fp.p_value),
     }
-    out["balance"] = {"value": 1.0 - abs(g.red.rate - g.blue.rate)}
+    out["balance"] = balance(g.red.count, g.blue.count, n)
     out["draw_rate"] = _prop(g.draw.count, n)
     out["natural_draw_rate"] = _prop(reasons.get("no_capture", 0), n)
     out["ply_cap_draw_rate"] = _prop(reasons.get("ply_cap", 0), n)

@@ -172,7 +172,7 @@ COLUMNS = (
     ("7-3", "forbidden_7_3", "frac"),
     ("17-5", "forbidden_17_5", "frac"),
     ("lead chg", "lead_change", "frac"),
-    ("stability", "stability", "frac"),
+    ("swing", "swing", "frac"),
     ("decisive", "decisiveness_threshold", "frac"),
     ("scored", "scored_share", "pct"),
 )
@@ -193,10 +193,17 @@ def report_text(rep: dict[str, Any]) -> str:
         "",
         "first move: Elo of the first player's edge fitted with the bots "
         "(95% interval); 1st score: Red's raw score; 7-3, 17-5: share of positions "
-        "where the rule forbade a move; lead chg, stability, decisive: from the bots' search "
+        "where the rule forbade a move; lead chg, swing, decisive: from the bots' search "
         "scores (docs/studies.md), over the scored share of plies",
-        "",
     ]
+    void = [(c["cell"], c.get("void_games") or 0) for c in rep["cells"]]
+    if any(k for _, k in void):
+        lines.append(
+            f"void rule: {sum(k for _, k in void):,} games left out of every figure, void under "
+            "their rules' scoring rule (yeshou: over in 20 plies or fewer); by cell: "
+            + ", ".join(f"{i}: {k:,}" for i, k in void if k)
+        )
+    lines.append("")
     for entry in rep["ladder"]:
         if entry.get("value") is not None:
             lines.append(
@@ -230,6 +237,7 @@ def cells_frame(rep: dict[str, Any]) -> Any:
             "red": c["bots"][0],
             "blue": c["bots"][1],
             "games": c["games"],
+            "void_games": c.get("void_games", 0),
             "batches": " ".join(c["batches"]),
         }
         for k, m in c.items():

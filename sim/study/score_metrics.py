@@ -1,9 +1,12 @@
 """The figures of a study cell read from its games' search scores (the ``scores`` column:
 each ply's score of the move played, Red's view in [-1, 1]; docs/studies.md defines each):
-Ludii's lead change, stability and decisiveness threshold, and the share of plies scored.
+lead change, swing, Ludii's decisiveness threshold, and the share of plies scored.
 
-Plies without a score (None: random or greedy movers, opening plies) are left out of a
-game's sequence; a cell whose games have no score at all has every figure None.
+Consecutive plies are played, and scored, by different sides, whose searches disagree: the
+lead change and the swing compare each side's score only with that side's previous one
+(plies ``i`` and ``i + 2``), then combine the two sides. Plies without a score (None:
+random or greedy movers, opening plies) are left out of their side's sequence; a cell whose
+games have no score at all has every figure None.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 
 from sim.stats.intervals import mean_interval
 
-SCORE_METRICS = ("lead_change", "stability", "decisiveness_threshold", "scored_share")
+SCORE_METRICS = ("lead_change", "swing", "decisiveness_threshold", "scored_share")
 """The score figures by name, in the order tables show them."""
 
 SCORES_SQL = "SELECT scores, winner FROM sel WHERE scores IS NOT NULL"
@@ -28,22 +31,41 @@ def _scored(scores: Scores) -> list[float]:
     return [float(s) for s in scores if s is not None]
 
 
-def lead_change(scores: Scores) -> float | None:
-    """The share of a game's consecutive scored plies between which the leader (the sign of
-    Red's score: Red ahead above 0, Blue below) changes. A score of exactly 0 is a tie: no
-    one leads, so the ply is skipped (the lead changes only when the other side goes
-    ahead). None with fewer than two plies where someone leads."""
-    signs = [s > 0 for s in _scored(scores) if s != 0]
-    if len(signs) < 2:
+def _sides(scores: Scores) -> tuple[list[float], list[float]]:
+    """Each side's scored plies in order: the even plies' scores, then the odd plies'."""
+    return _scored(scores[0::2]), _scored(scores[1::2])
+
+
+def _flips(pairs: list[tuple[float, float]]) -> float | None:
+    """The share of ``pairs`` (of nonzero numbers) of opposite signs; None without one."""
+    if not pairs:
         return None
-    return sum(a != b for a, b in zip(signs, signs[1:], strict=False)) / (len(signs) - 1)
+    return sum((a > 0) != (b > 0) for a, b in pairs) / len(pairs)
 
 
-def stability(scores: Scores) -> float | None:
-    """The variance (population) of a game's scored Red-view scores (Blue's view is its
-    negation, so each player's variance is this one); None with fewer than two."""
-    values = _scored(scores)
-    return statistics.pvariance(values) if len(values) >= 2 else None
+def lead_change(scores: Scores) -> float | None:
+    """The share of a side's successive scores (its plies ``i`` and ``i + 2``, or its next
+    scored one; both sides' pairs together) between which the leader (Red above 0, Blue
+    below) changes. A score of exactly 0 is a tie, skipped; None without two scores of one
+    side where someone leads."""
+    pairs = []
+    for side in _sides(scores):
+        signs = [s for s in side if s != 0]
+        pairs += list(zip(signs, signs[1:], strict=False))
+    return _flips(pairs)
+
+
+def swing(scores: Scores) -> float | None:
+    """The share of a side's successive score changes (its plies ``i`` to ``i + 2``, then
+    ``i + 2`` to ``i + 4``; both sides' together) that reverse direction; changes of 0 are
+    skipped. 0: each side's score moves one way (a steady win); about 1/2: a random walk.
+    Any increasing rescaling of the evaluation gives the same value. None without two
+    nonzero changes of one side."""
+    pairs = []
+    for side in _sides(scores):
+        steps = [b - a for a, b in zip(side, side[1:], strict=False) if b != a]
+        pairs += list(zip(steps, steps[1:], strict=False))
+    return _flips(pairs)
 
 
 def decisiveness_threshold(scores: Scores, winner: str) -> float | None:
@@ -80,7 +102,7 @@ def score_metrics(games: Iterable[tuple[Scores | None, str]], plies: int) -> dic
     over the games it is defined for, with its 95% t interval; ``decisiveness_threshold``
     also gives the median and quartiles over games; ``scored_share`` the scored plies."""
     leads: list[float] = []
-    variances: list[float] = []
+    swings: list[float] = []
     thresholds: list[float] = []
     scored = 0
     for scores, winner in games:
@@ -89,7 +111,7 @@ def score_metrics(games: Iterable[tuple[Scores | None, str]], plies: int) -> dic
         scored += len(_scored(scores))
         for out, x in (
             (leads, lead_change(scores)),
-            (variances, stability(scores)),
+            (swings, swing(scores)),
             (thresholds, decisiveness_threshold(scores, winner)),
         ):
             if x is not None:
@@ -102,7 +124,7 @@ def score_metrics(games: Iterable[tuple[Scores | None, str]], plies: int) -> dic
         decisive.update(q1=q1, median=median, q3=q3)
     return {
         "lead_change": _mean(leads),
-        "stability": _mean(variances),
+        "swing": _mean(swings),
         "decisiveness_threshold": decisive,
         "scored_share": {
             "value": scored / plies if plies else None,
