@@ -132,7 +132,7 @@ def run_batches(
         ids = [check_batch_id(bid) for bid in ids]
         for bid in ids:
             check_new_batch(resolve_data_dir(data_dir), bid)
-        from sim.bots.evalfile import check_evaluations  # lazy: start-up time (numpy)
+        from sim.bots.pinning import check_evaluations  # lazy: start-up time (numpy)
 
         for spec in specs:  # an evaluation named that is missing or fits other rules
             check_evaluations((spec.red, spec.blue), spec.rules, resolve_data_dir(data_dir))

@@ -1,13 +1,17 @@
 """What a batch plays and how it runs: :class:`BatchSpec`, :func:`make_spec`, :class:`RunOptions`.
 
 A spec holds canonical rules and bot specs (so two spellings of the same match give the
-same record), the number of games, the batch seed and the options that change the games.
+same record), the bots' evaluations pinned to their content (``eval=NAME@HEX``, see
+:mod:`sim.bots.pinning`), the number of games, the batch seed and the options that change
+the games.
 :class:`RunOptions` holds what does not change them (chunk sizes, flushing, game function).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
@@ -74,11 +78,16 @@ def make_spec(
     blue: str,
     games: int,
     seed: int | None = None,
+    *,
+    data_dir: str | os.PathLike[str] | None = None,
     **options: Any,
 ) -> BatchSpec:
     """A validated :class:`BatchSpec` with canonical specs; :class:`SpecError` (a
     ``DsqError``) naming the flag on any bad value.
 
+    The bots' evaluations are pinned (:func:`sim.bots.pinning.pin_bot`): ``auto`` and the
+    shipped ones always, a data folder's when ``data_dir`` is given; a pinned spec is kept
+    as it is, so a spec read back from a record makes the same spec again.
     ``seed=None`` draws a fresh batch seed (recorded with the batch). ``options`` are the
     other fields of :class:`BatchSpec` (``swap``, ``opening_plies``, ``ply_cap``,
     ``adjudicate``, ...), each checked as declared there; a missing one takes its default.
@@ -106,6 +115,8 @@ def make_spec(
         elif not check_value(info, value):
             raise value_error(info, value)
     check_pair(values)
+    for side in ("red", "blue"):
+        values[side] = _pinned(side, values[side], values["rules"], data_dir)
     if values["record"] == "outcomes":  # no moves stored: they must replay from the seed
         try:
             check_outcomes(values["red"], values["blue"])
@@ -114,6 +125,18 @@ def make_spec(
     if values["openings"]:
         values["openings"] = _suite_text(values)
     return BatchSpec(**values)
+
+
+def _pinned(side: str, bot: str, rules: str, data_dir: str | os.PathLike[str] | None) -> str:
+    """The canonical bot spec ``bot`` with its evaluation pinned under ``rules``;
+    ``SpecError`` naming ``--red`` or ``--blue`` when it names one that is not available."""
+    # lazy: start-up time (the evaluation files load numpy: only when a bot is named)
+    from sim.bots.pinning import pin_bot
+
+    try:
+        return pin_bot(bot, rules, Path(data_dir) if data_dir is not None else None)
+    except DsqError as exc:
+        raise SpecError(f"--{side}: {exc}", side) from None
 
 
 def _suite_text(values: dict[str, Any]) -> str:

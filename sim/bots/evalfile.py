@@ -9,12 +9,17 @@ the animals, most valuable first), and a bonus for having the move.
 
 A bot spec names one with ``eval=NAME``; ``eval=auto`` is the shipped evaluation of the
 rule set's nearest preset (the hand-written classic one where none is shipped), and
-``eval=classic`` the hand-written one. Files are read bounded and checked in full; a bad
-one, or one fitted for rules whose moves differ, is refused with one line.
+``eval=classic`` the hand-written one. ``eval=NAME@HEX`` pins NAME to its content
+(:func:`eval_digest`): the current file when its digest is HEX, else a copy kept as
+``pinned/NAME@HEX.toml`` (shipped, or in the data folder's ``evals/``). Files are read
+bounded and checked in full; a bad one, or one fitted for rules whose moves differ, is
+refused with one line.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -27,12 +32,13 @@ import numpy as np
 from engine.errors import DsqError
 from engine.rules import Ruleset, parse_rules
 from engine.ruleset_options import OPTIONS
-from sim.bots.params import AUTO, CLASSIC, EVAL_NAME
+from sim.bots.params import AUTO, CLASSIC, EVAL_NAME, PIN_DIGITS, split_pin
 from sim.bots.piece_values import values_array
 from sim.storage.paths import read_bounded
 
 EVALS_DIR = "evals"
 SHIPPED = Path(__file__).resolve().parent / "evals"
+PINNED_DIR = "pinned"  # copies of replaced evaluations, as NAME@HEX.toml
 SUFFIX = ".toml"
 FORMAT = 1
 MAX_FILE_BYTES = 1 << 20
@@ -213,7 +219,7 @@ def read_eval(path: Path) -> EvalFile:
     except UnicodeDecodeError:
         raise EvalError(f"evaluation file {path}: not UTF-8 text") from None
     try:
-        return parse_eval(text, path.name[: -len(SUFFIX)])
+        return parse_eval(text, split_pin(path.name[: -len(SUFFIX)])[0])
     except EvalError as exc:
         raise EvalError(f"evaluation file {path}: {exc}") from None
 
@@ -234,8 +240,36 @@ def write_eval(folder: Path, ef: EvalFile, *, replace: bool = False) -> Path:
 
 
 @lru_cache(maxsize=64)
-def _cached(path: str, mtime_ns: int, size: int) -> EvalFile:
-    return read_eval(Path(path))
+def _cached(path: str, mtime_ns: int, size: int) -> tuple[EvalFile, str]:
+    ef = read_eval(Path(path))
+    return ef, eval_digest(ef)
+
+
+def _load(path: Path) -> tuple[EvalFile, str] | None:
+    """The evaluation in ``path`` and its digest (None: no such file)."""
+    try:
+        st = path.lstat()
+    except OSError:
+        return None
+    return _cached(str(path), st.st_mtime_ns, st.st_size)
+
+
+def eval_digest(ef: EvalFile) -> str:
+    """The pin of an evaluation: the first 12 hex digits of the SHA-256 of its content, its
+    rules and weights (not its name, what it was fitted on nor its acceptance match)."""
+    w = ef.weights
+    content = {"rules": ef.rules, "material": w.material, "squares": w.squares,
+               "first_danger": w.first_danger, "second_danger": w.second_danger,
+               "tempo": w.tempo, "order": w.order}  # fmt: skip
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:PIN_DIGITS]
+
+
+def is_shipped(name: str) -> bool:
+    """Whether ``name`` is a shipped evaluation's (today's or a replaced one's)."""
+    return (SHIPPED / f"{name}{SUFFIX}").exists() or any(
+        (SHIPPED / PINNED_DIR).glob(f"{name}@*{SUFFIX}")
+    )
 
 
 def find_eval(name: str, folder: Path | None) -> EvalFile:
@@ -243,14 +277,33 @@ def find_eval(name: str, folder: Path | None) -> EvalFile:
     there is none)."""
     places = [SHIPPED] + ([Path(folder)] if folder is not None else [])
     for place in places:
-        path = place / f"{name}{SUFFIX}"
-        try:
-            st = path.lstat()
-        except OSError:
-            continue
-        return _cached(str(path), st.st_mtime_ns, st.st_size)
+        found = _load(place / f"{name}{SUFFIX}")
+        if found is not None:
+            return found[0]
     where = f" in {folder}" if folder is not None else ""
     raise EvalError(f"no evaluation {name!r}{where}: make one with dsq tune, or use eval=classic")
+
+
+def find_pinned(name: str, pin: str, folder: Path | None) -> EvalFile:
+    """The evaluation ``NAME@PIN``: the current NAME when its digest is PIN, else the copy
+    ``pinned/NAME@PIN.toml`` shipped or in ``folder`` (or ``folder/NAME@PIN.toml``);
+    EvalError (one line) when there is none."""
+    extra = [Path(folder)] if folder is not None else []
+    current = next(filter(None, (_load(p / f"{name}{SUFFIX}") for p in [SHIPPED, *extra])), None)
+    if current is not None and current[1] == pin:
+        return current[0]
+    kept = f"{name}@{pin}{SUFFIX}"
+    for place in [SHIPPED / PINNED_DIR] + [p for f in extra for p in (f / PINNED_DIR, f)]:
+        found = _load(place / kept)
+        if found is not None:
+            if found[1] != pin:
+                raise EvalError(f"evaluation file {place / kept}: its content is {name}@{found[1]}")
+            return found[0]
+    if current is None:
+        where = f" (shipped or in {folder})" if folder is not None else " shipped"
+        raise EvalError(f"evaluation {name}@{pin} is not available: no evaluation {name!r}{where}")
+    whose = f"the shipped {name}" if is_shipped(name) else f"{name} in {folder}"
+    raise EvalError(f"evaluation {name}@{pin} is not available: {whose} is now {name}@{current[1]}")
 
 
 def nearest_preset(rules: Ruleset) -> str:
@@ -265,13 +318,20 @@ def _moves_differ(a: Ruleset, b: Ruleset) -> list[str]:
 
 def resolve(choice: str, rules: Ruleset, folder: Path | None) -> EvalFile | None:
     """The evaluation a spec's ``eval`` names under ``rules`` (None: the classic one);
-    EvalError for a missing or bad file, or one fitted for rules whose moves differ."""
+    EvalError for a missing or bad file, or one fitted for rules whose moves differ (a pin
+    of the nearest preset's shipped evaluation is taken as ``auto`` takes it)."""
     if choice == CLASSIC:
         return None
     if choice == AUTO:
         path = SHIPPED / f"{nearest_preset(rules)}{SUFFIX}"
         return find_eval(nearest_preset(rules), None) if path.exists() else None
-    ef = find_eval(choice, folder)
+    name, pin = split_pin(choice)
+    if pin is None:
+        ef = find_eval(choice, folder)
+    else:
+        ef = find_pinned(name, pin, folder)
+        if name == nearest_preset(rules) and is_shipped(name):
+            return ef
     differ = _moves_differ(parse_rules(ef.rules), rules)
     if differ:
         raise EvalError(
@@ -326,18 +386,3 @@ def swap_dog_and_wolf(w: Weights) -> Weights:
     order = tuple({dog + 1: wolf + 1, wolf + 1: dog + 1}.get(a, a) for a in w.order)
     return Weights(swapped(w.material), swapped(w.squares), swapped(w.first_danger),
                    swapped(w.second_danger), w.tempo, order)  # fmt: skip
-
-
-def check_evaluations(bots: tuple[str, ...], rules: str, data_dir: Path) -> None:
-    """EvalError when a bot spec of ``bots`` names an evaluation that ``data_dir`` lacks or
-    that was fitted for rules whose moves differ from ``rules`` (checked before a batch)."""
-    # lazy: start-up time (the bot catalogue)
-    from sim.bots.spec import parse_bot
-
-    ruleset = parse_rules(rules)
-    for text in bots:
-        if text.startswith("engine:") or text == "human":
-            continue
-        choice = parse_bot(text).params.get("eval")
-        if choice is not None:
-            resolve(str(choice), ruleset, evals_dir(data_dir))

@@ -14,6 +14,16 @@ DEFAULT_VALUES = (450, 200, 300, 350, 500, 800, 900, 1000)
 EVAL_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 """The names of evaluations: lowercase letters, digits, ``_`` and ``-``, at most 40."""
 AUTO, CLASSIC = "auto", "classic"
+PIN_DIGITS = 12
+PINNED_EVAL = re.compile(rf"({EVAL_NAME.pattern})@([0-9a-f]{{{PIN_DIGITS}}})")
+"""A pinned evaluation, ``NAME@HEX``: the evaluation NAME whose content has that digest
+(the first 12 hex digits of its SHA-256, see :func:`sim.bots.evalfile.eval_digest`)."""
+
+
+def split_pin(choice: str) -> tuple[str, str | None]:
+    """The name and the pin (None: not pinned) of a spec's ``eval`` value."""
+    m = PINNED_EVAL.fullmatch(choice)
+    return (m.group(1), m.group(2)) if m else (choice, None)
 
 
 def classic(values: Mapping[str, Any]) -> bool:
@@ -66,7 +76,8 @@ class Param:
         if self.kind == "eval":
             return (
                 "auto (the rule set's tuned evaluation), classic (the hand-written one) or the "
-                "name of an evaluation in the data folder's evals/ (made by dsq tune)"
+                "name of an evaluation in the data folder's evals/ (made by dsq tune), "
+                f"optionally pinned to its content as NAME@HEX ({PIN_DIGITS} hex digits)"
             )
         return (
             "8 whole numbers 0..100000 separated by '/' "
@@ -98,9 +109,13 @@ class Param:
                 raise bad
             return text.lower()
         if self.kind == "eval":
-            if not EVAL_NAME.fullmatch(text.lower()):
+            low = text.lower()
+            pinned = PINNED_EVAL.fullmatch(low)
+            if pinned and pinned.group(1) not in (AUTO, CLASSIC):
+                return low
+            if not EVAL_NAME.fullmatch(low):
                 raise bad
-            return text.lower()
+            return low
         parts = text.split("/")
         if len(parts) != 8:
             raise bad
@@ -133,7 +148,8 @@ EVAL = Param(
     AUTO,
     "the evaluation: auto (the rule set's tuned one, else its nearest preset's), classic "
     "(the hand-written one: a spec that gives values and no eval means it too), or a name "
-    "from dsq tune",
+    "from dsq tune; NAME@HEX pins the evaluation NAME with that content (a batch records "
+    "its bots so)",
 )
 
 

@@ -294,25 +294,46 @@ def bot_filter(written: str) -> str:
 
 def bot_matches(value: str, player: str) -> bool:
     """Whether the bot filter ``value`` (from :func:`bot_filter`) names the recorded
-    ``player`` (a canonical spec, as stored): its kind for a kind, equality otherwise."""
+    ``player`` (a canonical spec, as stored): its kind for a kind, else the same spec,
+    pinned or not (a filter without a pin also names the player its evaluation pinned, see
+    :func:`sim.bots.pinning.recorded_pattern`)."""
     if is_kind(value):
         return player.partition(":")[0] == value
-    return player == value
+    if value == player or value == HUMAN:
+        return value == player  # a person is only ever recorded as human
+    # lazy: start-up time (the bot catalogue and evaluation files: only when a bot is named)
+    from sim.bots.pinning import names_recorded
+
+    return names_recorded(value, player)
 
 
 def bot_condition(column: str, values: tuple[str, ...], params: list[Any]) -> str:
     """The SQL condition that ``column`` holds a player one of ``values`` names (the same
     rule as :func:`bot_matches`), its parameters appended to ``params``."""
     kinds = [v for v in values if is_kind(v)]
-    specs = [v for v in values if not is_kind(v)]
+    patterns = {v: _pattern(v) for v in values if not is_kind(v)}
+    specs = [v for v, p in patterns.items() if p is None]
     conds = []
     if specs:
         params.extend(specs)
         conds.append(f"{column} IN ({', '.join('?' for _ in specs)})")
+    for pattern in filter(None, patterns.values()):
+        params.append(pattern)
+        conds.append(f"regexp_full_match({column}, ?)")
     if kinds:
         params.extend(kinds)
         conds.append(f"split_part({column}, ':', 1) IN ({', '.join('?' for _ in kinds)})")
     return conds[0] if len(conds) == 1 else f"({' OR '.join(conds)})"
+
+
+def _pattern(value: str) -> str | None:
+    """The pattern of the recorded players a spec filter names, None: only itself."""
+    if value == HUMAN:
+        return None
+    # lazy: start-up time (as in bot_matches)
+    from sim.bots.pinning import recorded_pattern
+
+    return recorded_pattern(value)
 
 
 def bot_label(value: str) -> str:

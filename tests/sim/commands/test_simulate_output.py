@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from sim.bots.spec import parse_bot
+from sim.bots.pinning import pin_bot
+from sim.bots.spec import short_spec
 from tests.support.procs import dsq
 
-AB = parse_bot("alphabeta:depth=1").canonical
+AB = pin_bot("alphabeta:depth=1", "standard")  # as a batch records it: eval=standard@HEX
+SHORT = short_spec(AB)  # alphabeta:depth=1,eval=standard@HEX
 
 
 def _games(data: Path, batch_id: str) -> list[dict]:
@@ -28,7 +30,8 @@ def test_a_swapped_match_tells_each_bots_score(tmp_path: Path) -> None:
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     out = res.stdout
-    assert AB not in out and "alphabeta:depth=1 vs random (swap)" in out
+    assert SHORT.startswith("alphabeta:depth=1,eval=standard@")
+    assert AB not in out and f"{SHORT} vs random (swap)" in out
     # The record's counts are those of the games on disk, from the bots' side too.
     games = _games(tmp_path, "m")
     rec = json.loads((tmp_path / "batches" / "m.json").read_text())
@@ -45,12 +48,12 @@ def test_a_swapped_match_tells_each_bots_score(tmp_path: Path) -> None:
     penta = [sum(1 for p in points.values() if p == k) for k in range(5)]
     c = rec["counts"]
     assert (c["a_wins"], c["b_wins"], c["draw"], c["pentanomial"]) == (a_wins, b_wins, draws, penta)
-    assert f"alphabeta:depth=1 {a_wins}-{draws}-{b_wins}" in out
+    assert f"{SHORT} {a_wins}-{draws}-{b_wins}" in out
     assert f"random {b_wins}-{draws}-{a_wins}" in out
-    assert "Elo alphabeta:depth=1 - random:" in out and "20 colour-swapped pairs" in out
+    assert f"Elo {SHORT} - random:" in out and "20 colour-swapped pairs" in out
     # dsq batches: the short form for a person, the canonical one in --json.
     table = dsq("batches", "--data", str(tmp_path)).stdout
-    assert AB not in table and "alphabeta:depth=1 vs random (swap)" in table
+    assert AB not in table and f"{SHORT} vs random (swap)" in table
     assert f"{a_wins}-{draws}-{b_wins}" in table
     listed = json.loads(dsq("batches", "--data", str(tmp_path), "--json").stdout)
     assert listed[0]["spec"]["red"] == AB
