@@ -58,7 +58,9 @@ def pooled(estimates: Sequence[float], ses: Sequence[float]) -> dict[str, Any]:
                 "p": two_sided_p(est, se), "tau": 0.0, "i2": 0.0, "q": 0.0,
                 "conditions": k}  # fmt: skip
     est, se = float(res.mean_effect_re), float(res.sd_eff_w_re)
-    low, high = res.conf_int()[1]  # (fixed, random, fixed WLS, random WLS)
+    with warnings.catch_warnings():  # the WLS variants' intervals are not used
+        warnings.simplefilter("ignore", RuntimeWarning)
+        low, high = res.conf_int()[1]  # (fixed, random, fixed WLS, random WLS)
     q = float(res.q)
     i2 = max(0.0, float(res.i2))
     return {"value": est, "low": float(low), "high": float(high), "se": se,

@@ -48,6 +48,9 @@ def skill_depth(con: Any, study: Study, rules: str, batches: list[str]) -> dict[
     from sim.stats import Selection, ratings
 
     lo_bot, hi_bot = study.bots[0], study.bots[-1]
+    # the bots as played (pinned) under these rules: the ratings name them so
+    lo_bot = study.pins.get(f"{rules}|{lo_bot}", lo_bot)
+    hi_bot = study.pins.get(f"{rules}|{hi_bot}", hi_bot)
     out: dict[str, Any] = {
         "rules": rules,
         "low": short_spec(lo_bot),
