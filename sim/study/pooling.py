@@ -45,27 +45,22 @@ def pooled(estimates: Sequence[float], ses: Sequence[float]) -> dict[str, Any]:
     eff = np.asarray(estimates, dtype=float)
     w = 1.0 / var
     q = float((w * (eff - (w * eff).sum() / w.sum()) ** 2).sum())
-    res = None
+    tau2 = 0.0
     if q > 1e-12 * max(1.0, float((w * eff**2).sum())):  # else equal estimates
         with warnings.catch_warnings():  # a degenerate fit is caught just below
             warnings.simplefilter("ignore", RuntimeWarning)
-            res = combine_effects(eff, var, method_re="chi2")
-        if not math.isfinite(float(res.sd_eff_w_re)) or not math.isfinite(float(res.tau2)):
-            res = None
-    if res is None:  # no heterogeneity to estimate: the fixed-effect pool
-        est, se = float((w * eff).sum() / w.sum()), float(1.0 / math.sqrt(w.sum()))
-        return {"value": est, "low": est - Z95 * se, "high": est + Z95 * se, "se": se,
-                "p": two_sided_p(est, se), "tau": 0.0, "i2": 0.0, "q": 0.0,
-                "conditions": k}  # fmt: skip
-    est, se = float(res.mean_effect_re), float(res.sd_eff_w_re)
-    with warnings.catch_warnings():  # the WLS variants' intervals are not used
-        warnings.simplefilter("ignore", RuntimeWarning)
-        low, high = res.conf_int()[1]  # (fixed, random, fixed WLS, random WLS)
-    q = float(res.q)
-    i2 = max(0.0, float(res.i2))
-    return {"value": est, "low": float(low), "high": float(high), "se": se,
-            "p": two_sided_p(est, se), "tau": math.sqrt(max(float(res.tau2), 0.0)),
-            "i2": i2, "q": q, "conditions": k}  # fmt: skip
+            tau2 = float(combine_effects(eff, var, method_re="chi2").tau2)
+        if not math.isfinite(tau2):
+            tau2 = 0.0
+    tau2 = max(tau2, 0.0)
+    # the DerSimonian-Laird pool: weights 1 / (v + tau^2); statsmodels' tau^2 (its own
+    # standard error of the pool scales by the residual chi-square below tau^2 = 0)
+    wr = 1.0 / (var + tau2)
+    est, se = float((wr * eff).sum() / wr.sum()), float(1.0 / math.sqrt(wr.sum()))
+    i2 = max(0.0, (q - (k - 1)) / q) if q > 0 else 0.0
+    return {"value": est, "low": est - Z95 * se, "high": est + Z95 * se, "se": se,
+            "p": two_sided_p(est, se), "tau": math.sqrt(tau2), "i2": i2, "q": q,
+            "conditions": k}  # fmt: skip
 
 
 def interaction_p(rows: Sequence[dict[str, Any]], axis: str) -> float | None:

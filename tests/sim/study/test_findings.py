@@ -36,6 +36,8 @@ def test_pooling_is_dersimonian_laird() -> None:
     assert got["se"] == pytest.approx(1 / math.sqrt(wr.sum()), rel=1e-9)
     assert got["tau"] == pytest.approx(math.sqrt(tau2), rel=1e-9)
     assert got["i2"] == pytest.approx((q - 3) / q, rel=1e-9)
+    close = pooled([0.1, 0.11], [0.1, 0.1])  # Q below its df: tau = 0, the plain pool
+    assert close["tau"] == 0.0 and close["se"] == pytest.approx(0.1 / math.sqrt(2))
     same = pooled([0.2, 0.2], [0.1, 0.1])  # no heterogeneity: the fixed-effect pool
     assert same["value"] == pytest.approx(0.2) and same["tau"] == 0.0
     assert same["se"] == pytest.approx(0.1 / math.sqrt(2))
