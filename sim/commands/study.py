@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 from typing import Any
 
 from engine.errors import DsqError
@@ -89,6 +90,31 @@ def register(subparsers: Any) -> None:
     rep.set_defaults(func=report_cmd)
 
 
+def _without_pool_race(previous: Any) -> Any:
+    """A ``threading.excepthook`` that drops one error of Python 3.11's process pool: a
+    SIGTERM to the whole process group (a service manager's stop) kills the workers while
+    the interrupted driver cancels its queued chunks, and the pool's manager thread, failing
+    every queued chunk, dies of ``InvalidStateError`` on the cancelled ones (Python 3.12
+    ignores it there). The games played are recorded all the same; every other error goes
+    to ``previous``."""
+    # lazy: start-up time (multiprocessing)
+    from concurrent.futures import InvalidStateError
+    from concurrent.futures.process import _ExecutorManagerThread
+
+    if getattr(previous, "drops_pool_race", False):
+        return previous
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not (
+            issubclass(args.exc_type, InvalidStateError)
+            and isinstance(args.thread, _ExecutorManagerThread)
+        ):
+            previous(args)
+
+    hook.drops_pool_race = True  # type: ignore[attr-defined]
+    return hook
+
+
 def run_cmd(args: argparse.Namespace) -> int:
     """Play the study; print where its report is."""
     # lazy: start-up time (the batch machinery)
@@ -106,6 +132,7 @@ def run_cmd(args: argparse.Namespace) -> int:
             "(give opening_plies or an openings suite for variety)",
             file=sys.stderr,
         )
+    threading.excepthook = _without_pool_race(threading.excepthook)
     with sigterm_as_interrupt():
         out = run_study(
             study,
