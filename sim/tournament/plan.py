@@ -138,7 +138,7 @@ def make_tournament(
             f"{len(players) + len(players) % 2 - 1} rounds without rematches; got --rounds "
             f"{rounds} (use round-robin)"
         )
-    options = {
+    options: dict[str, Any] = {
         "swap": True,
         "opening_plies": opening_plies,
         "ply_cap": ply_cap,
