@@ -51,6 +51,10 @@ SCALED: dict[str, str | None] = {
     # builds the 3-animal one it needs, and the verify example checks it).
     "dsq tablebase build --rules standard --pieces 3 --data ~/dsq-data": "dsq tablebase build "
     "--rules standard --pieces 2 --data ~/dsq-data",
+    # 10,000,000 games recorded without moves (about 8 minutes on one core): the same with
+    # 100,000.
+    "dsq simulate --games 10000000 --record outcomes --data ~/dsq-data": "dsq simulate "
+    "--games 100000 --record outcomes --data ~/dsq-data",
     # Perft 6 and 7 and 60,000 random games after a 20 s warm-up measurement (the recorded
     # simulation on 2 workers: tests/sim/bench/test_figures.py).
     "dsq bench": "dsq bench --depth 3 --games 200 --no-warmup --workers 1",
