@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.study.errors import err
+from sim.study.games import _unknown
 
 AXES_KEYS = {"openings", "seeds"}
 FAMILY_KEYS = {"name", "rungs", "pairings"}
@@ -95,15 +96,6 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return "a whole number" if kind is int else "text"
 
 
-def _table(path: str, key: str, value: Any, allowed: set[str]) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise err(path, key, "must be a table")
-    for k in value:
-        if k not in allowed:
-            raise err(path, f"{key}.{k}", f"unknown key (known: {', '.join(sorted(allowed))})")
-    return value
-
-
 def read_families(path: str, raw: Any, bot: Any) -> list[Family]:
     """The ``[[families]]`` of a study file; ``bot(path, key, spec)`` canonicalises a spec."""
     if not isinstance(raw, list) or not raw:
@@ -111,7 +103,7 @@ def read_families(path: str, raw: Any, bot: Any) -> list[Family]:
     out: list[Family] = []
     for i, t in enumerate(raw):
         key = f"families[{i}]"
-        t = _table(path, key, t, FAMILY_KEYS)
+        t = _unknown(path, key, t, FAMILY_KEYS)
         name = t.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}", name):
             raise err(path, f"{key}.name", "must be 1 to 40 letters, digits, '-', '_' or '.'")
@@ -132,7 +124,7 @@ def read_axes(path: str, raw: Any, default: Protocol, seed: int) -> tuple[list[s
     """The ``[axes]`` table: the opening protocols' texts (the first is the reference) and
     the seed sets (the first is the reference); the study's own protocol and seed without
     it."""
-    t = _table(path, "axes", raw, AXES_KEYS)
+    t = _unknown(path, "axes", raw, AXES_KEYS)
     openings = t.get("openings", [default.label])
     openings = _list(path, "axes.openings", openings, str)
     if len(set(openings)) != len(openings):
@@ -165,7 +157,7 @@ def read_blocks(
     out = []
     for i, t in enumerate(raw):
         key = f"block[{i}]"
-        t = _table(path, key, t, BLOCK_KEYS)
+        t = _unknown(path, key, t, BLOCK_KEYS)
         chosen: tuple[str, ...] | None = None
         if "rules" in t and t["rules"] != "all":
             texts = _list(path, f"{key}.rules", t["rules"], str)

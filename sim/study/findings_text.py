@@ -49,6 +49,15 @@ def subject(f: dict[str, Any]) -> str:
     return f"{who}: {WHAT[f['metric']]}"
 
 
+def verdict_cells(x: dict[str, Any]) -> list[str]:
+    """A finding's row of the verdict table as text: subject, pooled estimate and
+    interval, unit, τ, I², conditions and verdict (the text report and the page)."""
+    p = x["pooled"]
+    return [subject(x), estimate(p, x["metric"]), UNITS[x["metric"]],
+            _opt(p.get("tau"), x["metric"]), _i2(p.get("i2")),
+            str(p.get("conditions", 0)), verdict_text(x)]  # fmt: skip
+
+
 def finding_rows(rep: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per finding: ``kind`` (first move, effect, pairwise), rules, against,
     metric, the pooled estimate and interval (in the metric's unit), τ, I², the number of
@@ -123,9 +132,7 @@ def findings_text(rep: dict[str, Any]) -> str:
         return ""
     lines = ["", "findings (pooled over conditions, random effects; Holm within each family):"]
     items = f.get("first_move", []) + f.get("effects", []) + f.get("pairwise", [])
-    rows = [[subject(x), estimate(x["pooled"], x["metric"]), UNITS[x["metric"]],
-             _opt(x["pooled"].get("tau"), x["metric"]), _i2(x["pooled"].get("i2")),
-             str(x["pooled"].get("conditions", 0)), verdict_text(x)] for x in items]  # fmt: skip
+    rows = [verdict_cells(x) for x in items]
     head = ["finding", "pooled [95%]", "unit", "tau", "I2", "conditions", "verdict"]
     lines.append(aligned_table(head, rows, right={2, 3, 4, 5}))
     lines += ["", "skill curves (each rung pooled over its conditions):"]
