@@ -60,8 +60,8 @@ def measure(data: Path, what: str) -> None:
     opened dataset's, and the time."""
     from dashboard.downloads import part_bytes
     from dashboard.loaders import Loaded
+    from sim.records.gameexport import export_games
     from sim.stats.query import Selection
-    from sim.storage.gameexport import export_games
     from sim.storage.reading import open_dataset
 
     ds = open_dataset(data)

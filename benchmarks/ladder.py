@@ -2,7 +2,7 @@
 
 Each match plays ``--games`` games (pairs: the same random opening of ``--opening-plies``
 plies, each bot once with each colour) through :func:`sim.play.referee.play_game` on a
-process pool. Seeds come from :mod:`sim.play.seeds` (batch seed, game index), so a rerun with
+process pool. Seeds come from :mod:`sim.core.seeds` (batch seed, game index), so a rerun with
 the same arguments plays the same games.
 
 Run: ``python benchmarks/ladder.py [--games 200] [--workers 2] [--rules standard]``.
@@ -26,8 +26,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from sim.core.seeds import plan_game  # noqa: E402
 from sim.play.referee import play_game  # noqa: E402
-from sim.play.seeds import plan_game  # noqa: E402
 from sim.report import fmt  # noqa: E402
 from sim.stats.elo import match_score  # noqa: E402
 

@@ -4,7 +4,7 @@ What holds memory: Streamlit (1.67) sends a download from its media storage, whi
 the file's bytes whole while the session lasts; a callable given to
 ``st.download_button`` runs when the button is clicked, but what it returns is read whole
 into that storage (no streaming). So one download is one *part* of the selection, at most
-:data:`PART_GAMES` games: the streamed exporters of :mod:`sim.storage.gameexport` write
+:data:`PART_GAMES` games: the streamed exporters of :mod:`sim.records.gameexport` write
 it into a temporary file (DuckDB sorts the selection's keys, then reads a page of rows
 at a time), which is read once and removed. The server holds one part's bytes per
 click, never the selection. The whole selection, of any size, streams from the
@@ -25,8 +25,8 @@ from dashboard.downloadlink import download_path
 from dashboard.i18n import counted
 from dashboard.lang import labels, nf, t
 from dashboard.loaders import Loaded, dataset
+from sim.records.gameexport import batch_dates, export_games, export_parquet
 from sim.stats.query import Selection
-from sim.storage.gameexport import batch_dates, export_games, export_parquet
 
 FORMATS = {
     "text": ("txt", "text/plain"),

@@ -10,7 +10,7 @@ import streamlit as st
 
 from dashboard.endgames import frame_value, table_winner, text
 from dashboard.settings import load_settings
-from sim.play.replay import Replay
+from sim.records.replay import Replay
 from sim.tablebase.store import tables_root
 
 

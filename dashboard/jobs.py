@@ -29,7 +29,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from dashboard.budget import duration_text, estimate_seconds
 from dashboard.limits import LimitError, check_bot_limits
 from dashboard.settings import Limits
 from engine.errors import DsqError
@@ -41,12 +40,13 @@ from sim.batch import (
     new_batch_id,
     prepare_data_dir,
 )
+from sim.batch.budget import duration_text, estimate_seconds
 from sim.batch.progress import eta_seconds, games_rate
 from sim.batch.run import check_label
 from sim.bots.spec import HUMAN
+from sim.core.batchspec import SPEC_DEFAULTS
 from sim.storage.atomic import atomic_write_json
 from sim.storage.batchrecord import BatchRecord
-from sim.storage.batchspec import SPEC_DEFAULTS
 from sim.storage.paths import BATCH_ID_RE
 from sim.storage.records import (
     effective_status,

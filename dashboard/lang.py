@@ -162,7 +162,7 @@ def error_text(exc: BaseException) -> str:
     if isinstance(key, str) and isinstance(fields, dict):
         return t(f"errors.{key}", **fields)
     # lazy: start-up time (numba kernels)
-    from sim.play.human import RecordError
+    from sim.records.human import RecordError
 
     kinds = (
         (FenError, "fen"), (RulesError, "rules"), (BotSpecError, "bot"), (MoveError, "move"),

@@ -26,10 +26,10 @@ import streamlit as st
 from dashboard.lang import confidence
 from dashboard.settings import load_settings
 from sim.batch.recompute import with_moves
+from sim.records.gameexport import batch_dates, game_text
 from sim.stats.games import distinct_values, list_games
 from sim.stats.games import game_record as stored_game
 from sim.stats.query import Selection
-from sim.storage.gameexport import batch_dates, game_text
 from sim.storage.reading import Dataset, dataset_fingerprint, open_dataset
 
 T = TypeVar("T")

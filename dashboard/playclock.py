@@ -2,7 +2,7 @@
 
 The clocks are drawn by a fragment that reruns every second while the rules time the
 game; each run asks the game, on the server, whether the person's time has run out
-(:meth:`sim.play.session.PlayGame.flag`), and redraws the whole page when it has. The
+(:meth:`sim.interactive.session.PlayGame.flag`), and redraws the whole page when it has. The
 times shown are the server's: the move times that decide a loss are measured there.
 """
 
@@ -16,7 +16,7 @@ from dashboard.lang import error_text, nf, side, t
 from dashboard.playgame import ClickGame
 from dashboard.settings import load_settings
 from engine.errors import DsqError
-from sim.play.setup import SIDES
+from sim.interactive.setup import SIDES
 
 ABANDONED_KEY = "play_abandoned"
 TICK = timedelta(seconds=1)

@@ -1,7 +1,7 @@
 """The Play page's clicks on a game against a bot (pure: no Streamlit).
 
 The game itself (rules, legal moves, undo, resign, the bot's move, the result and saving)
-is :class:`sim.play.session.PlayGame`; this layer adds the board's selection. A click on
+is :class:`sim.interactive.session.PlayGame`; this layer adds the board's selection. A click on
 a square goes to :meth:`ClickGame.click`: the first click selects one of the person's
 animals, the second plays it to one of its legal destinations (anything else does no
 harm: it selects another animal, or clears the selection) and a destination only the 7-3
@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.board import square_name
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
-from sim.play.session import PlayedMove, PlayGame, PlaySetup
+from sim.interactive.session import PlayedMove, PlayGame, PlaySetup
 
 __all__ = ["ClickGame", "Notice", "PlaySetup"]
 

@@ -4,7 +4,7 @@ streams the whole selection of games in one file (``dsq dashboard`` runs this sc
 ``GET /dsq/games.<txt|csv|jsonl|parquet>?<selection>`` (:mod:`dashboard.downloadlink`)
 answers with the selected games of the app's own data folder (``DSQ_DATA``, never another),
 by batch and game index. Text, CSV and JSON lines are read from DuckDB a page of rows at
-a time and sent as they are written (:func:`sim.storage.gameexport.export_chunks`);
+a time and sent as they are written (:func:`sim.records.gameexport.export_chunks`);
 parquet is written by DuckDB and pyarrow a page at a time into a temporary file, which is
 unlinked before it is sent from its open handle. A request holds one page of rows
 (``PAGE_ROWS`` games), never the selection. A bad query is a 400 with one line.
@@ -28,8 +28,8 @@ from starlette.routing import Route
 from dashboard.downloadlink import EXTENSIONS, ROUTE, parse_query
 from dashboard.settings import load_settings
 from engine.errors import DsqError
+from sim.records.gameexport import batch_dates, export_chunks, export_parquet
 from sim.stats.query import Selection
-from sim.storage.gameexport import batch_dates, export_chunks, export_parquet
 from sim.storage.reading import Dataset, open_dataset
 
 MEDIA = {

@@ -159,7 +159,7 @@ RULE_ENDS = frozenset(r.label for r in (Reason.DEN, Reason.CAPTURE_ALL, Reason.N
 PLAYER_LOSSES = frozenset(r.label for r in (Reason.FORFEIT, Reason.TIME, Reason.RESIGN,
                                             Reason.ABANDONED))  # fmt: skip
 PLAYER_STOPS = PLAYER_LOSSES | {Reason.AGREED_DRAW.label}
-# The referee's verdicts on the players' search scores (sim.play.adjudication): results
+# The referee's verdicts on the players' search scores (sim.core.adjudication): results
 # for the players' scores, reported apart from the rules' ends.
 SCORE_ADJUDICATIONS = frozenset(r.label for r in (Reason.ADJUDICATED_RESIGN,
                                                   Reason.ADJUDICATED_DRAW))  # fmt: skip

@@ -3,7 +3,7 @@ the strikes that lose, the clock for the whole game, and draws by agreement.
 
 They judge moves by how long they took, which no position holds: the compiled kernels
 never read them. The referee (:mod:`sim.play.referee`), the game with a person at the
-board (:mod:`sim.play.session`) and the engines' clocks (:mod:`sim.external.clocks`)
+board (:mod:`sim.interactive.session`) and the engines' clocks (:mod:`sim.external.clocks`)
 apply them through :class:`RuleClock`. Pure: no numba, no files.
 """
 

@@ -16,6 +16,7 @@ from typing import NoReturn
 
 from engine import __version__
 from engine.errors import DsqError
+from sim.commands import ALIASES
 
 # Order here is the order in ``dsq --help``.
 COMMAND_MODULES = [
@@ -41,14 +42,6 @@ COMMAND_MODULES = [
     "sim.commands.tournament",
     "sim.commands.tune",
 ]
-
-# Former names of commands, kept working for scripts: command -> its aliases. The command
-# modules pass these to ``add_parser(aliases=...)``; here they choose the module to import.
-ALIASES: dict[str, list[str]] = {
-    "legal": ["moves"],
-    "bestmove": ["move"],
-    "serve": ["engine"],
-}
 
 
 class DsqArgumentParser(argparse.ArgumentParser):

@@ -15,7 +15,7 @@ import engine
 from engine.codes import REASONS
 from engine.rules import PRESETS, Ruleset
 from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
-from tests.support import ROOT
+from tests.support import ROOT, layers
 
 
 def readme_commands() -> list[str]:
@@ -74,11 +74,14 @@ def _project_modules() -> dict[str, Path]:
     return out
 
 
-def test_no_module_over_400_lines() -> None:
+MAX_MODULE_LINES = 800  # a module holds one concept; past this, it holds two
+
+
+def test_no_module_over_the_line_cap() -> None:
     long = {
         name: n
         for name, path in _project_modules().items()
-        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 400
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
     }
     assert not long, long
 
@@ -170,6 +173,43 @@ def test_no_import_cycle_between_modules() -> None:
     for name in sorted(graph):
         if name not in state:
             visit(name, [])
+
+
+def _imported_modules(path: Path) -> Iterator[str]:
+    """The project modules and packages one module imports at run time, inside functions
+    too (``from pkg import name`` yields ``pkg`` and ``pkg.name``)."""
+    for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from (a.name for a in node.names)
+        elif node.module and node.level == 0:
+            yield node.module
+            yield from (f"{node.module}.{a.name}" for a in node.names)
+
+
+def test_packages_import_only_from_layers_below() -> None:
+    """Every import, at module level or inside a function, goes from a package to one in a
+    lower layer of ``tests/support/layers.py`` (or stays inside its own package); every
+    package is in the list, and the package graph has no cycle."""
+    modules = _project_modules()
+    ranks = layers.rank()
+    packages = {layers.package_of(name) for name in modules}
+    assert packages == set(ranks), ("packages not in the layer list", packages ^ set(ranks))
+    upward = []
+    for name, path in sorted(modules.items()):
+        source = layers.package_of(name)
+        for target in _imported_modules(path):
+            if target not in modules:
+                continue
+            dest = layers.package_of(target)
+            if dest != source and ranks[dest] >= ranks[source]:
+                upward.append(f"{path.relative_to(ROOT)}: {source} imports {target}")
+    assert not upward, "imports that do not go down a layer:\n" + "\n".join(sorted(set(upward)))
+
+
+def test_the_map_of_packages_is_the_layer_list() -> None:
+    """docs/team-contracts.md shows the layer list as it is (``python -m
+    tests.support.layers`` rewrites it), naming every package."""
+    assert layers.documented_map() == layers.render_map()
 
 
 def test_user_documentation_speaks_of_the_project_only() -> None:

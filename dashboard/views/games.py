@@ -35,7 +35,7 @@ from dashboard.loaders import dataset, game_download, game_record, games_listing
 from dashboard.tables import show_table
 from dashboard.urlstate import keep
 from sim.bots.spec import HUMAN
-from sim.play.replay import Replay, replay_cap, replay_game, verdict
+from sim.records.replay import Replay, replay_cap, replay_game, verdict
 from sim.stats.games import replay_input
 from sim.storage.schema import REASONS, WINNERS
 

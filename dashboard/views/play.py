@@ -1,7 +1,7 @@
 """Play: a game against any bot under any rules, in the browser.
 
 The game lives in the session (:class:`dashboard.playgame.ClickGame`, the clicks on a
-:class:`sim.play.session.PlayGame`); the board and its
+:class:`sim.interactive.session.PlayGame`); the board and its
 controls are one fragment, so a click reruns only them. A click on a square selects one of
 your animals and shows its legal destinations; a second click plays it. When it is the
 bot's turn the fragment asks the bot for its move (with a spinner) and draws the board

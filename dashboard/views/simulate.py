@@ -18,9 +18,9 @@ from engine import PRESETS
 from engine.errors import DsqError
 from sim.batch.progress import fmt_eta
 from sim.bots.spec import short_spec
-from sim.play.seeds import MAX_SEED
+from sim.core.batchspec import MAX_OPENING_PLIES, MAX_PLY_CAP
+from sim.core.seeds import MAX_SEED
 from sim.stats.query import Selection
-from sim.storage.batchspec import MAX_OPENING_PLIES, MAX_PLY_CAP
 
 STATUS_ICONS = {
     "starting": ":material/hourglass_top:",

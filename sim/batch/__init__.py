@@ -1,6 +1,6 @@
 """Batches of games: what a batch plays (:mod:`~sim.batch.spec`), the one entry point that
 runs them (:mod:`~sim.batch.run`), the driver that plays and records one
-(:mod:`~sim.batch.driver`, :mod:`~sim.batch.recorder`, :mod:`~sim.batch.tally`), where chunks
+(:mod:`~sim.batch.driver`, :mod:`~sim.batch.recorder`, :mod:`~sim.core.tally`), where chunks
 run (:mod:`~sim.batch.backends`, :mod:`~sim.batch.chunks`), the progress display and the
 detached launch (:mod:`~sim.batch.detached`).
 
@@ -16,18 +16,18 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sim.batch.detached import launch_detached, spawn_detached
     from sim.batch.driver import BatchDriver, BatchFailed
+    from sim.batch.plan import Plan, new_batch_id, plan_batches  # new_batch_id: sim.storage.paths
     from sim.batch.progress import BatchProgress
     from sim.batch.run import (
         check_resumable,
         create_batch,
-        new_batch_id,
         prepare_data_dir,
         resume_batch,
         run_batch,
         run_batches,
     )
     from sim.batch.spec import BatchSpec, RunOptions, make_spec
-    from sim.batch.tally import StopCheck
+    from sim.core.tally import StopCheck
 
 _EXPORTS = {
     "BatchDriver": "driver",
@@ -40,7 +40,9 @@ _EXPORTS = {
     "launch_detached": "detached",
     "create_batch": "run",
     "make_spec": "spec",
-    "new_batch_id": "run",
+    "new_batch_id": "plan",
+    "Plan": "plan",
+    "plan_batches": "plan",
     "prepare_data_dir": "run",
     "resume_batch": "run",
     "run_batch": "run",
@@ -58,8 +60,10 @@ __all__ = [
     "check_resumable",
     "create_batch",
     "launch_detached",
+    "Plan",
     "make_spec",
     "new_batch_id",
+    "plan_batches",
     "prepare_data_dir",
     "resume_batch",
     "run_batch",

@@ -23,15 +23,15 @@ import numpy as np
 import pyarrow as pa
 
 import engine
-from sim.play.seeds import plan_game, plan_games
-from sim.storage.batchspec import BatchSpec
+from sim.core.batchspec import BatchSpec
+from sim.core.seeds import plan_game, plan_games
 from sim.storage.schema import GAME_SCHEMA, SCHEMA_VERSION
 from sim.storage.spool import SpooledFile, spool_games
 from sim.storage.writing import rows_to_table
 
 if TYPE_CHECKING:
     from sim.external.registry import EngineRegistry
-    from sim.play.openings import Entry, Suite
+    from sim.openings.suite import Entry, Suite
 
 DEFAULT_PLAY_FN = "sim.play.referee:play_game"
 
@@ -134,7 +134,7 @@ def _suite(spec: BatchSpec) -> Suite | None:
     if not spec.openings:
         return None
     # lazy: start-up time (the engine's Position: only for a batch with a suite)
-    from sim.play.openings import cached_suite
+    from sim.openings.suite import cached_suite
 
     return cached_suite(spec.openings, spec.rules)
 
@@ -145,7 +145,7 @@ def opening_entry(spec: BatchSpec, pair: int) -> Entry | None:
     if suite is None:
         return None
     # lazy: start-up time (as above)
-    from sim.play.openings import opening_indices
+    from sim.openings.suite import opening_indices
 
     k = opening_indices(spec.seed, spec.openings_order, len(suite), np.array([pair]))[0]
     return suite.entries[int(k)]
@@ -228,7 +228,7 @@ def _play_chunk_fast(job: ChunkJob, deadline: float) -> ChunkResult:
     suite, which = _suite(spec), None
     if suite is not None:
         # lazy: start-up time (as in _suite)
-        from sim.play.openings import opening_indices
+        from sim.openings.suite import opening_indices
 
         which = opening_indices(spec.seed, spec.openings_order, len(suite), plan.pair_id)
     columns, n = play_fast_columns(

@@ -13,7 +13,7 @@ return their games, which the driver writes.
 
 Between results it polls the batch's cancel request. A stop check (an SPRT) runs on the
 games in game-index order, after every game or colour-swapped pair
-(:class:`~sim.batch.tally.SequentialCheck`): the batch decides at the exact game count where
+(:class:`~sim.core.tally.SequentialCheck`): the batch decides at the exact game count where
 the test first says stop, whatever the order chunks finish in. While it runs, chunks are
 small (:data:`CHECK_CHUNK` games, :data:`CHECK_SECONDS`), come back to the driver and
 none starts a slot's worth of chunks past the lowest game not counted, so at most the
@@ -43,9 +43,9 @@ from sim.batch.failures import BatchFailed, MissingIndices, describe, interrupte
 from sim.batch.progress import BatchProgress
 from sim.batch.recorder import GameRecorder
 from sim.batch.spec import BatchSpec, RunOptions
-from sim.batch.tally import SequentialCheck, StopCheck, Tally
 from sim.bots.registry import fast_kinds
 from sim.bots.spec import parse_bot
+from sim.core.tally import SequentialCheck, StopCheck, Tally
 from sim.storage.locks import BatchLock
 from sim.storage.paths import batch_path, games_dir
 from sim.storage.records import (
@@ -85,7 +85,7 @@ class BatchDriver:
     """Plays every game of one batch not yet recorded, on ``backend``.
 
     ``stop_check(counts)`` is called after each game (each pair with colour swapping) with
-    the :meth:`Tally.counts <sim.batch.tally.Tally.counts>` of games ``0..n-1``; when it
+    the :meth:`Tally.counts <sim.core.tally.Tally.counts>` of games ``0..n-1``; when it
     returns true the batch stops early with status ``done``, ``stopped_early = true`` and
     ``decided_at = n``. A cancel request
     (:func:`sim.storage.records.request_cancel`) stops it with status ``cancelled``.

@@ -3,7 +3,7 @@ from their seeds: the one place that says which bots may be recorded so and that
 recomputes such a game.
 
 A game of a batch is decided by the batch's spec (rules, bots, batch seed, opening plies
-and suite, ply cap, adjudication) and its game index (:mod:`sim.play.seeds`). dsq's own
+and suite, ply cap, adjudication) and its game index (:mod:`sim.core.seeds`). dsq's own
 bots draw every random choice from the generator the referee seeds, so when neither side
 is an external engine nor stops its search on the clock (``time_ms``), playing the game
 again (:func:`sim.batch.chunks.play_one`, the same function the batch played it with,
@@ -69,7 +69,7 @@ def recompute(data_dir: Path | str, record: dict[str, Any]) -> Recomputed:
     seed; never raises for a game that cannot be replayed (``agrees`` False, ``why``)."""
     # lazy: start-up time (the batch runner's chunks and the referee: pyarrow, numba)
     from sim.batch.chunks import ChunkJob, play_one
-    from sim.storage.batchspec import BatchSpec
+    from sim.core.batchspec import BatchSpec
     from sim.storage.records import read_batch_record
     from sim.tablebase.store import tables_root
 

@@ -32,7 +32,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from engine.codes import WINNERS
-from sim.batch.tally import Tally
+from sim.core.tally import Tally
 from sim.storage.committing import COMMITTING
 from sim.storage.records import recorded_games
 from sim.storage.spool import SpooledFile, commit_spooled, discard_spooled
@@ -40,7 +40,7 @@ from sim.storage.writing import chunk_file_name, write_games_chunk
 
 OnRecorded = Callable[[dict[str, Any]], None]
 """Called with the fields of the batch record to write: ``games_done`` and ``counts``
-(:meth:`sim.batch.tally.Tally.record_counts`) of the games in files in place, and
+(:meth:`sim.core.tally.Tally.record_counts`) of the games in files in place, and
 ``committing``, the files about to be put in place (:mod:`sim.storage.committing`)."""
 
 MAX_PENDING_WRITES = 2  # a flush waits for the writer when more files than this are queued
@@ -54,7 +54,7 @@ Writing = tuple[Future, list[int], list[tuple[int, str]], dict[str, Any]]
 class GameRecorder:
     """Buffers a batch's games and writes them as parquet files on one writer thread.
 
-    ``recorded`` and ``tally`` (the counts of :class:`~sim.batch.tally.Tally`) describe the
+    ``recorded`` and ``tally`` (the counts of :class:`~sim.core.tally.Tally`) describe the
     games already on disk; ``on_recorded`` is called before every file is handed to the
     writer and once the writes are done (see the module docstring). A file is written when
     :meth:`flush_due` says so (the caller asks) or on :meth:`flush`. :meth:`close` stops

@@ -31,7 +31,6 @@ import secrets
 import sys
 import time
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -41,10 +40,17 @@ from sim.batch.chunks import engine_version
 from sim.batch.driver import BatchDriver, BatchFailed
 from sim.batch.progress import BatchProgress
 from sim.batch.spec import BatchSpec, RunOptions, make_spec
-from sim.batch.tally import StopCheck, Tally
+from sim.core.tally import StopCheck, Tally
 from sim.storage.batchrecord import BatchRecord
 from sim.storage.locks import LOCK_NAME, BatchBusy, BatchLock
-from sim.storage.paths import batch_path, check_batch_id, games_dir, resolve_data_dir
+from sim.storage.paths import (
+    batch_ids,
+    batch_path,
+    check_batch_id,
+    games_dir,
+    new_batch_id,
+    resolve_data_dir,
+)
 from sim.storage.records import (
     create_batch_record,
     hostname,
@@ -252,19 +258,6 @@ def resume_batch(
 # -- the steps around the driver ---------------------------------------------------------
 
 
-def new_batch_id() -> str:
-    """A fresh batch id: UTC time and 6 random hex digits, e.g. ``20260101-120000-a1b2c3``."""
-    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
-
-
-def batch_ids(group: str, n: int) -> list[str]:
-    """The ids of ``n`` batches of one group: the group id itself, or ``GROUP-1..n``."""
-    ids = [group] if n == 1 else [f"{group}-{k + 1}" for k in range(n)]
-    for bid in ids:
-        check_batch_id(bid)
-    return ids
-
-
 def prepare_data_dir(data_dir: str | os.PathLike[str] | None) -> Path:
     """Resolve the data folder, create it and check it is writable (``DsqError`` if not)."""
     d = resolve_data_dir(data_dir)
@@ -376,7 +369,7 @@ def build_stop_check(sprt: str | None) -> StopCheck | None:
     """The early-stopping check of a batch whose record says ``sprt``, or None.
 
     A fresh :func:`sim.stats.sprt.make_stop_check` is built for each batch, also when it is
-    resumed; the driver calls it with :meth:`sim.batch.tally.Tally.counts` and stores its
+    resumed; the driver calls it with :meth:`sim.core.tally.Tally.counts` and stores its
     last result in the record as ``stop_check``.
     """
     if not sprt:

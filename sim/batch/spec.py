@@ -18,9 +18,8 @@ from engine.errors import DsqError
 from engine.rules import canonical_rules
 from sim.batch.chunks import DEFAULT_PLAY_FN
 from sim.batch.recompute import check_outcomes
-from sim.play.adjudication import canonical_draw, canonical_resign
-from sim.play.seeds import new_batch_seed
-from sim.storage.batchspec import (
+from sim.core.adjudication import canonical_draw, canonical_resign
+from sim.core.batchspec import (
     ADJUDICATE,
     MAX_GAMES,
     SPEC_DEFAULTS,
@@ -31,6 +30,7 @@ from sim.storage.batchspec import (
     check_value,
     value_error,
 )
+from sim.core.seeds import new_batch_seed
 
 __all__ = ["ADJUDICATE", "MAX_GAMES", "BatchSpec", "RunOptions", "SpecError", "make_spec"]
 
@@ -143,7 +143,7 @@ def _suite_text(values: dict[str, Any]) -> str:
     """The canonical text of the spec's opening suite, checked under its rules and against
     its ply cap; ``SpecError`` naming ``--openings`` otherwise."""
     # lazy: start-up time (the engine's Position: only when a suite is given)
-    from sim.play.openings import SuiteError, cached_suite
+    from sim.openings.suite import SuiteError, cached_suite
 
     try:
         suite = cached_suite(values["openings"], values["rules"], "--openings")

@@ -25,7 +25,7 @@ from typing import Any
 from engine.errors import DsqError
 from sim.bots.mcts_params import MCTS_SEARCH
 from sim.bots.params import EVAL, VALUES, Param, fill_eval
-from sim.external.timecontrol import parse_tc
+from sim.core.timecontrol import parse_tc
 
 TABLEBASE = Param(
     "tablebase",

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
-from sim.storage.batchspec import FieldInfo, spec_fields
+from sim.core.batchspec import FieldInfo, spec_fields
 from sim.storage.paths import ENV_VAR, resolve_data_dir
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ def read_text(path: str, limit: int = MAX_TEXT_BYTES) -> str:
 
 def spec_arg_kind(field: FieldInfo | str) -> dict[str, Any]:
     """How argparse reads the flag of a batch spec field (a ``FieldInfo`` or its name):
-    its range, choices or kind as ``sim.storage.batchspec`` declares them."""
+    its range, choices or kind as ``sim.core.batchspec`` declares them."""
     f = field if isinstance(field, FieldInfo) else next(i for i in spec_fields() if i.name == field)
     if f.kind == "bool":
         return {"action": "store_true"}

@@ -1,13 +1,13 @@
 """``--opening-plies auto`` for ``dsq simulate`` and ``dsq tournament``, the note saying
 what it chose (or that the games repeat), and the distinct games of finished batches
-(see :mod:`sim.play.variety` and :mod:`sim.stats.distinct`)."""
+(see :mod:`sim.bots.variety` and :mod:`sim.stats.distinct`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
-from sim.play.variety import (
+from sim.bots.variety import (
     OPENING_PLIES_HELP,
     VARIETY_PLIES,
     deterministic,
@@ -18,7 +18,7 @@ from sim.play.variety import (
 )
 
 if TYPE_CHECKING:
-    from sim.storage.batchspec import BatchSpec
+    from sim.core.batchspec import BatchSpec
 
 
 def opening_plies_kind() -> dict[str, Any]:
@@ -101,7 +101,7 @@ def _seeded_outcomes(rec: dict[str, Any]) -> dict[str, Any] | None:
     (each one distinct, as :mod:`sim.stats.distinct` counts them), from its record's
     counts without reading its games; None for any other batch."""
     # lazy: start-up time
-    from sim.batch.tally import bot_results
+    from sim.core.tally import bot_results
 
     spec = rec.get("spec") or {}
     if spec.get("record") != "outcomes":

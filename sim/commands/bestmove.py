@@ -7,7 +7,7 @@ import argparse
 
 from engine.errors import DsqError
 from sim.bots import parse_bot
-from sim.cli import ALIASES
+from sim.commands import ALIASES
 from sim.commands._common import (
     SEED_ARG,
     add_data_arg,

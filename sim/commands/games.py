@@ -9,7 +9,7 @@ import sys
 from sim.commands._common import add_data_arg, existing_data_dir
 from sim.commands.stats import add_selection_args, build_selection
 
-FORMATS = ("text", "csv", "jsonl")  # sim.storage.gameexport.FORMATS (a test keeps them equal)
+FORMATS = ("text", "csv", "jsonl")  # sim.records.gameexport.FORMATS (a test keeps them equal)
 MAX_LINE = 1 << 20  # the longest line an imported file may hold (characters)
 
 
@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_export(args: argparse.Namespace) -> int:
     """Run ``dsq games export``."""
     # lazy: start-up time (duckdb, pyarrow)
-    from sim.storage.gameexport import batch_dates, export_games
+    from sim.records.gameexport import batch_dates, export_games
     from sim.storage.reading import open_dataset
 
     selection = build_selection(args)
@@ -72,7 +72,7 @@ def run_export(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     """Run ``dsq games import``."""
     # lazy: start-up time (numba kernels, pyarrow)
-    from sim.play.gameimport import numbered_lines, read_games, write_batches
+    from sim.records.gameimport import numbered_lines, read_games, write_batches
     from sim.storage.paths import writable_data_dir
 
     data_dir = writable_data_dir(args.data)

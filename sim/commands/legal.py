@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sim.cli import ALIASES
+from sim.commands import ALIASES
 from sim.commands._common import add_position_args, position_from_args, print_json
 
 
@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq legal``."""
     # lazy: start-up time (the engine's numba kernels: not for the other commands)
-    from sim.play.replay import position_json, result_json
+    from sim.records.replay import position_json, result_json
 
     pos = position_from_args(args.rules, args.fen, args.moves)
     print_json({**position_json(pos), "legal": pos.legal_moves(), "result": result_json(pos)})

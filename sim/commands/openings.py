@@ -11,8 +11,8 @@ from engine.errors import DsqError
 from sim.commands._common import SEED_ARG, add_data_arg, existing_data_dir, float_in, int_in
 from sim.commands.stats import add_selection_args, build_selection
 
-MAX_PLIES = 200  # sim.play.openings.MAX_LINE_MOVES (a line's moves)
-MAX_COUNT = 10_000  # sim.play.openings.MAX_SUITE_LINES
+MAX_PLIES = 200  # sim.openings.suite.MAX_LINE_MOVES (a line's moves)
+MAX_COUNT = 10_000  # sim.openings.suite.MAX_SUITE_LINES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -83,7 +83,7 @@ def _band(text: str) -> tuple[float, float]:
 def run_build(args: argparse.Namespace) -> int:
     """Run ``dsq openings build``."""
     # lazy: start-up time (duckdb, numba kernels)
-    from sim.play.suitebuild import Criterion, build_suite
+    from sim.openings.build import Criterion, build_suite
     from sim.storage.reading import open_dataset
 
     band = _band(args.band)
@@ -134,7 +134,7 @@ def run_check(args: argparse.Namespace) -> int:
     """Run ``dsq openings check``."""
     # lazy: start-up time (numba kernels)
     from engine.rules import canonical_rules
-    from sim.play.openings import load_suite
+    from sim.openings.suite import load_suite
 
     rules = canonical_rules(args.rules)
     suite = load_suite(args.file, rules)

@@ -6,8 +6,7 @@ import argparse
 
 from engine.errors import DsqError
 from sim.commands._common import add_position_args, int_in, position_from_args, read_text
-
-MAX_DEPTH = 32  # far beyond what finishes (perft 7 takes seconds, each ply ~15x more)
+from sim.core.limits import MAX_PERFT_DEPTH as MAX_DEPTH
 
 
 def register(sub: argparse._SubParsersAction) -> None:

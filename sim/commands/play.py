@@ -15,7 +15,7 @@ from sim.storage.paths import writable_data_dir
 
 if TYPE_CHECKING:
     from engine import Position
-    from sim.play.session import PlayedMove, PlayGame
+    from sim.interactive.session import PlayedMove, PlayGame
 
 DEN_SQUARES = {3: "red", 59: "blue"}
 
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     """Run ``dsq play``."""
     # lazy: start-up time (the engine's and the bots' numba kernels: not for --help)
     from engine import Position
-    from sim.play.session import PlayGame, PlaySetup
+    from sim.interactive.session import PlayGame, PlaySetup
 
     stdin = stdin or sys.stdin
     Position(args.rules, args.fen)  # a bad rules spec or FEN: the engine's message

@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq replay``."""
     # lazy: start-up time (the engine's numba kernels: not for the other commands)
-    from sim.play.replay import replay, replay_recorded
+    from sim.records.replay import replay, replay_recorded
 
     if args.game is not None:
         if args.jsonl or args.fen is not None or args.moves or args.rules != "standard":

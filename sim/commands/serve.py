@@ -8,7 +8,7 @@ import os
 import signal
 import sys
 
-from sim.cli import ALIASES
+from sim.commands import ALIASES
 from sim.commands._common import non_negative_int
 
 
@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq serve`` until ``quit`` or the end of input."""
     # lazy: start-up time (numba kernels)
-    from sim.external.server import EngineServer
+    from sim.serve.server import EngineServer
 
     server = EngineServer(args.bot, args.rules, args.seed, sys.stdout)
     if hasattr(signal, "SIGPIPE"):  # a closed output ends the process quietly, any thread

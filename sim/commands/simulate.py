@@ -24,10 +24,17 @@ from sim.batch.progress import BatchProgress
 from sim.commands._common import add_data_arg, float_in, int_in, sigterm_as_interrupt, spec_arg_kind
 from sim.commands._variety import attach_distinct, opening_plies_kind, spec_note, with_variety
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
-from sim.play.seeds import MAX_SEED, new_batch_seed
+from sim.core.batchspec import MAX_GAMES, BatchSpec, spec_fields
+from sim.core.seeds import MAX_SEED, new_batch_seed
 from sim.report.batch_text import summary_text
-from sim.storage.batchspec import MAX_GAMES, BatchSpec, spec_fields
-from sim.storage.paths import batch_path, check_batch_id, resolve_data_dir, writable_data_dir
+from sim.storage.paths import (
+    batch_ids,
+    batch_path,
+    check_batch_id,
+    new_batch_id,
+    resolve_data_dir,
+    writable_data_dir,
+)
 
 if TYPE_CHECKING:
     from sim.batch.spec import RunOptions
@@ -70,7 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--seed", type=int_in(0, MAX_SEED), help="batch seed (default: random, recorded)"
     )
     for f in spec_fields():  # the options of the spec: flags declared with its fields
-        if f.name == "opening_plies":  # auto (None) or N: see sim.play.variety
+        if f.name == "opening_plies":  # auto (None) or N: see sim.bots.variety
             p.add_argument(f.flag, default=None, **opening_plies_kind())
         elif f.help:
             p.add_argument(f.flag, default=None, help=f.help, **spec_arg_kind(f))
@@ -191,7 +198,7 @@ def _suite_option(options: dict[str, Any], rules: str) -> dict[str, Any]:
     if not options.get("openings"):
         return options
     # lazy: start-up time (the engine's Position: only when a suite is given)
-    from sim.play.openings import load_suite
+    from sim.openings.suite import load_suite
 
     return {**options, "openings": load_suite(options["openings"], rules).text}
 
@@ -315,7 +322,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``dsq simulate``; return 0 (done), 1 (failed) or 3 (cancelled)."""
     # lazy: start-up time (the batch runner loads pyarrow, duckdb: not for --help)
     from sim.batch.driver import BatchFailed
-    from sim.batch.run import batch_ids, new_batch_id, run_batches
+    from sim.batch.plan import Plan
 
     writable_data_dir(args.data)  # the bundled sample only when named
     options = _options(args)
@@ -342,13 +349,10 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.monotonic()
     with sigterm_as_interrupt():
         try:
-            records = run_batches(
-                specs,
+            plan = Plan.resuming(ids) if group is None else Plan.new(specs, ids, args.label)
+            records = plan.run(
                 args.data,
-                resume=args.resume or None,
-                label=args.label,
-                batch_id=group,
-                ids=None if args.resume else ids,
+                group=group,
                 sprt=args.sprt,
                 workers=args.workers,
                 scheduler=args.scheduler,

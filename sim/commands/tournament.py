@@ -22,7 +22,7 @@ from sim.commands._variety import opening_plies_kind, tournament_plies
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 
 FORMATS = ("round-robin", "gauntlet", "swiss")  # sim.tournament.plan.FORMATS
-MAX_SEED = 2**63 - 1  # sim.play.seeds.MAX_SEED, without loading numpy
+MAX_SEED = 2**63 - 1  # sim.core.seeds.MAX_SEED, without loading numpy
 # The flags that say what a tournament plays (refused with --resume and --report).
 PLAN_ARGS = (
     "format", "players", "games_per_pair", "rounds", "openings", "openings_order", "rules",
@@ -176,7 +176,7 @@ def _plan(args: argparse.Namespace, opening_plies: int) -> Any:
     openings = ""
     if args.openings:
         # lazy: start-up time (the engine's Position: only when a suite is given)
-        from sim.play.openings import load_suite
+        from sim.openings.suite import load_suite
 
         openings = load_suite(args.openings, rules).text
     return make_tournament(

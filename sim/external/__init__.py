@@ -1,4 +1,4 @@
-"""External engines over a UCI-style protocol, and dsq's own bots served the same way.
+"""External engines over a UCI-style protocol.
 
 - :mod:`sim.external.registry`: the engine registry (``engines.toml``): how to start each
   engine, its options, its FEN dialect and the rules it claims to play.
@@ -7,9 +7,8 @@
   lines read with deadlines, the handshake, ``position``/``go``, ``perft`` and ``moves``.
 - :mod:`sim.external.pool`: engine processes kept per worker process and reused.
 - :mod:`sim.external.bot`: :class:`~sim.external.bot.EngineBot`, an engine as a dsq bot.
-- :mod:`sim.external.timecontrol` and :mod:`sim.external.clocks`: time controls, clocks.
+- :mod:`sim.external.clocks`: clocks (time controls are :mod:`sim.core.timecontrol`).
 - :mod:`sim.external.check` and :mod:`sim.external.why`: the rules check.
-- :mod:`sim.external.server`: ``dsq serve``, a dsq bot behind the protocol.
 
 The protocol is described in ``docs/engine-protocol.md``.
 """

@@ -18,7 +18,7 @@ from typing import Any
 
 from sim.bots.params import BotSpecError
 from sim.bots.registry import KINDS
-from sim.external.timecontrol import parse_tc
+from sim.core.timecontrol import parse_tc
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
 OPTION_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_ .-]{0,63}$")

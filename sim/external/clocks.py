@@ -20,8 +20,8 @@ from typing import Any
 from engine.rules import Ruleset
 from engine.timerules import RuleClock, TimeRules, time_rules
 from sim.bots.spec import BotSpec
+from sim.core.timecontrol import SideClock, parse_tc
 from sim.external.botspec import DEFAULT_MARGIN
-from sim.external.timecontrol import SideClock, parse_tc
 
 HANG_WAIT_MS = 60_000  # how long an engine without a time budget may think (plus margin)
 GRACE_MS = 1000  # after 'stop', how long an engine has left to answer
@@ -39,7 +39,7 @@ def side_clock(spec: BotSpec) -> SideClock:
 
 
 class GameClocks:
-    """Both sides' :class:`~sim.external.timecontrol.SideClock` (their specs' limits) and
+    """Both sides' :class:`~sim.core.timecontrol.SideClock` (their specs' limits) and
     :class:`~engine.timerules.RuleClock` (the rule set's time rules) during one game."""
 
     def __init__(self, sides: list[SideClock], rules: TimeRules | None = None) -> None:

@@ -1,2 +1,2 @@
-"""Playing games: the referee (one game between two bots), the columnar fast path for
-many games between fast bots, and the seeds each game derives from its batch."""
+"""Playing games: the referee (one game between two bots, :mod:`~sim.play.referee`) and the
+columnar fast path for many games between fast bots (:mod:`~sim.play.columnar`)."""

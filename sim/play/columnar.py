@@ -24,7 +24,7 @@ from engine.fen import parse_fen
 from sim.bots import fast
 from sim.bots.fast import fast_outcomes_from
 from sim.bots.spec import BotSpec
-from sim.play.openings import Suite
+from sim.openings.suite import Suite
 from sim.play.referee import _FAST_KINDS, _adjudicator, _bot, _check_int, _rules
 from sim.storage.schema import CAPTURE_TYPE, GAME_SCHEMA, OPTIONAL_FIELDS
 

@@ -21,7 +21,7 @@ search score in Red's view (``scores``, :mod:`sim.bots.scores`); fast bots have 
 With ``adjudicate="tablebase"`` a game ends at its first position where an endgame table
 settles the result for certain (:mod:`sim.tablebase.adjudicate`), recorded with reason
 ``tablebase``; the compiled loop's games are cut at that same position afterwards. With
-``resign``/``draw`` rules (:mod:`sim.play.adjudication`) the players' search scores may end
+``resign``/``draw`` rules (:mod:`sim.core.adjudication`) the players' search scores may end
 a game (``adjudicated_resign``, ``adjudicated_draw``); the compiled loop's bots have none.
 """
 
@@ -49,12 +49,13 @@ from sim.bots.protocol import make_bot, warm_up
 from sim.bots.registry import fast_kinds
 from sim.bots.scores import mover_score, red_view
 from sim.bots.spec import DEFAULT_VALUES, BotSpec, parse_bot
+from sim.core.adjudication import ScoreAdjudicator, score_adjudicator
 from sim.external.clocks import GameClocks
 from sim.external.process import EngineFault
-from sim.play.adjudication import ScoreAdjudicator, score_adjudicator
 
 if TYPE_CHECKING:
     from sim.external.registry import EngineRegistry
+    from sim.tablebase.adjudicate import Adjudicator
 
 _MASK64 = (1 << 64) - 1
 # The columns of clocks, forfeits and engines, the start position and the search scores
@@ -140,7 +141,7 @@ def play_game(
     ``adjudicate`` is ``none`` or ``tablebase`` (end the game by the tables in ``tables``,
     default the data folder's); bots that probe tables read ``tables`` too, and engine bots
     start from ``engines`` (default: the default registry). ``resign``/``draw``: the score
-    adjudication (:mod:`sim.play.adjudication`; random and greedy report no scores). Raises
+    adjudication (:mod:`sim.core.adjudication`; random and greedy report no scores). Raises
     DsqError on a bad rules spec, bot spec, number or rule.
     """
     t0 = time.perf_counter()
@@ -166,10 +167,7 @@ def play_game(
     if kinds is not None:
         packed = fast.fast_game(start, ra, kinds, values, rngs, forced, opening_plies, ply_cap)
         if adj is not None:
-            # lazy: start-up time (numba kernels)
-            from sim.tablebase.adjudicate import cut_packed
-
-            packed = cut_packed(start, ra, adj, packed)
+            packed = _cut_packed(start, ra, adj, packed)
     else:
         st = core.new_state(ply_cap + 1)
         st[: start.shape[0]] = start
@@ -398,3 +396,29 @@ def _record(
 def game_moves(record: dict[str, Any]) -> list[str]:
     """The moves of a game record decoded as ``a3a4`` strings."""
     return [decode_move(int(m)) for m in record["moves"]]
+
+
+def _cut_packed(
+    start: np.ndarray, rules: np.ndarray, adj: Adjudicator, packed: np.ndarray
+) -> np.ndarray:
+    """:func:`sim.tablebase.adjudicate.cut_games` for the one game packed by
+    :func:`sim.bots.fast.fast_game`."""
+    # lazy: start-up time (the tables' kernels, compiled only when games are adjudicated)
+    from sim.tablebase.adjudicate import cut_games
+
+    SUMMARY_SIZE = fast.SUMMARY_SIZE
+    plies = int(packed[0])
+    summary = packed[None, :SUMMARY_SIZE].copy()
+    moves = packed[SUMMARY_SIZE : SUMMARY_SIZE + plies]
+    caps = packed[SUMMARY_SIZE + plies :].reshape(-1, 4)
+    summary, moves, _, caps, _ = cut_games(
+        start,
+        rules,
+        adj,
+        summary,
+        moves,
+        np.array([0, plies], dtype=np.int64),
+        caps,
+        np.array([0, caps.shape[0]], dtype=np.int64),
+    )
+    return np.concatenate((summary[0], moves.astype(np.int64), caps.ravel().astype(np.int64)))

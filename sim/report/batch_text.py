@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
-from sim.batch.tally import bot_results
 from sim.bots.spec import short_spec
+from sim.core.tally import bot_results
 from sim.report.fmt import MISSING, count, elo_estimate, num, pct, signed, wdl
 from sim.report.tables import aligned_table
 

@@ -4,7 +4,7 @@ A batch record's ``counts`` carry the wins of bot a (the ``--red`` bot of the sp
 b, and the pentanomial of its colour-swapped pairs, only from the record version that
 added them on: an older colour-swapped record knows the wins by colour alone, which
 cannot say which bot won. The games can: each one is counted here by the same rule as
-while the batch runs (:class:`sim.batch.tally.Tally`: bot a plays red in game ``2k`` and
+while the batch runs (:class:`sim.core.tally.Tally`: bot a plays red in game ``2k`` and
 blue in game ``2k + 1``).
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import duckdb
 
-from sim.batch.tally import Tally
+from sim.core.tally import Tally
 
 __all__ = ["batch_counts", "needs_game_counts"]
 

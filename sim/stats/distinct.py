@@ -6,7 +6,7 @@ moves and its result (winner and reason): the same moves between other bots, und
 rules or ended otherwise are another game. A game recorded without its moves (``--record
 outcomes``) replays from its seed; what decides it stands in for the moves:
 
-- between two deterministic bots (:func:`sim.play.variety.deterministic`) with no opening
+- between two deterministic bots (:func:`sim.bots.variety.deterministic`) with no opening
   ply (``opening_plies`` 0: no suite moves, no random plies), nothing but the rules, the
   bots and the start does: it is identified by them and by its ending (length, result,
   captures, pieces left), so two such games count as one exactly when they end alike;
@@ -15,7 +15,7 @@ outcomes``) replays from its seed; what decides it stands in for the moves:
 
 A colour-swapped pair (the two games of a batch sharing a ``pair_id``) is identified by
 its two games, in either order. Bot a of a batch is the red player of its even games
-(every game's without colour swapping), as in :class:`sim.batch.tally.Tally`.
+(every game's without colour swapping), as in :class:`sim.core.tally.Tally`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 import duckdb
 
 from engine.errors import DsqError
-from sim.play.variety import deterministic
+from sim.bots.variety import deterministic
 from sim.stats.query import CELLS, Selection, query_rows
 
 __all__ = [

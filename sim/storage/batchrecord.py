@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim.storage.batchspec import BatchSpec
+from sim.core.batchspec import BatchSpec
 
 # Keys written only when they hold something (a batch that never stopped early, ...).
 OPTIONAL = ("stopped_early", "stop_check", "committing", "repaired")

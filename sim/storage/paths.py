@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import stat
+from datetime import UTC, datetime
 from pathlib import Path
 
 from engine.errors import DsqError
@@ -92,6 +94,19 @@ def check_batch_id(batch_id: str) -> str:
             " starting with a letter or digit)"
         )
     return batch_id
+
+
+def new_batch_id() -> str:
+    """A fresh batch id: UTC time and 6 random hex digits, e.g. ``20260101-120000-a1b2c3``."""
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+
+
+def batch_ids(group: str, n: int) -> list[str]:
+    """The ids of ``n`` batches of one group: the group id itself, or ``GROUP-1..n``."""
+    ids = [group] if n == 1 else [f"{group}-{k + 1}" for k in range(n)]
+    for bid in ids:
+        check_batch_id(bid)
+    return ids
 
 
 def games_dir(data_dir: Path, batch_id: str) -> Path:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from sim.storage.batchspec import (
+from sim.core.batchspec import (
     MAX_GAMES,
     MAX_OPENING_PLIES,
     MAX_PLY_CAP,
@@ -57,7 +57,7 @@ def _str(v: Any) -> bool:
     return isinstance(v, str)
 
 
-# The spec's fields and their checks, from :class:`sim.storage.batchspec.BatchSpec`.
+# The spec's fields and their checks, from :class:`sim.core.batchspec.BatchSpec`.
 SPEC_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     name: (partial(check_value, info), info.describe()) for name, info in SPEC_INFO.items()
 }

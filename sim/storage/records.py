@@ -1,7 +1,7 @@
 """Batch records (``DIR/batches/<batch_id>.json``), cancel requests, and what a batch holds.
 
 A record is the JSON object of a :class:`~sim.storage.batchrecord.BatchRecord` (its
-``spec`` the fields of :class:`~sim.storage.batchspec.BatchSpec`), e.g. ``batch_id``,
+``spec`` the fields of :class:`~sim.core.batchspec.BatchSpec`), e.g. ``batch_id``,
 ``group``, ``label``, ``spec``, ``status``, ``games_planned``, ``games_done``, ``counts``
 (``red``, ``blue``, ``draw``, and by bot), the times and the host and pid of its driver.
 
@@ -25,9 +25,9 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from engine.errors import DsqError
+from sim.core.batchspec import BatchSpec
 from sim.storage.atomic import atomic_write_json, create_json_exclusive
 from sim.storage.batchrecord import BatchRecord
-from sim.storage.batchspec import BatchSpec
 from sim.storage.committing import resolve_committing
 from sim.storage.locks import batch_locked
 from sim.storage.paths import (

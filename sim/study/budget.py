@@ -12,9 +12,9 @@ CELL_BUDGET_S = 24 * 3600.0  # the dashboard's launch limit: no batch estimated 
 
 def check_budget(study: Study, workers: int) -> None:
     """``DsqError`` naming the file and the cell whose most games would take longer than
-    the budget (the rough per-move costs of ``dashboard.budget``)."""
+    the budget (the rough per-move costs of ``sim.batch.budget``)."""
     # lazy: start-up time (the bot catalogue, read only to check a launch)
-    from dashboard.budget import duration_text, estimate_seconds
+    from sim.batch.budget import duration_text, estimate_seconds
 
     key = "games.per_cell" if study.games.target is None else "games.cap"
     for c in study.cells:

@@ -26,8 +26,8 @@ import pyarrow.parquet as pq
 import engine
 from engine.errors import DsqError
 from sim.batch.lifeline import follow_parent
+from sim.core.batchspec import BatchSpec
 from sim.storage.atomic import atomic_write_json
-from sim.storage.batchspec import BatchSpec
 from sim.storage.paths import games_dir, read_bounded
 from sim.storage.records import hostname, list_batches, now_iso
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.storage.batchspec import BatchSpec
+from sim.core.batchspec import BatchSpec
 from sim.study.costs import COSTS_FILE, Cost, cost_key, cpu_model, measure_costs
 from sim.study.spec import Cell, Games, Study
 

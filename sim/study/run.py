@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.errors import DsqError
-from sim.batch import run_batches
+from sim.batch.plan import plan_batches, plan_changes, recorded
 from sim.batch.progress import BatchProgress, fmt_eta
 from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import read_bounded, resolve_data_dir
-from sim.storage.records import now_iso, read_batch_record
+from sim.storage.records import now_iso
 from sim.study.axes import Family, Protocol
 from sim.study.spec import Cell, Games, Study
 
@@ -32,36 +32,6 @@ STUDIES_DIR = "studies"
 def study_path(data_dir: Path, name: str) -> Path:
     """Where a study's plan is kept: ``DATA/studies/NAME.json``."""
     return Path(data_dir) / STUDIES_DIR / f"{name}.json"
-
-
-def _flat(obj: Any, prefix: str = "") -> dict[str, Any]:
-    if isinstance(obj, dict):
-        out: dict[str, Any] = {}
-        for k, v in obj.items():
-            out.update(_flat(v, f"{prefix}.{k}" if prefix else str(k)))
-        return out
-    return {prefix: obj}
-
-
-def plan_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """What differs between two plans, in words (``games.per_cell: 200 -> 300``)."""
-    changes: list[str] = []
-    oc, nc = old.get("cells", []), new.get("cells", [])
-    if oc != nc:
-        gone = [" ".join(c) for c in oc if c not in nc]
-        added = [" ".join(c) for c in nc if c not in oc]
-        text = "cells"
-        if gone:
-            text += f" removed: {'; '.join(gone[:3])}" + (" ..." if len(gone) > 3 else "")
-        if added:
-            text += f" added: {'; '.join(added[:3])}" + (" ..." if len(added) > 3 else "")
-        changes.append(text if gone or added else "cells reordered")
-    fo = _flat({k: v for k, v in old.items() if k != "cells"})
-    fn = _flat({k: v for k, v in new.items() if k != "cells"})
-    for key in sorted(set(fo) | set(fn)):
-        if fo.get(key) != fn.get(key):
-            changes.append(f"{key}: {fo.get(key)!r} -> {fn.get(key)!r}")
-    return changes
 
 
 def register_study(data_dir: Path, study: Study, *, recorded_pins: bool = False) -> Study:
@@ -164,13 +134,6 @@ def recorded_study(data_dir: Path, name: str) -> Study:
         raise DsqError(f"{path}: unreadable study record: {exc}") from None
 
 
-def _record(data_dir: Path, batch_id: str) -> dict[str, Any] | None:
-    try:
-        return read_batch_record(data_dir, batch_id)
-    except DsqError:
-        return None
-
-
 def _counts(rec: dict[str, Any]) -> tuple[int, int, int]:
     c = rec.get("counts", {})
     return int(c.get("red", 0)), int(c.get("draw", 0)), int(c.get("blue", 0))
@@ -189,7 +152,7 @@ def cell_done(study: Study, data_dir: Path, cell: Cell, rounds: int) -> bool:
 
     red = draw = blue = 0
     for k in range(rounds):
-        rec = _record(data_dir, study.batch_id(cell, k))
+        rec = recorded(data_dir, study.batch_id(cell, k))
         if rec is None:
             return False
         r, d, b = _counts(rec)
@@ -205,7 +168,7 @@ def cell_batches(study: Study, data_dir: Path, cell: Cell) -> list[str]:
     out = []
     for k in range(study.games_for(cell).rounds()):
         bid = study.batch_id(cell, k)
-        if _record(data_dir, bid) is None:
+        if recorded(data_dir, bid) is None:
             break
         out.append(bid)
     return out
@@ -290,44 +253,27 @@ def run_study(
     batches = 0
     done_cells: set[int] = set()
     for k in range(max(study.games_for(c).rounds() for c in study.cells)):
-        new_specs, new_ids, labels, resumes = [], [], [], []
+        cells = []
         for cell in study.cells:
             if cell.index in done_cells:
                 continue
             if cell_done(study, d, cell, k):
                 done_cells.add(cell.index)
                 continue
-            bid = study.batch_id(cell, k)
-            rec = _record(d, bid)
-            if rec is not None and rec.get("status") == "done":
-                progress.games_before += int(rec.get("games_done", 0))
-                continue
-            if rec is not None:  # interrupted, killed or cancelled: its missing games
-                resumes.append(bid)
-                continue
-            new_specs.append(study.batch_spec(cell, k))
-            new_ids.append(bid)
-            labels.append(study.label(cell))
+            cells.append(cell)
+        plan = plan_batches(
+            d,
+            [study.batch_id(c, k) for c in cells],
+            lambda i, cells=cells, k=k: (study.batch_spec(cells[i], k), study.label(cells[i])),
+        )
+        progress.games_before += sum(int(r.get("games_done", 0)) for r in plan.done)
         progress.cells_done = len(done_cells)
-        # One call per round (and one for the batches to resume): the workers are started
-        # once for all of them.
-        if resumes:
-            run_batches(
-                data_dir=d, resume=resumes, workers=workers, scheduler=scheduler, progress=progress
-            )
-            batches += len(resumes)
-        if new_specs:
-            run_batches(
-                new_specs,
-                d,
-                ids=new_ids,
-                batch_id=f"{study.name}-r{k:02d}",
-                labels=labels,
-                workers=workers,
-                scheduler=scheduler,
-                progress=progress,
-            )
-            batches += len(new_specs)
+        # One plan per round: the workers are started once for all of its batches.
+        plan.run(
+            d, group=f"{study.name}-r{k:02d}", workers=workers, scheduler=scheduler,
+            progress=progress,
+        )  # fmt: skip
+        batches += len(plan.resume) + len(plan.create)
         progress.line()
     for cell in study.cells:
         if cell.index not in done_cells and cell_done(

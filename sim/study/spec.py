@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
-from sim.play.variety import VARIETY_PLIES, distinct_limit, repeats_games
+from sim.bots.variety import VARIETY_PLIES, distinct_limit, repeats_games
 from sim.storage.recordcheck import MAX_OPENING_PLIES, MAX_PLY_CAP
 from sim.storage.textfiles import read_named_toml
 from sim.study import axes
@@ -101,7 +101,7 @@ class Study:
     workers: int = 1
     scheduler: str | None = None
     quick: bool = False
-    openings: str = ""  # the opening suite's canonical text (sim.play.openings); "": none
+    openings: str = ""  # the opening suite's canonical text (sim.openings.suite); "": none
     openings_order: str = "sequential"
     families: list[Family] = field(default_factory=list)  # empty: the one [ladder]
     protocols: dict[str, Protocol] = field(default_factory=dict)  # label -> protocol

@@ -15,7 +15,7 @@ def read_openings(
     """The study's opening suite (key ``openings``, a file relative to the study file):
     its canonical text, checked under every rule set, and ``openings_order``."""
     # lazy: start-up time (the engine's Position: only for a study with a suite)
-    from sim.play.openings import ORDERS, SuiteError, parse_suite, read_suite_file
+    from sim.openings.suite import ORDERS, SuiteError, parse_suite, read_suite_file
 
     order = raw.get("openings_order", "sequential")
     if order not in ORDERS:

@@ -169,27 +169,3 @@ def cut_games(
     new_cap_offsets = np.zeros(n + 1, dtype=cap_offsets.dtype)
     new_cap_offsets[1:] = np.cumsum(np.bincount(game_of_cap[keep_caps], minlength=n))
     return summary, moves[keep_moves], new_move_offsets, caps[keep_caps], new_cap_offsets
-
-
-def cut_packed(
-    start: np.ndarray, rules: np.ndarray, adj: Adjudicator, packed: np.ndarray
-) -> np.ndarray:
-    """:func:`cut_games` for the one game packed by :func:`sim.bots.fast.fast_game`."""
-    # lazy: start-up time (numba kernels)
-    from sim.bots.fast import SUMMARY_SIZE
-
-    plies = int(packed[0])
-    summary = packed[None, :SUMMARY_SIZE].copy()
-    moves = packed[SUMMARY_SIZE : SUMMARY_SIZE + plies]
-    caps = packed[SUMMARY_SIZE + plies :].reshape(-1, 4)
-    summary, moves, _, caps, _ = cut_games(
-        start,
-        rules,
-        adj,
-        summary,
-        moves,
-        np.array([0, plies], dtype=np.int64),
-        caps,
-        np.array([0, caps.shape[0]], dtype=np.int64),
-    )
-    return np.concatenate((summary[0], moves.astype(np.int64), caps.ravel().astype(np.int64)))

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
-from sim.play.seeds import MAX_SEED
+from sim.batch.plan import plan_changes
+from sim.core.seeds import MAX_SEED
 from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import check_batch_id, read_bounded
 from sim.storage.records import now_iso
@@ -189,9 +190,6 @@ def make_tournament(
 def register(data_dir: Path, t: Tournament) -> Tournament:
     """Write the tournament's file, or check it holds the same plan; return the
     tournament with the rounds recorded so far. ``DsqError`` naming what changed."""
-    # lazy: start-up time (the study runner holds the plan comparison)
-    from sim.study.run import plan_changes
-
     path = tournament_path(data_dir, t.id)
     if path.exists():
         old = load(data_dir, t.id)

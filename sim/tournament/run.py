@@ -16,20 +16,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.errors import DsqError
-from sim.batch import make_spec, run_batches
+from sim.batch import make_spec
+from sim.batch.plan import NewSpec, plan_batches, recorded
 from sim.batch.progress import BatchProgress
 from sim.batch.spec import RunOptions
-from sim.storage.records import read_batch_record
 from sim.tournament import pairing
 from sim.tournament.pairing import Round
 from sim.tournament.plan import Tournament, save
-
-
-def _record(data_dir: Path, batch_id: str) -> dict[str, Any] | None:
-    try:
-        return read_batch_record(data_dir, batch_id)
-    except DsqError:
-        return None
 
 
 def pair_points(rec: dict[str, Any]) -> tuple[float, float]:
@@ -66,7 +59,7 @@ def next_round(t: Tournament, k: int, data_dir: Path) -> Round:
             byes.add(rnd.bye)
             points[rnd.bye] += t.games_per_pair
         for bid, i, j in round_batches(t, r, rnd):
-            rec = _record(data_dir, bid)
+            rec = recorded(data_dir, bid)
             if rec is None or rec.get("status") != "done":
                 raise DsqError(f"round {r + 1} is not finished: batch {bid} is not done")
             pi, pj = pair_points(rec)
@@ -116,57 +109,26 @@ def run_tournament(
     games = batches = 0
     for k in range(t.rounds):
         rnd = _round(t, k, data_dir)
-        specs, ids, labels, resumes = [], [], [], []
-        for bid, i, j in round_batches(t, k, rnd):
-            rec = _record(data_dir, bid)
-            if rec is not None and rec.get("status") == "done":
-                continue
-            if rec is not None:  # interrupted, killed or cancelled: its missing games
-                resumes.append(bid)
-                games -= int(rec.get("games_done", 0))  # counted again below
-                continue
-            specs.append(
-                make_spec(
-                    t.rules,
-                    t.players[i],
-                    t.players[j],
-                    t.games_per_pair,
-                    seed=t.round_seed(k),
-                    swap=True,
-                    opening_plies=t.opening_plies,
-                    ply_cap=t.ply_cap,
-                    openings=t.openings,
-                    openings_order=t.openings_order,
-                )
-            )
-            ids.append(bid)
-            labels.append(t.label(k, i, j))
+        pairs = round_batches(t, k, rnd)
+
+        def new(n: int, pairs: list[tuple[str, int, int]] = pairs, k: int = k) -> NewSpec:
+            _, i, j = pairs[n]
+            spec = make_spec(
+                t.rules, t.players[i], t.players[j], t.games_per_pair, seed=t.round_seed(k),
+                swap=True, opening_plies=t.opening_plies, ply_cap=t.ply_cap,
+                openings=t.openings, openings_order=t.openings_order,
+            )  # fmt: skip
+            return spec, t.label(k, i, j)
+
+        plan = plan_batches(data_dir, [bid for bid, _, _ in pairs], new)
+        games -= sum(int(r.get("games_done", 0)) for r in plan.resume)  # counted again below
         bye = f", bye: {t.players[rnd.bye]}" if rnd.bye is not None else ""
-        todo = len(specs) + len(resumes)
+        todo = len(plan.create) + len(plan.resume)
         _say(out, quiet, f"tournament {t.id}: round {k + 1}/{t.rounds}, {todo} batches{bye}")
-        records: list[dict[str, Any]] = []
-        if resumes:
-            records += run_batches(
-                data_dir=data_dir,
-                resume=resumes,
-                workers=workers,
-                scheduler=scheduler,
-                options=options,
-                progress=progress,
-            )
-        if specs:
-            records += run_batches(
-                specs,
-                data_dir,
-                ids=ids,
-                labels=labels,
-                batch_id=f"{t.id}-r{k + 1:02d}",
-                sprt=t.sprt,
-                workers=workers,
-                scheduler=scheduler,
-                options=options,
-                progress=progress,
-            )
+        records = plan.run(
+            data_dir, group=f"{t.id}-r{k + 1:02d}", sprt=t.sprt, workers=workers,
+            scheduler=scheduler, options=options, progress=progress,
+        )  # fmt: skip
         batches += len(records)
         games += sum(int(r.get("games_done", 0)) for r in records)
         unfinished = [r["batch_id"] for r in records if r.get("status") != "done"]

@@ -50,7 +50,7 @@ def accept(
     with the result on H1, remove it otherwise; the result (``decision`` and the match's
     figures)."""
     # lazy: start-up time (the batch machinery, scipy)
-    from sim.batch import make_spec, run_batches
+    from sim.batch import Plan, make_spec
     from sim.batch.progress import BatchProgress
     from sim.report.batch_text import batch_score, sprt_verdict
 
@@ -64,10 +64,8 @@ def accept(
             rules.spec, new, base, match.games + match.games % 2, match.seed, swap=True,
             opening_plies=OPENING_PLIES,
         )  # fmt: skip
-        rec = run_batches(
-            [spec], data_dir, label=f"dsq tune {ef.name}: acceptance match", sprt=SPRT,
-            workers=match.workers, progress=BatchProgress(),
-        )[0]  # fmt: skip
+        plan = Plan.new([spec], label=f"dsq tune {ef.name}: acceptance match")
+        rec = plan.run(data_dir, sprt=SPRT, workers=match.workers, progress=BatchProgress())[0]
     except BaseException:
         path.unlink(missing_ok=True)
         raise

@@ -89,7 +89,7 @@ def play_games(job: TuneJob, say: Say) -> str:
     """Play ``job.play`` self-play games of ``job.play_bot`` into the data folder (colours
     swapped, random opening plies); the batch id."""
     # lazy: start-up time (the batch machinery)
-    from sim.batch import make_spec, run_batches
+    from sim.batch import Plan, make_spec
     from sim.batch.progress import BatchProgress
 
     spec = make_spec(
@@ -97,10 +97,8 @@ def play_games(job: TuneJob, say: Say) -> str:
         swap=job.play % 2 == 0, opening_plies=PLAY_OPENING_PLIES,
     )  # fmt: skip
     say(f"playing {job.play} games of {spec.red} against itself under {job.rules.spec}")
-    records = run_batches(
-        [spec], job.data_dir, label=f"dsq tune {job.name}: self-play", workers=job.workers,
-        progress=BatchProgress(),
-    )  # fmt: skip
+    plan = Plan.new([spec], label=f"dsq tune {job.name}: self-play")
+    records = plan.run(job.data_dir, workers=job.workers, progress=BatchProgress())
     rec = records[0]
     if rec.get("status") != "done":
         raise DsqError(f"the self-play batch {rec.get('batch_id')} ended {rec.get('status')}")

@@ -16,8 +16,8 @@ from collections.abc import Callable
 import pytest
 
 from engine.errors import DsqError
-from sim.external.server import EngineServer
-from sim.external.serverinput import LineReader, LineTooLong, go_args, parse_count
+from sim.serve.server import EngineServer
+from sim.serve.serverinput import LineReader, LineTooLong, go_args, parse_count
 from tests.support import ROOT
 from tests.support.procs import WAIT, env, limit
 

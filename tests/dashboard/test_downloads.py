@@ -16,12 +16,12 @@ import pytest
 
 from dashboard import downloads
 from dashboard.i18n import text
+from sim.records import gameexport
+from sim.records.gameexport import export_games, export_parquet
 from sim.stats import general_stats
 from sim.stats.firstplayer import first_player_by_batch, first_player_by_day
 from sim.stats.query import Selection
 from sim.stats.synthetic import synthetic_table
-from sim.storage import gameexport
-from sim.storage.gameexport import export_games, export_parquet
 from sim.storage.reading import open_dataset
 from sim.storage.writing import write_games_chunk
 from tests.support.apptest import run_app

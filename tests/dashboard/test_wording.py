@@ -16,7 +16,7 @@ from dashboard.i18n.numbers import Numbers
 from dashboard.jobs import JobView, job_speed
 from engine import Position
 from sim.batch.progress import fmt_eta
-from sim.play.human import Stop, human_game_row, save_human_game
+from sim.records.human import Stop, human_game_row, save_human_game
 from sim.report import fmt
 from sim.stats.synthetic import rows_table, synthetic_table
 from sim.storage.atomic import atomic_write_json

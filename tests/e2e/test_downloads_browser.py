@@ -15,8 +15,8 @@ from urllib.parse import urljoin
 import pyarrow.parquet as pq
 import pytest
 
+from sim.records.gameexport import batch_dates, export_games
 from sim.stats.query import Selection
-from sim.storage.gameexport import batch_dates, export_games
 from sim.storage.reading import open_dataset
 from tests.support.browser import chromium, copy_sample, go, new_tab, shot, wait_idle
 from tests.support.server import dashboard_server

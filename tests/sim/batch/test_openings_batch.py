@@ -14,9 +14,9 @@ import pytest
 
 from sim.batch import RunOptions, make_spec, run_batches
 from sim.batch.spec import SpecError
-from sim.play.openings import load_suite
-from sim.play.replay import replay_recorded
-from sim.storage.batchspec import MAX_SUITE_TEXT
+from sim.core.batchspec import MAX_SUITE_TEXT
+from sim.openings.suite import load_suite
+from sim.records.replay import replay_recorded
 from sim.storage.reading import open_dataset
 from sim.storage.recordcheck import RecordError, check_spec
 

@@ -15,11 +15,11 @@ import pytest
 
 from sim.batch import make_spec, run_batches
 from sim.batch.recompute import not_replayable, recompute
-from sim.batch.tally import Tally
+from sim.core.seeds import plan_games
+from sim.core.tally import Tally
+from sim.openings.suite import parse_suite
 from sim.play.columnar import play_fast_columns
-from sim.play.openings import parse_suite
-from sim.play.replay import replay_recorded
-from sim.play.seeds import plan_games
+from sim.records.replay import replay_recorded
 from sim.stats.games import game_record
 from sim.storage.reading import open_dataset
 from sim.storage.verify import verify_files

@@ -20,8 +20,8 @@ from sim.batch.chunks import ChunkJob, play_chunk
 from sim.batch.recorder import GameRecorder
 from sim.batch.run import create_batch
 from sim.batch.spec import make_spec
-from sim.batch.tally import Tally
-from sim.storage.batchspec import BatchSpec
+from sim.core.batchspec import BatchSpec
+from sim.core.tally import Tally
 from sim.storage.paths import batch_path, games_dir
 from sim.storage.records import (
     list_batches,

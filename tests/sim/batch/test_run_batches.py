@@ -26,7 +26,7 @@ from sim.batch import (
 )
 from sim.batch.backends import Backend
 from sim.batch.chunks import ChunkJob, ChunkResult, play_chunk
-from sim.batch.tally import Tally
+from sim.core.tally import Tally
 from sim.storage.records import read_batch_record, request_cancel
 
 TIMING = ("duration_ms",)

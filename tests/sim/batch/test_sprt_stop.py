@@ -14,9 +14,9 @@ import pytest
 from sim.batch import make_spec, resume_batch, run_batches
 from sim.batch.driver import CHECK_CHUNK
 from sim.batch.spec import RunOptions
-from sim.batch.tally import SequentialCheck
+from sim.core.seeds import game_seed
+from sim.core.tally import SequentialCheck
 from sim.play.referee import play_game
-from sim.play.seeds import game_seed
 from sim.stats.sprt import (
     SprtConfig,
     make_stop_check,

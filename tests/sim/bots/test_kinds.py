@@ -12,11 +12,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from dashboard.budget import estimate_seconds, move_seconds
 from engine import core
 from engine.errors import DsqError
 from engine.rules import Ruleset
 from sim.batch import make_spec
+from sim.batch.budget import estimate_seconds, move_seconds
 from sim.bots import BotContext, describe_bots, make_bot, parse_bot
 from sim.bots.params import Param
 from sim.bots.registry import (
@@ -29,8 +29,8 @@ from sim.bots.registry import (
     unregister,
 )
 from sim.bots.spec import BotSpec
-from sim.external.server import EngineServer
 from sim.play.referee import play_game
+from sim.serve.server import EngineServer
 
 
 class LowestBot:

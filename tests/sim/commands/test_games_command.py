@@ -14,7 +14,7 @@ import pytest
 
 from engine import Position
 from sim.batch import make_spec, run_batches
-from sim.play.human import Stop, human_game_row, save_human_game
+from sim.records.human import Stop, human_game_row, save_human_game
 from sim.storage.schema import GAME_SCHEMA
 from tests.support.procs import dsq, one_line_error
 

@@ -13,7 +13,7 @@ import pytest
 from engine import Position
 from engine.position import decode_move
 from sim.batch import make_spec, run_batches
-from sim.play.openings import load_suite
+from sim.openings.suite import load_suite
 from sim.storage.reading import open_dataset
 from tests.support.procs import in_process
 

@@ -209,7 +209,7 @@ def test_stats_imports_neither_numba_nor_streamlit(data: Path) -> None:
 
 
 def test_games_against_people_are_counted_only_when_asked(tmp_path: Path, capsys) -> None:
-    from sim.play.human import human_game_row, save_human_game
+    from sim.records.human import human_game_row, save_human_game
 
     write_games_chunk(
         tmp_path, "bots", synthetic_table(200, rules="standard", seed=3, batch_id="bots")

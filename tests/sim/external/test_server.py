@@ -1,4 +1,4 @@
-"""``dsq engine``'s protocol loop (sim.external.server), fed lines in-process."""
+"""``dsq engine``'s protocol loop (sim.serve.server), fed lines in-process."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from engine import Position
 from engine.errors import DsqError
 from sim.external.process import EngineProcess
-from sim.external.server import EngineServer, clock_ms
+from sim.serve.server import EngineServer, clock_ms
 from tests.support import ROOT
 from tests.support.procs import WAIT
 

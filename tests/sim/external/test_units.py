@@ -13,10 +13,10 @@ from engine.errors import DsqError
 from engine.fen import START_FEN
 from sim.bots import parse_bot
 from sim.bots.spec import short_spec
+from sim.core.timecontrol import SideClock, parse_tc
 from sim.external.clocks import GameClocks
 from sim.external.positions import PositionText, dialect_fen
 from sim.external.registry import EngineEntry, load_registry
-from sim.external.timecontrol import SideClock, parse_tc
 from sim.external.why import capture_clause, move_clause
 
 

@@ -12,9 +12,9 @@ from engine.codes import RULE_ENDS
 from engine.errors import DsqError
 from sim.batch import RunOptions, make_spec, resume_batch, run_batch
 from sim.batch.progress import BatchProgress
-from sim.play.adjudication import canonical_draw, canonical_resign, parse_draw, parse_resign
+from sim.core.adjudication import canonical_draw, canonical_resign, parse_draw, parse_resign
+from sim.core.batchspec import SPEC_INFO, check_value
 from sim.play.referee import play_game
-from sim.storage.batchspec import SPEC_INFO, check_value
 from sim.storage.reading import open_dataset
 from sim.storage.records import read_batch_record, request_cancel
 

@@ -11,9 +11,9 @@ import numpy as np
 
 from engine.fen import parse_fen
 from sim.bots import fast
+from sim.core.seeds import plan_game, plan_games
 from sim.play.columnar import generator_words, play_fast_columns
 from sim.play.referee import _rules, _seed_word, bot_seed
-from sim.play.seeds import plan_game, plan_games
 
 
 def test_plans_of_a_chunk_are_the_plans_of_its_games() -> None:

@@ -7,9 +7,9 @@ import time
 import pytest
 
 from sim.batch.chunks import ChunkJob, _play_chunk_fast, play_one
+from sim.core.batchspec import BatchSpec
 from sim.play.columnar import fast_pair, play_fast_games
 from sim.play.referee import play_game
-from sim.storage.batchspec import BatchSpec
 from sim.storage.schema import GAME_SCHEMA
 from sim.storage.writing import rows_to_table
 

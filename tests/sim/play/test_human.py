@@ -1,4 +1,4 @@
-"""Recording a game a person played (sim.play.human): the referee's columns and meanings,
+"""Recording a game a person played (sim.records.human): the referee's columns and meanings,
 and only finished games with a person, stopped only as a person or a bot can be."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import DsqError
-from sim.play.human import HUMAN, RecordError, Stop, human_game_row, save_human_game
 from sim.play.referee import game_moves, play_game
+from sim.records.human import HUMAN, RecordError, Stop, human_game_row, save_human_game
 from sim.storage.reading import open_dataset
 
 FEN = "6t/3L3/7/7/7/7/7/7/l6 r 0 1"

@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.play.columnar import play_fast_columns
-from sim.play.openings import (
+from sim.openings.suite import (
     MAX_SUITE_LINES,
     Entry,
     SuiteError,
@@ -21,8 +20,9 @@ from sim.play.openings import (
     opening_indices,
     parse_suite,
 )
+from sim.play.columnar import play_fast_columns
 from sim.play.referee import game_moves, play_game
-from sim.play.replay import replay_game
+from sim.records.replay import replay_game
 from tests.support.files import unreadable_files
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -1,4 +1,4 @@
-"""The one replay (sim.play.replay) of the Games page, ``dsq replay`` and ``dsq replay
+"""The one replay (sim.records.replay) of the Games page, ``dsq replay`` and ``dsq replay
 --game``: frames and captures as the referee recorded them, a damaged record's ply, and
 the comparison of a replay with its record."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from engine import Position, encode_move
-from sim.play.human import HUMAN, Stop, human_game_row
 from sim.play.referee import play_game
-from sim.play.replay import agrees, replay, replay_cap, replay_game, verdict
+from sim.records.human import HUMAN, Stop, human_game_row
+from sim.records.replay import agrees, replay, replay_cap, replay_game, verdict
 
 
 @pytest.mark.parametrize("rules", ["standard", "yeshou", "datou+dog_over_wolf"])

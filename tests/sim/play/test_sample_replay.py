@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim.batch.chunks import ChunkJob, play_chunk
-from sim.storage.batchspec import BatchSpec
+from sim.core.batchspec import BatchSpec
 
 DATA = Path(__file__).resolve().parents[3] / "data"
 BATCHES = sorted(p.stem for p in (DATA / "batches").glob("sample-*.json"))

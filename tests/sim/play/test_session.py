@@ -1,4 +1,4 @@
-"""The game with a person at the board (sim.play.session), as the Play page and ``dsq play``
+"""The game with a person at the board (sim.interactive.session), as the Play page and ``dsq play``
 run it: the setup, a person's moves and the anti-chasing explanations, undo, resign, the
 bot's move, the ply cap and what can be recorded."""
 
@@ -9,8 +9,8 @@ import pytest
 from engine import Position
 from engine.board import square_index
 from engine.errors import DsqError, MoveError
-from sim.play.human import HUMAN
-from sim.play.session import ForbiddenMove, PlayGame, PlaySetup
+from sim.interactive.session import ForbiddenMove, PlayGame, PlaySetup
+from sim.records.human import HUMAN
 
 CHASE_FEN = "6l/7/7/7/7/7/E6/7/6C r 0 1"  # docs/rules.md's 17-5 example
 

@@ -1,5 +1,5 @@
 """The rules' time rules, draw offers and leaving in a game with a person at the board
-(sim.play.session), the person's move times given by an injected clock; the games saved
+(sim.interactive.session), the person's move times given by an injected clock; the games saved
 and read back with their reasons."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import DsqError
-from sim.play.agreement import ACCEPT_BELOW, material_score
-from sim.play.session import PlayGame, PlaySetup
+from sim.interactive.agreement import ACCEPT_BELOW, material_score
+from sim.interactive.session import PlayGame, PlaySetup
 from sim.storage.reading import open_dataset
 
 BLUE_AHEAD = "e5l/7/7/7/7/7/7/7/6R r 0 1"  # blue's elephant and lion against a red rat

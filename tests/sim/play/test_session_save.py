@@ -11,9 +11,9 @@ from pathlib import Path
 from sim.bots.context import BotContext
 from sim.external import pool
 from sim.external.registry import EngineRegistry
-from sim.play.human import HUMAN
-from sim.play.replay import replay, replay_game
-from sim.play.session import PlayGame, PlaySetup
+from sim.interactive.session import PlayGame, PlaySetup
+from sim.records.human import HUMAN
+from sim.records.replay import replay, replay_game
 from sim.stats import end_reasons, general_stats
 from sim.stats.games import game_record, replay_input
 from sim.stats.query import Selection

@@ -59,7 +59,7 @@ def test_dsq_engine_loads_its_bot_before_readyok() -> None:
     import io
 
     from sim.bots.protocol import warm_up
-    from sim.external.server import EngineServer
+    from sim.serve.server import EngineServer
 
     out = io.StringIO()
     server = EngineServer("mcts:playouts=10,tablebase=off", out=out)

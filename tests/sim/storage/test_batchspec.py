@@ -12,8 +12,8 @@ import pytest
 
 from sim.batch import make_spec
 from sim.bots import parse_bot
+from sim.core.batchspec import BatchSpec, SpecError, spec_fields
 from sim.storage.batchrecord import BatchRecord
-from sim.storage.batchspec import BatchSpec, SpecError, spec_fields
 from sim.storage.recordcheck import SPEC_FIELDS, RecordError, check_record
 from sim.storage.records import list_batches, read_record, unlisted_batches
 from tests.support import ROOT

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.play.gameimport import game_row
-from sim.play.human import Stop, human_game_row
-from sim.storage.gametext import GameTextError, format_game, parse_games
+from sim.records.gameimport import game_row
+from sim.records.gametext import GameTextError, format_game, parse_games
+from sim.records.human import Stop, human_game_row
 from sim.storage.schema import GAME_SCHEMA
 
 FLOATS = ("branching", "duration_ms")

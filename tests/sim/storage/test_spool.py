@@ -11,8 +11,8 @@ import pytest
 
 from sim.batch.chunks import ChunkJob, play_chunk
 from sim.batch.recorder import GameRecorder
-from sim.batch.tally import Tally
-from sim.storage.batchspec import BatchSpec
+from sim.core.batchspec import BatchSpec
+from sim.core.tally import Tally
 from sim.storage.reading import open_dataset
 from sim.storage.spool import commit_spooled
 from sim.storage.verify import CACHE_NAME

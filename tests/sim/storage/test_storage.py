@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from engine.errors import DsqError
-from sim.play.seeds import game_seed, opening_seed, plan_game
+from sim.core.seeds import game_seed, opening_seed, plan_game
 from sim.storage.paths import resolve_data_dir
 from sim.storage.reading import dataset_fingerprint, open_dataset
 from sim.storage.records import (

@@ -30,7 +30,7 @@ from engine import __version__ as ENGINE_VERSION
 from engine.codes import Reason
 from engine.errors import DsqError
 from sim.bots.spec import HUMAN
-from sim.play.rowreplay import replay_columns
+from sim.records.rowreplay import replay_columns
 from sim.storage.records import hostname, now_iso, write_batch_record
 from sim.storage.schema import SCHEMA_VERSION
 from sim.storage.writing import write_games_chunk

@@ -13,9 +13,9 @@ margin loses on time. The rule set's time rules (``move_time`` and ``time_strike
 turn began (``clock``, :func:`time.monotonic` unless given); :meth:`PlayGame.flag` ends
 the game when the person's time has run out before a move. Where the rules allow draws
 by agreement a person may offer one (:meth:`PlayGame.offer_draw`, the bot answers by its
-evaluation, :mod:`sim.play.agreement`); a person who leaves (:meth:`PlayGame.leave`) loses
+evaluation, :mod:`sim.interactive.agreement`); a person who leaves (:meth:`PlayGame.leave`) loses
 by ``abandoned``. A finished game against one bot is saved like the referee's games
-(:meth:`PlayGame.save`, via :mod:`sim.play.human`).
+(:meth:`PlayGame.save`, via :mod:`sim.records.human`).
 """
 
 from __future__ import annotations
@@ -34,14 +34,14 @@ from engine.timerules import time_rules
 from sim.bots import make_bot
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.protocol import warm_up
+from sim.core.timecontrol import SideClock
 from sim.external.clocks import GameClocks, side_clock
 from sim.external.process import EngineFault
-from sim.external.timecontrol import SideClock
-from sim.play.agreement import DrawAnswer
-from sim.play.human import AGREED_DRAW, HUMAN, Stop, human_game_row, save_human_game
+from sim.interactive.agreement import DrawAnswer
+from sim.interactive.setup import SIDES, PlaySetup
+from sim.interactive.stops import PlayerStops
 from sim.play.referee import bot_seed, start_engines
-from sim.play.setup import SIDES, PlaySetup
-from sim.play.stops import PlayerStops
+from sim.records.human import AGREED_DRAW, HUMAN, Stop, human_game_row, save_human_game
 
 ANTI_CHASING = ("rule_7_3", "rule_17_5")
 RULE_NAMES = {"rule_7_3": "the 7-3 rule", "rule_17_5": "the 17-5 rule"}

@@ -20,8 +20,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.errors import DsqError
-from sim.play.adjudication import parse_draw, parse_resign
-from sim.play.seeds import MAX_SEED
+from sim.core.adjudication import parse_draw, parse_resign
+from sim.core.seeds import MAX_SEED
 
 __all__ = [
     "ADJUDICATE",
@@ -44,8 +44,8 @@ MAX_OPENING_PLIES = 200
 MAX_PLY_CAP = 65535
 ADJUDICATE = ("none", "tablebase")  # sim.tablebase.adjudicate.MODES, without loading it
 MAX_TEXT = 10_000
-MAX_SUITE_TEXT = 2 << 20  # an opening suite's canonical text (sim.play.openings)
-ORDERS = ("sequential", "random")  # sim.play.openings.ORDERS, without loading it
+MAX_SUITE_TEXT = 2 << 20  # an opening suite's canonical text (sim.openings.suite)
+ORDERS = ("sequential", "random")  # sim.openings.suite.ORDERS, without loading it
 RECORDS = ("moves", "outcomes")  # what a batch stores of each game (BatchSpec.record)
 
 

@@ -6,7 +6,7 @@ comment holding the ply's search score and thinking time (``{+0.25/85ms}``), the
 (``1-0``, ``0-1``, ``1/2-1/2``). :func:`format_game` writes one game row (a dict of the
 columns of :data:`sim.storage.schema.GAME_SCHEMA`); :func:`parse_games` reads games back
 from lines, keeping each item's line number for error messages. Replaying and checking a
-game is :mod:`sim.play.gameimport`'s work; this module is text only.
+game is :mod:`sim.records.gameimport`'s work; this module is text only.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """How a person's game stops besides the rules' ends (a part of
-:class:`sim.play.session.PlayGame`): the rules' time rules for the person to move
+:class:`sim.interactive.session.PlayGame`): the rules' time rules for the person to move
 (:meth:`PlayerStops.flag`), leaving the game (``abandoned``) and a draw offered to the bot
 (``agreed_draw``, where the rules allow draws by agreement: ``docs/rules.md`` Clocks).
 """
@@ -10,19 +10,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
-from sim.play.agreement import DrawAnswer, answer_draw
-from sim.play.human import ABANDONED, AGREED_DRAW, HUMAN, Stop
-from sim.play.setup import SIDES
+from sim.interactive.agreement import DrawAnswer, answer_draw
+from sim.interactive.setup import SIDES
+from sim.records.human import ABANDONED, AGREED_DRAW, HUMAN, Stop
 
 if TYPE_CHECKING:
     from engine.position import Position
     from engine.rules import Ruleset
     from sim.external.clocks import GameClocks
-    from sim.play.setup import PlaySetup
+    from sim.interactive.setup import PlaySetup
 
 
 class PlayerStops:
-    """The person's time, leaving and draw offers of a :class:`~sim.play.session.PlayGame`
+    """The person's time, leaving and draw offers of a :class:`~sim.interactive.session.PlayGame`
     (which holds the attributes named below)."""
 
     clock: Callable[[], float]
@@ -91,7 +91,7 @@ class PlayerStops:
         )
 
     def offer_draw(self) -> DrawAnswer:
-        """Offer the bot a draw; it accepts by its evaluation (:mod:`sim.play.agreement`),
+        """Offer the bot a draw; it accepts by its evaluation (:mod:`sim.interactive.agreement`),
         ending the game by ``agreed_draw``. DsqError when no offer can be made now."""
         if not self.can_offer_draw:
             raise DsqError("no draw can be offered now")

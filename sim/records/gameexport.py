@@ -5,7 +5,7 @@ view in order of batch and game index, a few hundred rows at a time (DuckDB hand
 over as Arrow record batches), so an export of millions of games holds only one batch in
 memory; only the selection's keys are sorted whole, its rows a page at a time
 (:func:`selected_pages`). Formats:
-``text`` (:mod:`sim.storage.gametext`, docs/game-records.md), ``csv``
+``text`` (:mod:`sim.records.gametext`, docs/game-records.md), ``csv``
 (one row per game, every column of GAME_SCHEMA; moves as ``a3a4 a7a6 ...``, the other
 lists and the engines as JSON, NULL as an empty cell) and ``jsonl`` (one object per game,
 every column, moves as a list of ``a3a4`` texts); :func:`export_parquet` writes every
@@ -26,7 +26,7 @@ import duckdb
 import pyarrow as pa
 
 from engine.errors import DsqError
-from sim.storage.gametext import format_game, short_float
+from sim.records.gametext import format_game, short_float
 from sim.storage.schema import GAME_SCHEMA
 
 if TYPE_CHECKING:

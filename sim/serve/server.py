@@ -16,7 +16,7 @@ and ``perft``, ``moves`` and ``d`` the ``info string``. A ``go`` whose limits ar
 numbers or are below range (``depth 0``, ``movetime -5``), or that asks to ``ponder`` (no
 Ponder option is offered), is answered the same way. Unknown commands (``ponderhit``
 among them) are ignored with an ``info string``, without waiting for a search. Input is
-bounded (:mod:`sim.external.serverinput`: lines of at most 1 MiB, large numbers clamped);
+bounded (:mod:`sim.serve.serverinput`: lines of at most 1 MiB, large numbers clamped);
 at end of input a search still running is stopped after
 ``EOF_GRACE_S``; a closed output stops the search and ends the loop.
 """
@@ -39,8 +39,8 @@ from sim.bots.params import Param
 from sim.bots.protocol import make_bot, warm_up
 from sim.bots.registry import KINDS
 from sim.bots.spec import BOTS, BotSpec, parse_bot
-from sim.commands.perft import MAX_DEPTH as MAX_PERFT_DEPTH
-from sim.external.serverinput import (
+from sim.core.limits import MAX_PERFT_DEPTH
+from sim.serve.serverinput import (
     MAX_LINE_BYTES,
     LineReader,
     LineTooLong,

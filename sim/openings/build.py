@@ -29,7 +29,7 @@ from typing import Any
 from engine.errors import DsqError, FenError, MoveError
 from engine.position import Position, decode_move
 from engine.rules import parse_rules
-from sim.play.openings import MAX_LINE_MOVES, MAX_SUITE_LINES, Entry, parse_suite
+from sim.openings.suite import MAX_LINE_MOVES, MAX_SUITE_LINES, Entry, parse_suite
 from sim.stats.intervals import score_interval
 from sim.stats.query import FIRST_SIDE_SQL, Selection
 

@@ -26,7 +26,7 @@ import numpy as np
 from engine.errors import DsqError, FenError, MoveError, RulesError
 from engine.position import Position, encode_move
 from engine.rules import Ruleset, parse_rules
-from sim.play.seeds import suite_seed
+from sim.core.seeds import suite_seed
 from sim.storage.textfiles import read_named_text
 
 __all__ = [

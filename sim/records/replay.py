@@ -20,7 +20,7 @@ from engine import Position, decode_move, parse_rules
 from engine.board import square_index
 from engine.codes import PLAYER_STOPS, RULE_ENDS, SCORE_ADJUDICATIONS
 from engine.errors import DsqError, MoveError
-from sim.storage.gametext import move_tokens
+from sim.records.gametext import move_tokens
 from sim.storage.paths import check_batch_id
 
 
@@ -204,7 +204,7 @@ def agrees(replayed: dict[str, str] | None, winner: str, reason: str) -> bool:
 def replay_recorded(data_dir: Path, ref: str) -> dict[str, Any]:
     """The replay report (as ``dsq replay`` prints it) of recorded game ``ref``, with
     ``"game"``, its ``"moves"`` and ``"movetext"`` (numbered, as in the text records of
-    :mod:`sim.storage.gametext`), ``"recorded"`` (its stored winner, reason and plies)
+    :mod:`sim.records.gametext`), ``"recorded"`` (its stored winner, reason and plies)
     ``"moves_stored"`` (false: the game was recorded without its moves, which were
     recomputed from its seed, :mod:`sim.batch.recompute`) and ``"agrees"``."""
     # lazy: start-up time (duckdb, pandas)

@@ -1,6 +1,6 @@
-"""Importing game records written in the text format (:mod:`sim.storage.gametext`).
+"""Importing game records written in the text format (:mod:`sim.records.gametext`).
 
-Every game is replayed under its rules from its start (:func:`sim.play.rowreplay.replay_columns`)
+Every game is replayed under its rules from its start (:func:`sim.records.rowreplay.replay_columns`)
 and its result checked against the replay, as ``dsq replay --game`` checks a recorded
 game; the first game that fails is refused with its file and line, and then nothing is
 written. The games go into the data folder as one batch per ``[Batch]`` tag (games without
@@ -25,17 +25,17 @@ from engine import __version__ as ENGINE_VERSION
 from engine import parse_rules
 from engine.codes import PLAYER_LOSSES, REASONS, Reason
 from engine.errors import DsqError
-from sim.play.human import done_record
-from sim.play.replay import agrees
-from sim.play.rowreplay import PlyError, replay_columns
-from sim.stats.query import HUMAN
-from sim.storage.gametext import (
+from sim.records.gametext import (
     ENGINE_TAGS,
     WINNER_OF,
     GameText,
     GameTextError,
     parse_games,
 )
+from sim.records.human import done_record
+from sim.records.replay import agrees
+from sim.records.rowreplay import PlyError, replay_columns
+from sim.stats.query import HUMAN
 from sim.storage.paths import batch_path, check_batch_id, games_dir
 from sim.storage.recordcheck import RecordError, check_record
 from sim.storage.records import create_batch_record, now_iso
@@ -230,7 +230,7 @@ class _Batch:
         ``b`` whatever colour they played, and, when the games alternate colours as a
         swapped batch's do (a is red in even games), the pentanomial of their pairs."""
         # lazy: the batch package is only needed here
-        from sim.batch.tally import Tally
+        from sim.core.tally import Tally
 
         self.results.sort()
         a_wins = sum(1 for _, red, w in self.results if w != "draw" and (w == "red") == (red == a))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from engine import Position, parse_rules
 from engine.errors import DsqError
 from sim.bots import parse_bot
-from sim.play.human import HUMAN
+from sim.records.human import HUMAN
 
 SIDES = ("red", "blue")
 

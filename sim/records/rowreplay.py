@@ -2,8 +2,8 @@
 
 A recorded game's captures, capture counts, pieces left and den animal follow from its
 rules, start and moves; :func:`replay_columns` plays the moves with :class:`engine.Position`
-and derives them, as the referee records them. People's games (:mod:`sim.play.human`) and
-imported game records (:mod:`sim.play.gameimport`) are recorded through it.
+and derives them, as the referee records them. People's games (:mod:`sim.records.human`) and
+imported game records (:mod:`sim.records.gameimport`) are recorded through it.
 """
 
 from __future__ import annotations

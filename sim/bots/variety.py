@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from sim.storage.batchspec import MAX_OPENING_PLIES
+from sim.core.batchspec import MAX_OPENING_PLIES
 
 __all__ = [
     "AUTO",
