@@ -19,7 +19,6 @@ from sim.bots import mcts_kernel as K
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evalfile import bot_evaluation
 from sim.bots.evaluate import params_array
-from sim.bots.mcts_leaf import WORKSPACE_SIZE, leaf_lists
 from sim.bots.scores import from_value
 from sim.bots.spec import BotSpec
 from sim.tablebase.advice import TableAdvisor
@@ -47,8 +46,8 @@ class MctsBot:
         self.bias = float(p["bias"])
         self.minimax = float(p["minimax"])
         self.values, block, self.eval_name = bot_evaluation(p, rules, context.evals_root())
-        self.params = params_array(self.values, block, WORKSPACE_SIZE)
-        self.lists = leaf_lists()
+        self.params = params_array(self.values, block, K.WORKSPACE_SIZE)
+        self.lists = K.leaf_lists()
         nodes = min(MAX_NODES, (self.playouts + 1) * core.MAX_MOVES + 1)
         self.tree_i = np.zeros((nodes, 5), dtype=np.int32)
         self.tree_f = np.zeros((nodes, 4), dtype=np.float64)

@@ -23,7 +23,7 @@ from sim.storage.gamesql import (  # noqa: F401 - FIRST_SIDE_SQL, VOID_ROUNDS_SQ
     VOID_ROUNDS_SQL,
     VOID_SQL,
 )
-from sim.storage.summary_store import ensure_views
+from sim.storage.summary_cache import ensure_views
 
 COLOURS = ("red", "blue")
 _ADJUDICATED = ADJUDICATED
@@ -229,7 +229,7 @@ def void_games(con: duckdb.DuckDBPyConnection, selection: Selection) -> int:
 def summary_con(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     """``con`` with the summary views (``cells``, ``capture_cells``, ``pair_cells``): those
     of an opened dataset, or, on a connection holding only a ``games`` view, views that
-    summarise the games at each query (:func:`sim.storage.summary_store.define_views`)."""
+    summarise the games at each query (:func:`sim.storage.summary_cache.define_views`)."""
     return ensure_views(con)
 
 

@@ -30,7 +30,7 @@ from sim.storage.paths import MAX_RECORD_BYTES, batches_dir, read_bounded, resol
 from sim.storage.recordcheck import check_record
 from sim.storage.repeats import find_repeats
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS
-from sim.storage.summary_store import define_views, file_summaries
+from sim.storage.summary_cache import define_views, file_summaries
 from sim.storage.verify import (
     check_games_file,
     inspect,
@@ -71,7 +71,7 @@ class Dataset:
 
     ``con`` also holds ``summary``, the files' summaries (:mod:`sim.storage.summary`),
     and the views the statistics read them by (``cells``, ``capture_cells``,
-    ``pair_cells``: :func:`sim.storage.summary_store.define_views`).
+    ``pair_cells``: :func:`sim.storage.summary_cache.define_views`).
     """
 
     data_dir: Path

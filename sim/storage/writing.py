@@ -29,8 +29,7 @@ from sim.storage.schema import (
     OPTIONAL_COLUMNS,
     SCHEMA_VERSION,
 )
-from sim.storage.summarize import summarize
-from sim.storage.summary import footer_metadata
+from sim.storage.summary import footer_metadata, summarize
 from sim.storage.verify import inspect, record_verdict
 
 ZSTD_LEVEL = 3

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.errors import DsqError
-from sim.batch.plan import plan_batches, plan_changes, recorded
+from sim.batch.plan import NewSpec, plan_batches, plan_changes, recorded
 from sim.batch.progress import BatchProgress, fmt_eta
 from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import read_bounded, resolve_data_dir
@@ -261,11 +261,11 @@ def run_study(
                 done_cells.add(cell.index)
                 continue
             cells.append(cell)
-        plan = plan_batches(
-            d,
-            [study.batch_id(c, k) for c in cells],
-            lambda i, cells=cells, k=k: (study.batch_spec(cells[i], k), study.label(cells[i])),
-        )
+
+        def new(i: int, cells: list[Cell] = cells, k: int = k) -> NewSpec:
+            return study.batch_spec(cells[i], k), study.label(cells[i])
+
+        plan = plan_batches(d, [study.batch_id(c, k) for c in cells], new)
         progress.games_before += sum(int(r.get("games_done", 0)) for r in plan.done)
         progress.cells_done = len(done_cells)
         # One plan per round: the workers are started once for all of its batches.

@@ -3,8 +3,7 @@
 
 - :mod:`sim.tablebase.material`: materials (``LR v e``) and the index of their positions;
 - :mod:`sim.tablebase.outcomes`: the one-byte value of a position;
-- :mod:`sim.tablebase.kernels`, :mod:`sim.tablebase.table_kernels`,
-  :mod:`sim.tablebase.game_kernels`: the compiled builder, checks and game scans;
+- :mod:`sim.tablebase.kernels`: the compiled builder, checks and game scans;
 - :mod:`sim.tablebase.build`: retrograde analysis and the build plan;
 - :mod:`sim.tablebase.store`: where tables live, their files, loading them;
 - :mod:`sim.tablebase.probe`: values and best moves of positions;

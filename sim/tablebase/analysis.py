@@ -15,7 +15,7 @@ from engine.errors import DsqError
 from engine.fen import format_fen
 from engine.rules import Ruleset, parse_rules
 from engine.state import P_SQ, S_SIDE
-from sim.tablebase import table_kernels as K
+from sim.tablebase import kernels as K
 from sim.tablebase.build import BuildProgress, Built, build_tables, counts, sub_arrays
 from sim.tablebase.material import Material, parse_material, squares_of
 from sim.tablebase.store import TableCache, TableError, cache_for, rules_key, table_ruleset

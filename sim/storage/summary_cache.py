@@ -30,7 +30,6 @@ from sim.storage.gamesql import ADJUDICATED
 from sim.storage.paths import special_reason
 from sim.storage.schema import GAME_SCHEMA
 from sim.storage.seal import seal
-from sim.storage.summarize import merge, summarize
 from sim.storage.summary import (
     CAPTURES,
     CELLS,
@@ -40,7 +39,9 @@ from sim.storage.summary import (
     computed_summary,
     decode,
     encode,
+    merge,
     stored_summary,
+    summarize,
 )
 from sim.storage.verify import Key, file_key
 
