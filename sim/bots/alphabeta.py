@@ -13,7 +13,6 @@ hash.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -27,11 +26,10 @@ from engine.rng import rng_next
 from engine.rules import Ruleset
 from sim.bots import search as S
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
-from sim.bots.evalfile import bot_evaluation
 from sim.bots.evaluate import ZOBRIST, full_hash
 from sim.bots.scores import from_report
+from sim.bots.searching import SearchBot
 from sim.bots.spec import BotSpec
-from sim.tablebase.advice import TableAdvisor
 
 _MASK63 = (1 << 63) - 1
 
@@ -50,31 +48,24 @@ def mate_in(score: int) -> int | None:
     return None
 
 
-class AlphaBetaBot:
+class AlphaBetaBot(SearchBot):
     """Iterative-deepening alpha-beta player (see the module docstring)."""
 
     def __init__(
         self, spec: BotSpec, rules: Ruleset, rng: np.ndarray, context: BotContext = DEFAULT_CONTEXT
     ) -> None:
-        self.spec = spec
-        self.rules_array = rules.as_array()
-        self.rng = rng
+        super().__init__(spec, rules, rng, context)
         p = spec.params
         self.depth = int(p["depth"])
         self.noise = int(p["noise"])
-        self.time_ms = int(p["time_ms"])
         self.node_budget = int(p["nodes"])
         self.contempt = int(p["contempt"])
-        values, block, self.eval_name = bot_evaluation(p, rules, context.evals_root())
-        self.ws = S.new_workspace(tt_entries(p["tt_mb"]), values, block)
+        self.ws = S.new_workspace(tt_entries(p["tt_mb"]), self.values, self.block)
         # Touch every page of the table now (np.zeros maps them lazily): faulting them in
         # during the first searches would cost those moves milliseconds of their budget.
         self.ws["tt"].fill(0)
         self.work = core.new_state(S.MAX_PLY + 8)
-        self.info: dict[str, Any] = {}
-        self.stopping = threading.Event()  # set by stop(); cleared by the caller of choose
         self.on_iteration: Callable[[dict[str, Any]], None] | None = None
-        self.tables = TableAdvisor(rules, context.tables_root()) if p["tablebase"] == "on" else None
 
     def _load(self, st: np.ndarray) -> np.ndarray:
         used = core.HEADER + core.HIST_SIZE * int(st[core.S_NPLY])

@@ -5,9 +5,7 @@ without the GIL); the playouts done so far choose the move."""
 
 from __future__ import annotations
 
-import threading
 import time
-from typing import Any
 
 import numpy as np
 
@@ -17,44 +15,36 @@ from engine.position import decode_move
 from engine.rules import Ruleset
 from sim.bots import mcts_kernel as K
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
-from sim.bots.evalfile import bot_evaluation
 from sim.bots.evaluate import params_array
 from sim.bots.scores import from_value
+from sim.bots.searching import SearchBot
 from sim.bots.spec import BotSpec
-from sim.tablebase.advice import TableAdvisor
 
 MAX_NODES = 1 << 22
 
 
-class MctsBot:
+class MctsBot(SearchBot):
     """Monte Carlo tree search player (see :mod:`sim.bots.mcts_kernel`)."""
 
     def __init__(
         self, spec: BotSpec, rules: Ruleset, rng: np.ndarray, context: BotContext = DEFAULT_CONTEXT
     ) -> None:
-        self.spec = spec
-        self.rules_array = rules.as_array()
-        self.rng = rng
+        super().__init__(spec, rules, rng, context)
         p = spec.params
         self.playouts = int(p["playouts"])
         self.c = float(p["c"])
         self.greedy = p["rollout"] == "greedy"
         self.rollout_plies = int(p["rollout_plies"])
-        self.time_ms = int(p["time_ms"])
         # The code leaf_score reads: 0 the evaluation, 1 + depth a search of depth plies.
         self.leaf = 1 + int(p["leaf_depth"]) if p["leaf"] == "qsearch" else 0
         self.bias = float(p["bias"])
         self.minimax = float(p["minimax"])
-        self.values, block, self.eval_name = bot_evaluation(p, rules, context.evals_root())
-        self.params = params_array(self.values, block, K.WORKSPACE_SIZE)
+        self.params = params_array(self.values, self.block, K.WORKSPACE_SIZE)
         self.lists = K.leaf_lists()
         nodes = min(MAX_NODES, (self.playouts + 1) * core.MAX_MOVES + 1)
         self.tree_i = np.zeros((nodes, 5), dtype=np.int32)
         self.tree_f = np.zeros((nodes, 4), dtype=np.float64)
-        self.info: dict[str, Any] = {}
-        self.tables = TableAdvisor(rules, context.tables_root()) if p["tablebase"] == "on" else None
         self.clock = np.zeros(1, dtype=np.int64)  # the kernel's deadline (see K.mcts)
-        self.stopping = threading.Event()  # set by stop(); cleared by the caller of choose
 
     def stop(self) -> None:
         """End the search in progress (from another thread) within 64 playouts. Until

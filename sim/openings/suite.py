@@ -25,6 +25,7 @@ import numpy as np
 
 from engine.errors import DsqError, FenError, MoveError, RulesError
 from engine.position import Position, encode_move
+from engine.rng import GOLDEN, MASK64, mix64
 from engine.rules import Ruleset, parse_rules
 from sim.core.seeds import suite_seed
 from sim.storage.textfiles import read_named_text
@@ -46,7 +47,6 @@ MAX_SUITE_BYTES = 1 << 20  # a suite file is at most 1 MiB
 MAX_SUITE_LINES = 10_000  # positions in a suite
 MAX_LINE_MOVES = 200  # moves after a line's start position (the most random opening plies)
 ORDERS = ("sequential", "random")
-_MASK64 = (1 << 64) - 1
 
 
 class SuiteError(DsqError):
@@ -193,10 +193,8 @@ def _permutation(batch_seed: int, cycle: int, size: int) -> np.ndarray:
     order = list(range(size))
     z = suite_seed(batch_seed, cycle)
     for i in range(size - 1, 0, -1):
-        z = (z + 0x9E3779B97F4A7C15) & _MASK64
-        r = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        r = ((r ^ (r >> 27)) * 0x94D049BB133111EB) & _MASK64
-        j = (r ^ (r >> 31)) % (i + 1)
+        z = (z + GOLDEN) & MASK64
+        j = mix64(z) % (i + 1)
         order[i], order[j] = order[j], order[i]
     out = np.array(order, dtype=np.int64)
     out.setflags(write=False)

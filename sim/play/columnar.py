@@ -21,6 +21,7 @@ import pyarrow as pa
 from engine import core
 from engine.codes import ANIMAL_NAMES, DEN, DRAWN, ONGOING, PLY_CAP, REASON_NAMES, Status
 from engine.fen import parse_fen
+from engine.rng import GOLDEN, MASK64, mix64_array, seed_words
 from sim.bots import fast
 from sim.bots.fast import fast_outcomes_from
 from sim.bots.spec import BotSpec
@@ -33,7 +34,6 @@ from sim.storage.schema import CAPTURE_TYPE, GAME_SCHEMA, OPTIONAL_FIELDS
 _WINNER_BY_STATUS = pa.array([s.winner for s in Status], type=pa.string())
 _REASON_BY_CODE = pa.array(REASON_NAMES, type=pa.string())
 _ANIMAL_BY_CODE = pa.array([None, *ANIMAL_NAMES], type=pa.string())
-_MASK64 = (1 << 64) - 1
 
 
 def fast_pair(red: str, blue: str) -> bool:
@@ -41,37 +41,24 @@ def fast_pair(red: str, blue: str) -> bool:
     return _bot(str(red)).name in _FAST_KINDS and _bot(str(blue)).name in _FAST_KINDS
 
 
-def _mix64(z: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser of a uint64 array (array arithmetic wraps silently)."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-def _seed_words(seeds: np.ndarray) -> np.ndarray:
-    """``engine.rng.seed_state(seed)[0]`` of every seed (an int64 array, taken mod 2**64)."""
-    z = _mix64(seeds.view(np.uint64) + np.uint64(0x9E3779B97F4A7C15))
-    return np.where(z == 0, np.uint64(0x2545F4914F6CDD1D), z)
-
-
 def generator_words(seeds: np.ndarray, opening_seeds: np.ndarray) -> np.ndarray:
     """Per game, the opening's, Red's and Blue's generator words of ``play_game`` with
     these seeds (int64 arrays): ``seed_state`` of the opening seed and of
     ``bot_seed(seed, side)`` (:mod:`sim.play.referee`), as a uint64 array (n, 3)."""
     z = seeds.view(np.uint64) * np.uint64(2) + np.uint64(1)
-    red = _mix64(z)  # bot_seed(seed, 0)
-    blue = _mix64(z + np.uint64(0x9E3779B97F4A7C15))  # bot_seed(seed, 1)
+    red = mix64_array(z)  # bot_seed(seed, 0)
+    blue = mix64_array(z + np.uint64(GOLDEN))  # bot_seed(seed, 1)
     words = (
-        _seed_words(opening_seeds),
-        _seed_words(red.view(np.int64)),
-        _seed_words(blue.view(np.int64)),
+        seed_words(opening_seeds),
+        seed_words(red.view(np.int64)),
+        seed_words(blue.view(np.int64)),
     )
     return np.ascontiguousarray(np.stack(words, axis=1))
 
 
 def _int64s(values: Sequence[int]) -> np.ndarray:
     """Seeds as int64, any integer taken modulo 2**64 (as the generators mix them)."""
-    return np.array([int(v) & _MASK64 for v in values], dtype=np.uint64).view(np.int64)
+    return np.array([int(v) & MASK64 for v in values], dtype=np.uint64).view(np.int64)
 
 
 @lru_cache(maxsize=1)

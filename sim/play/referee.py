@@ -40,7 +40,7 @@ from engine.codes import ANIMAL_NAMES, H_CAPTURED, H_PIECE, Reason, Status
 from engine.errors import DsqError, MoveError
 from engine.fen import parse_fen
 from engine.position import decode_move
-from engine.rng import rng_below
+from engine.rng import GOLDEN, MASK64, mix64, rng_below, seed_word
 from engine.rules import Ruleset, parse_rules
 from sim.bots import fast
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
@@ -57,7 +57,6 @@ if TYPE_CHECKING:
     from sim.external.registry import EngineRegistry
     from sim.tablebase.adjudicate import Adjudicator
 
-_MASK64 = (1 << 64) - 1
 # The columns of clocks, forfeits and engines, the start position and the search scores
 # (``OPTIONAL_COLUMNS`` of the storage schema, which a test checks): None for a game without
 # them (the referee's games begin at the initial position; fast bots report no scores).
@@ -71,10 +70,7 @@ _KINDS: dict[tuple[int, int], np.ndarray] = {}
 
 def bot_seed(seed: int, side: int) -> int:
     """The seed of ``side``'s bot (0 Red, 1 Blue) in the game of seed ``seed``."""
-    z = (int(seed) * 2 + 1 + side * 0x9E3779B97F4A7C15) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
+    return mix64((int(seed) * 2 + 1 + side * GOLDEN) & MASK64)
 
 
 @lru_cache(maxsize=64)
@@ -105,15 +101,6 @@ def _check_int(name: str, value: object, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
         raise DsqError(f"{name} must be a whole number >= {low}, not {value!r}")
     return int(value)
-
-
-def _seed_word(seed: int) -> int:
-    """The generator word of ``engine.rng.seed_state(seed)`` (the same splitmix64 mix)."""
-    z = (int(seed) + 0x9E3779B97F4A7C15) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    z ^= z >> 31
-    return z or 0x2545F4914F6CDD1D
 
 
 def play_game(
@@ -157,7 +144,7 @@ def play_game(
     forced = np.array(opening_moves, dtype=np.int32)
     # The opening's, Red's and Blue's generator words (each exactly ``seed_state(...)``).
     rngs = np.array(
-        [_seed_word(oseed), _seed_word(bot_seed(seed, 0)), _seed_word(bot_seed(seed, 1))],
+        [seed_word(oseed), seed_word(bot_seed(seed, 0)), seed_word(bot_seed(seed, 1))],
         dtype=np.uint64,
     )
     opening = len(forced) + opening_plies  # plies not chosen by the bots

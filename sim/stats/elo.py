@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.errors import DsqError
 from sim.stats.intervals import normal_cdf, z_value
@@ -145,8 +145,14 @@ def wilson_spread(mu: float, var: float, n: float, z: float) -> tuple[float, flo
     return max(lo, 0.0), min(hi, 1.0)
 
 
-@dataclass(frozen=True)
-class _EloCore:
+@dataclass(frozen=True, kw_only=True)
+class ScoreRecord:
+    """What every score of a match says, counted by games (:class:`MatchScore`) or by
+    colour-swapped pairs (:class:`PentanomialScore`): the mean score with its interval,
+    the logistic Elo with its symmetric error and interval, the LOS and the normalized
+    Elo with its interval, at ``confidence``."""
+
+    games: int
     score: float
     score_low: float
     score_high: float
@@ -158,15 +164,42 @@ class _EloCore:
     nelo: float
     nelo_low: float
     nelo_high: float
+    confidence: float = 0.95
+
+    _COUNTS: ClassVar[tuple[str, ...]] = ()  # the record's own counts, first in to_dict
+    _RATIO: ClassVar[str] = ""  # its draw share, after ``los`` in to_dict
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of the fields: the counts, then the score and Elo, the draw share,
+        the normalized Elo and the confidence."""
+        d = asdict(self)
+        head = ("games", *_CORE[:8])
+        tail = ("nelo", "nelo_low", "nelo_high", "confidence")
+        return {k: d[k] for k in (*self._COUNTS, *head, self._RATIO, *tail)}
+
+    def logistic(self) -> EloEstimate:
+        """The logistic Elo with its interval."""
+        return EloEstimate(
+            "logistic", self.elo, self.elo_error, self.elo_low, self.elo_high, self.confidence
+        )
+
+    def normalized(self) -> EloEstimate:
+        """The normalized Elo (nElo) with its interval."""
+        return normalized_estimate(self.nelo, self.nelo_low, self.nelo_high, self.confidence)
+
+
+# the fields of ScoreRecord that _elo_core fills
+_CORE: tuple[str, ...] = ("score", "score_low", "score_high", "elo", "elo_error", "elo_low")
+_CORE += ("elo_high", "los", "nelo", "nelo_low", "nelo_high")
 
 
 def _elo_core(
     values: Sequence[float], counts: Sequence[float], los: float, confidence: float, nelo_div: float
-) -> _EloCore:
+) -> dict[str, float]:
     n = sum(counts)
     if n <= 0:
         nan = math.nan
-        return _EloCore(nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan)
+        return dict.fromkeys(_CORE, nan)
     z = z_value(confidence)
     mu, var, skew, kurt = _moments(values, counts)
     spread = var
@@ -194,13 +227,12 @@ def _elo_core(
         nelo_hi = NELO_PER_T * (t + t_half) / nelo_div
     else:
         nelo = nelo_lo = nelo_hi = math.nan
-    return _EloCore(
-        mu, max(lo_s, 0.0), min(hi_s, 1.0), elo, err, elo_lo, elo_hi, los, nelo, nelo_lo, nelo_hi
-    )
+    values_ = (mu, max(lo_s, 0.0), min(hi_s, 1.0), elo, err, elo_lo, elo_hi, los)
+    return dict(zip(_CORE, (*values_, nelo, nelo_lo, nelo_hi), strict=True))
 
 
-@dataclass(frozen=True)
-class MatchScore:
+@dataclass(frozen=True, kw_only=True)
+class MatchScore(ScoreRecord):
     """A W/D/L result from one side's point of view, in the cutechess form.
 
     ``elo_error`` is the symmetric ± margin cutechess prints; ``elo_low``/``elo_high`` the
@@ -213,34 +245,10 @@ class MatchScore:
     wins: int
     draws: int
     losses: int
-    games: int
-    score: float
-    score_low: float
-    score_high: float
-    elo: float
-    elo_error: float
-    elo_low: float
-    elo_high: float
-    los: float
     draw_ratio: float
-    nelo: float
-    nelo_low: float
-    nelo_high: float
-    confidence: float = 0.95
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict of the fields."""
-        return asdict(self)
-
-    def logistic(self) -> EloEstimate:
-        """The logistic Elo with its interval."""
-        return EloEstimate(
-            "logistic", self.elo, self.elo_error, self.elo_low, self.elo_high, self.confidence
-        )
-
-    def normalized(self) -> EloEstimate:
-        """The normalized Elo (nElo) with its interval."""
-        return normalized_estimate(self.nelo, self.nelo_low, self.nelo_high, self.confidence)
+    _COUNTS: ClassVar[tuple[str, ...]] = ("wins", "draws", "losses")
+    _RATIO: ClassVar[str] = "draw_ratio"
 
 
 def los(wins: float, losses: float) -> float:
@@ -266,15 +274,15 @@ def match_score(wins: int, draws: int, losses: int, confidence: float = 0.95) ->
         games=int(n),
         draw_ratio=(d / n) if n else math.nan,
         confidence=confidence,
-        **asdict(core),
+        **core,
     )
 
 
 PENTANOMIAL_LABELS = ("LL", "LD", "DD+WL", "WD", "WW")
 
 
-@dataclass(frozen=True)
-class PentanomialScore:
+@dataclass(frozen=True, kw_only=True)
+class PentanomialScore(ScoreRecord):
     """Colour-swapped pairs counted by pair score (``ptnml``: LL, LD, DD+WL, WD, WW).
 
     ``score`` is the mean game score (pair score / 2) with its interval from the spread of
@@ -285,36 +293,14 @@ class PentanomialScore:
 
     ptnml: tuple[int, int, int, int, int]
     pairs: int
-    games: int
-    score: float
-    score_low: float
-    score_high: float
-    elo: float
-    elo_error: float
-    elo_low: float
-    elo_high: float
-    los: float
     pair_draw_ratio: float
-    nelo: float
-    nelo_low: float
-    nelo_high: float
-    confidence: float = 0.95
+
+    _COUNTS: ClassVar[tuple[str, ...]] = ("ptnml", "pairs")
+    _RATIO: ClassVar[str] = "pair_draw_ratio"
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of the fields (``ptnml`` as a list)."""
-        d = asdict(self)
-        d["ptnml"] = list(self.ptnml)
-        return d
-
-    def logistic(self) -> EloEstimate:
-        """The logistic Elo with its interval."""
-        return EloEstimate(
-            "logistic", self.elo, self.elo_error, self.elo_low, self.elo_high, self.confidence
-        )
-
-    def normalized(self) -> EloEstimate:
-        """The normalized Elo (nElo) with its interval."""
-        return normalized_estimate(self.nelo, self.nelo_low, self.nelo_high, self.confidence)
+        return super().to_dict() | {"ptnml": list(self.ptnml)}
 
 
 def pentanomial(ptnml: Sequence[int], confidence: float = 0.95) -> PentanomialScore:
@@ -336,5 +322,5 @@ def pentanomial(ptnml: Sequence[int], confidence: float = 0.95) -> PentanomialSc
         games=int(2 * n),
         pair_draw_ratio=(counts[2] / n) if n else math.nan,
         confidence=confidence,
-        **asdict(core),
+        **core,
     )
