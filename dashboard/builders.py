@@ -139,7 +139,7 @@ def bot_builder(prefix: str, label: str, limits: Limits, default: str) -> str:
             if value != p.default:
                 parts.append(f"{p.name}={value}")
         elif p.kind == "choice":
-            value = st.selectbox(
+            choice = st.selectbox(
                 text,
                 p.choices,
                 index=p.choices.index(p.default),
@@ -147,8 +147,8 @@ def bot_builder(prefix: str, label: str, limits: Limits, default: str) -> str:
                 help=help_text,
                 format_func=labels("optval."),
             )
-            if value != p.default:
-                parts.append(f"{p.name}={value}")
+            if choice != p.default:
+                parts.append(f"{p.name}={choice}")
         else:
             entered = st.text_input(text, p.format(p.default), key=key, help=help_text)
             if entered.strip() != p.format(p.default):

@@ -20,6 +20,7 @@ from dashboard.lang import t
 from engine.board import NFILES, NRANKS
 from engine.errors import DsqError
 from engine.position import Position
+from engine.rules import Ruleset
 from sim.tablebase import outcomes as V
 from sim.tablebase.analysis import fen_of
 from sim.tablebase.material import MAX_PIECES, Material
@@ -39,7 +40,7 @@ def one(key: str, n: object) -> str:
     return counted(f"endgames.{key}", n).removeprefix("endgames.")
 
 
-def materials_on_disk(root: Path, rules: str) -> list[str]:
+def materials_on_disk(root: Path, rules: Ruleset | str) -> list[str]:
     """The names of the materials with a table on disk for ``rules``, fewest animals first."""
     found = cache_for(root).materials(rules_key(rules))
     return [m.name for m in sorted(found, key=lambda m: (m.pieces, m.name))]

@@ -294,7 +294,7 @@ def _start(
 
 def _launch_records(data_dir: Path) -> list[dict[str, Any]]:
     folder = jobs_dir(data_dir)
-    out = []
+    out: list[dict[str, Any]] = []
     if not folder.is_dir():
         return out
     for p in sorted(folder.glob("*.json")):

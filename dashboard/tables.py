@@ -29,7 +29,7 @@ from dashboard.lang import t
 
 def table_frame(table: pd.DataFrame | Styler) -> pd.DataFrame:
     """The data of a table as shown (a styled table's frame without its styles)."""
-    return table.data if isinstance(table, Styler) else table  # type: ignore[return-value]
+    return table.data if isinstance(table, Styler) else table
 
 
 def table_csv(table: pd.DataFrame | Styler, index: bool = False) -> bytes:

@@ -53,7 +53,7 @@ class Kept:
     low: float | None = None
     high: float | None = None
     comma: bool = False
-    valid: Callable[[str], bool] | None = None
+    valid: Callable[[str], object] | None = None  # truthy: the value is still valid
 
     def decode(self, raw: list[str]) -> tuple[bool, Any]:
         """``(True, value)`` for a valid URL value, ``(False, None)`` otherwise."""
@@ -102,7 +102,7 @@ class Kept:
         return [str(value)]
 
 
-def _checked(valid: Callable[[str], bool], word: str) -> bool:
+def _checked(valid: Callable[[str], object], word: str) -> bool:
     try:
         return bool(valid(word))
     except Exception:  # noqa: BLE001 - a value the check refuses is just not restored
@@ -131,7 +131,7 @@ def keep(
     low: float | None = None,
     high: float | None = None,
     comma: bool = False,
-    valid: Callable[[str], bool] | None = None,
+    valid: Callable[[str], object] | None = None,
 ) -> str:
     """Declare that the URL keeps the widget ``key`` (call it just before the widget is
     drawn); on the session's first declaration the URL's valid value is restored.

@@ -69,8 +69,9 @@ def text(lang: str, key: str, /, **fields: Any) -> str:
 def counted(key: str, n: object) -> str:
     """The key of a text about ``n`` things: ``key_one`` when ``n`` is exactly one (every
     catalogue has both: ``1 game`` / ``1 partida``, ``2 games``), else ``key``."""
+    value: Any = n  # a count of any numeric type, or anything else (then not one)
     try:
-        one = int(n) == 1 and float(n) == 1.0  # type: ignore[arg-type]
+        one = int(value) == 1 and float(value) == 1.0
     except (TypeError, ValueError):
         one = False
     return f"{key}_one" if one and has_text(f"{key}_one") else key

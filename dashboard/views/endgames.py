@@ -130,13 +130,15 @@ keep("eg_material", "choice", param="material", options=names)
 name = st.selectbox(text("material"), names, key="eg_material", help=text("material_help"))
 material = parse_material(name)
 table = cache_for(root).get(key, material)
+if table is None:  # listed a moment ago, gone or unreadable now
+    st.error(text("bad_input", reason=f"{name}: no table in {root}"), icon=":material/error:")
+    st.stop()
 stats = table_stats(ruleset, material, root)
 shares = shares_table(stats)
 
 st.subheader(text("shares"))
 st.plotly_chart(shares_chart(shares), key="eg_shares")
-cols = st.columns(2)
-for col, row in zip(cols, shares.to_dict("records"), strict=True):
+for col, row in zip(st.columns(2), shares.to_dict("records"), strict=True):
     col.metric(
         text("to_move", side=side(row["to_move"])),
         n.count(row["positions"]) + " " + text("positions"),
@@ -201,8 +203,8 @@ def _side() -> None:
     _set_fen(board_fen(board, st.session_state["eg_side"]))
 
 
-def _longest() -> None:
-    found = longest_win_fen(table.values, material, 0) or longest_win_fen(table.values, material, 1)
+def _longest(values: np.ndarray = table.values) -> None:
+    found = longest_win_fen(values, material, 0) or longest_win_fen(values, material, 1)
     if found:
         _set_fen(found)
 

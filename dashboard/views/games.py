@@ -62,7 +62,7 @@ def game_facts(game: dict[str, Any]) -> list[str]:
         facts.append(t("games.clock_fact", tc=game["time_control"]))
     for colour in ("red", "blue"):
         left = game.get(f"{colour}_clock_ms")
-        if _present(left):
+        if left is not None and _present(left):
             facts.append(t("games.clock_left", side=side(colour), ms=nf().count(int(left))))
     return facts
 

@@ -72,6 +72,7 @@ if ctx is not None:
         help=t("overview.first_score_help", interval=n.pct_interval(fp.low, fp.high)),
     )
     fm = g.first_move
+    assert fm is not None  # general_stats always measures it (None only in grouped rows)
     move_ci = f"{n.ci()} {n.interval(fm.elo_low, fm.elo_high, 'signed')}"
     if fm.identifiable:
         c[3].metric(
@@ -127,13 +128,13 @@ if ctx is not None:
     by_rules = stat(general_stats_by, ctx.selection, by="rules")
     table = by_rules[["rules"]].copy()
     table.columns = [t("overview.col_rules")]
-    for col, key in (
+    for column, key in (
         ("games", "overview.col_games"),
         ("red", "overview.col_red"),
         ("blue", "overview.col_blue"),
         ("draw", "overview.col_draw"),
     ):
-        table[t(key)] = [n.count(v) for v in by_rules[col]]
+        table[t(key)] = [n.count(v) for v in by_rules[column]]
     table[t("overview.col_first_score")] = [
         f"{n.pct(s)} ({n.pct_interval(lo, hi)})"
         for s, lo, hi in zip(

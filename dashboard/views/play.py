@@ -354,7 +354,7 @@ def _game_area(request: PlaySetup | None) -> None:
             bool(game.moves and game.moves[-1].captured),
         )
         draw_board(cells, bool(st.session_state.get("play_flip")), on_square)
-        if game.over:
+        if game.over and game.result is not None:
             winner, why = game.result
             st.markdown(f"**{t('play.final', result=result(winner, why))}**")
     if game.bot_to_move:
