@@ -32,6 +32,7 @@ import numpy as np
 from engine.errors import DsqError
 from engine.rules import Ruleset, parse_rules
 from engine.ruleset_options import OPTIONS
+from sim.bots import evaluate as E
 from sim.bots.params import AUTO, CLASSIC, EVAL_NAME, PIN_DIGITS, split_pin
 from sim.bots.piece_values import values_array
 from sim.storage.paths import read_bounded
@@ -344,9 +345,6 @@ def resolve(choice: str, rules: Ruleset, folder: Path | None) -> EvalFile | None
 def eval_block(w: Weights) -> np.ndarray:
     """The block of ``w`` that :func:`sim.bots.evaluate.evaluate_tuned` reads at
     ``EVAL_OFF`` (see :func:`sim.bots.evaluate.params_array`)."""
-    # lazy: start-up time (the evaluation's module loads numba; specs and files do not)
-    from sim.bots import evaluate as E
-
     block = np.zeros(E.EVAL_END - E.EVAL_OFF, dtype=np.int64)
     block[E.E_KIND - E.EVAL_OFF] = 1
     block[E.E_TEMPO - E.EVAL_OFF] = w.tempo

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from sim.bots.spec import parse_bot, short_spec
 from sim.core.batchspec import MAX_OPENING_PLIES
 
 __all__ = [
@@ -41,9 +42,6 @@ VARIETY_PLIES = 8
 
 def deterministic(bot: str) -> bool:
     """Whether bot spec ``bot`` plays the same move in the same position in every game."""
-    # lazy: start-up time (the bot catalogue)
-    from sim.bots.spec import parse_bot
-
     spec = parse_bot(bot)
     p = spec.params
     if spec.name == "alphabeta":
@@ -60,9 +58,6 @@ def start_count(openings: str = "") -> int:
 
 
 def _same_bot(red: str, blue: str) -> bool:
-    # lazy: start-up time (the bot catalogue)
-    from sim.bots.spec import parse_bot
-
     return parse_bot(red).canonical == parse_bot(blue).canonical
 
 
@@ -102,9 +97,6 @@ def auto_opening_plies(
 
 
 def _names(bots: Sequence[str]) -> str:
-    # lazy: start-up time (the bot catalogue)
-    from sim.bots.spec import short_spec
-
     names = [short_spec(b) for b in dict.fromkeys(bots)]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 

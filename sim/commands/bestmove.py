@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from engine.errors import DsqError
-from sim.bots import parse_bot
+from sim.bots import make_bot, parse_bot
 from sim.commands import ALIASES
 from sim.commands._common import (
     SEED_ARG,
@@ -48,7 +48,6 @@ def run(args: argparse.Namespace) -> int:
     # lazy: start-up time (the engine's and the bots' numba kernels: not for --help)
     from engine.position import decode_move
     from engine.rng import seed_state
-    from sim.bots import make_bot
     from sim.bots.protocol import warm_up
     from sim.play.referee import bot_seed
 

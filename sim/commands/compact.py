@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine.errors import DsqError
 from sim.commands._common import add_data_arg, existing_data_dir, int_in, print_json
-from sim.storage.paths import check_batch_id, writable_data_dir
+from sim.storage.paths import check_batch_id, games_dir, writable_data_dir
 
 if TYPE_CHECKING:
     from sim.storage.compacting import BatchResult
@@ -69,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
     # lazy: start-up time (compacting loads pyarrow)
     from sim.storage.compacting import TARGET_BYTES, batch_folders, compact_batch
     from sim.storage.locks import BatchBusy, BatchLock
-    from sim.storage.paths import games_dir
 
     writable_data_dir(args.data)  # the bundled sample only when named
     d = existing_data_dir(args.data)

@@ -8,6 +8,7 @@ import sys
 
 from sim.commands._common import add_data_arg, existing_data_dir
 from sim.commands.stats import add_selection_args, build_selection
+from sim.storage.paths import writable_data_dir
 
 FORMATS = ("text", "csv", "jsonl")  # sim.records.gameexport.FORMATS (a test keeps them equal)
 MAX_LINE = 1 << 20  # the longest line an imported file may hold (characters)
@@ -73,7 +74,6 @@ def run_import(args: argparse.Namespace) -> int:
     """Run ``dsq games import``."""
     # lazy: start-up time (numba kernels, pyarrow)
     from sim.records.gameimport import numbered_lines, read_games, write_batches
-    from sim.storage.paths import writable_data_dir
 
     data_dir = writable_data_dir(args.data)
     name = "<stdin>" if args.file == "-" else args.file

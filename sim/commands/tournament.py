@@ -20,6 +20,7 @@ from sim.commands._common import (
 )
 from sim.commands._variety import opening_plies_kind, tournament_plies
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
+from sim.storage.paths import resolve_data_dir, writable_data_dir
 
 FORMATS = ("round-robin", "gauntlet", "swiss")  # sim.tournament.plan.FORMATS
 MAX_SEED = 2**63 - 1  # sim.core.seeds.MAX_SEED, without loading numpy
@@ -149,7 +150,6 @@ def _tournament(args: argparse.Namespace) -> tuple[Any, str | None]:
 def _recorded_plies(args: argparse.Namespace) -> int | None:
     """The opening plies of the recorded tournament ``--tournament-id`` names, or None."""
     # lazy: start-up time (the plan's file)
-    from sim.storage.paths import resolve_data_dir
     from sim.tournament.plan import load, tournament_path
 
     if not args.tournament_id:
@@ -227,7 +227,6 @@ def run(args: argparse.Namespace) -> int:
     # lazy: start-up time (the batch machinery)
     from sim.batch.driver import BatchFailed
     from sim.batch.spec import RunOptions
-    from sim.storage.paths import writable_data_dir
     from sim.tournament import plan
     from sim.tournament.run import run_tournament
 

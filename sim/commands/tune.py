@@ -12,6 +12,7 @@ from typing import Any
 from engine.errors import DsqError
 from sim.commands._common import SEED_ARG, add_data_arg, float_in, int_in, sigterm_as_interrupt
 from sim.commands.stats import add_selection_args, build_selection
+from sim.storage.paths import writable_data_dir
 
 MAX_POSITIONS = 50_000_000
 
@@ -70,7 +71,6 @@ def run(args: argparse.Namespace) -> int:
     from engine.rules import parse_rules
     from sim.bots.evalfile import check_name, evals_dir, find_eval, write_eval
     from sim.bots.spec import parse_bot
-    from sim.storage.paths import writable_data_dir
     from sim.tune.accept import Match, accept
     from sim.tune.fit import DEFAULT_RIDGE
     from sim.tune.run import PLAY_BOT, TuneJob, tune

@@ -25,6 +25,7 @@ from engine import __version__ as ENGINE_VERSION
 from engine import parse_rules
 from engine.codes import PLAYER_LOSSES, REASONS, Reason
 from engine.errors import DsqError
+from sim.bots import parse_bot
 from sim.records.gametext import (
     ENGINE_TAGS,
     WINNER_OF,
@@ -53,9 +54,6 @@ def new_import_batch_id() -> str:
 
 
 def _player(game: GameText, tag: str) -> str:
-    # lazy: start-up time (the bot registry)
-    from sim.bots import parse_bot
-
     spec = game.tag(tag)
     if spec is None:
         raise GameTextError(game.first_line, f"the game has no [{tag}] tag")

@@ -29,6 +29,7 @@ import duckdb
 from engine.errors import DsqError
 from sim.bots.variety import deterministic
 from sim.stats.query import CELLS, Selection, query_rows
+from sim.storage.paths import check_batch_id, games_dir, resolve_data_dir
 
 __all__ = [
     "Distinct",
@@ -199,7 +200,6 @@ def batch_distinct(data_dir: str | Path | None, batch_id: str) -> DistinctCounts
     """The distinct counts of one batch, read from its folder of games alone (None when it
     holds no game)."""
     # lazy: start-up time (the reader loads pyarrow)
-    from sim.storage.paths import check_batch_id, games_dir, resolve_data_dir
     from sim.storage.reading import open_dataset
 
     folder = games_dir(resolve_data_dir(data_dir), check_batch_id(batch_id))

@@ -16,7 +16,8 @@ import pandas as pd
 
 from engine.errors import DsqError
 from engine.rules import canonical_rules
-from sim.bots.spec import HUMAN
+from sim.bots import BOT_NAMES, BOTS
+from sim.bots.spec import HUMAN, canonical_bot, short_spec
 from sim.storage.gamesql import (  # noqa: F401 - FIRST_SIDE_SQL, VOID_ROUNDS_SQL re-exported
     ADJUDICATED,
     FIRST_SIDE_SQL,
@@ -263,9 +264,6 @@ def query_rows(
 
 
 def _kinds() -> tuple[str, ...]:
-    # lazy: start-up time (the bot catalogue: only when a bot is named)
-    from sim.bots import BOT_NAMES
-
     return BOT_NAMES
 
 
@@ -286,8 +284,6 @@ def bot_filter(written: str) -> str:
         return HUMAN
     if text.lower() in _kinds():
         return text.lower()
-    # lazy: start-up time (the bot catalogue: only when a bot is named)
-    from sim.bots.spec import canonical_bot
 
     return canonical_bot(text)
 
@@ -340,10 +336,6 @@ def bot_label(value: str) -> str:
     """A bot filter value (or a recorded player) for a person: the short spec, said to be
     every parameter set for a kind (``alphabeta (any parameters)``) and the defaults for a
     spec whose short form is its kind alone (``alphabeta (default parameters)``)."""
-    # lazy: start-up time (the bot catalogue: only when a bot is named)
-    from sim.bots import BOTS
-    from sim.bots.spec import short_spec
-
     if is_kind(value) and BOTS[value][1]:
         return f"{value} (any parameters)"
     short = short_spec(value)

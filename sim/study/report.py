@@ -8,8 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
+from sim.bots.spec import short_spec
 from sim.report import fmt
+from sim.stats import Selection, ratings
 from sim.storage.paths import read_bounded, resolve_data_dir
+from sim.storage.reading import open_dataset
 from sim.study.metrics import cell_metrics, value
 from sim.study.run import cell_batches, recorded_study, study_path
 from sim.study.spec import Study, load_study
@@ -43,10 +46,6 @@ def read_saved_report(path: str | Path) -> dict[str, Any]:
 def skill_depth(con: Any, study: Study, rules: str, batches: list[str]) -> dict[str, Any]:
     """The Elo gap from the lowest to the highest rung under ``rules``, from the mixed
     pairings' games (Bradley-Terry ratings anchored at the lowest rung)."""
-    # lazy: start-up time (the ratings fit, the bot catalogue)
-    from sim.bots.spec import short_spec
-    from sim.stats import Selection, ratings
-
     lo_bot, hi_bot = study.bots[0], study.bots[-1]
     # the bots as played (pinned) under these rules: the ratings name them so
     lo_bot = study.pins.get(f"{rules}|{lo_bot}", lo_bot)
@@ -78,7 +77,6 @@ def build_report(
     """Every figure of ``study`` in ``data_dir``: ``cells`` (``rules``, ``bots``, ``games``,
     ``batches`` and the metrics by name), ``ladder`` and, for a grid, ``effects``."""
     # lazy: start-up time (DuckDB)
-    from sim.storage.reading import open_dataset
     from sim.study.replay import forbidden_counts
 
     d = resolve_data_dir(data_dir)

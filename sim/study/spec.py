@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
+from sim.bots import parse_bot
+from sim.bots.spec import short_spec
 from sim.bots.variety import VARIETY_PLIES, distinct_limit, repeats_games
 from sim.storage.recordcheck import MAX_OPENING_PLIES, MAX_PLY_CAP
 from sim.storage.textfiles import read_named_toml
@@ -59,9 +61,6 @@ class Cell:
     @property
     def pairing(self) -> str:
         """``BOT`` for self-play, ``RED vs BLUE`` for a mixed pairing (short specs)."""
-        # lazy: start-up time (the bot catalogue)
-        from sim.bots.spec import short_spec
-
         red, blue = short_spec(self.red), short_spec(self.blue)
         return red if self.red == self.blue else f"{red} vs {blue}"
 
@@ -204,9 +203,6 @@ def _digest(text: str) -> str:
 
 
 def _bot(path: str, key: str, spec: Any) -> str:
-    # lazy: start-up time (the bot catalogue)
-    from sim.bots import parse_bot
-
     if not isinstance(spec, str):
         raise _err(path, key, f"must be a bot spec (text), got {spec!r}")
     try:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DsqError
+from sim.storage.reading import open_dataset
 from sim.storage.records import effective_status, read_batch_record
 from sim.tournament.plan import Tournament
 from sim.tournament.run import _stored_round, round_batches
@@ -107,7 +108,6 @@ def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
     from sim.stats import Selection, first_move, matchup_table, ratings
     from sim.stats.distinct import distinct_connection, distinct_games
     from sim.stats.query import query_rows
-    from sim.storage.reading import open_dataset
 
     batches = tournament_batches(t)
     for b in batches:
