@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 # Former names of commands, kept working for scripts: command -> its aliases. The command
-# modules pass these to ``add_parser(aliases=...)``; here they choose the module to import.
+# modules pass these to ``add_parser(aliases=...)``; ``sim.cli`` uses them to choose the
+# module to import.
 ALIASES: dict[str, list[str]] = {
     "legal": ["moves"],
     "bestmove": ["move"],
