@@ -19,17 +19,15 @@ from typing import Any
 
 from engine.errors import DsqError
 
-# dsq's in-process bots whose every random choice comes from the referee's seeded generator
-SEEDED_KINDS = ("random", "greedy", "alphabeta", "mcts")
-
 
 def not_replayable(bot: str) -> str | None:
     """Why the games of bot spec ``bot`` cannot be replayed from their seeds, or None."""
     # lazy: start-up time (the bot catalogue: only when --record outcomes is asked for)
+    from sim.bots.registry import KINDS
     from sim.bots.spec import parse_bot
 
     spec = parse_bot(bot)
-    if spec.name not in SEEDED_KINDS:
+    if not KINDS[spec.name].seeded:
         return f"{spec.name} is not a dsq bot whose moves its seed decides"
     if int(spec.params.get("time_ms") or 0) > 0:
         return "a search stopped by time_ms depends on the machine's speed"

@@ -149,7 +149,9 @@ class BotKind:
     ``key=value`` parameters alone (``engine``). ``cost`` estimates the seconds of a move
     (see :data:`Cost`; None: :data:`UNKNOWN_MOVE_S`); ``limits`` names what a protocol
     ``go`` sets (:class:`GoLimits`); ``external`` marks a kind whose moves come from
-    another program (``dsq serve`` serves only dsq's own bots).
+    another program (``dsq serve`` serves only dsq's own bots); ``seeded`` a kind whose
+    every random choice comes from the referee's seeded generator, so that its games
+    replay from their seeds (``--record outcomes`` stores no moves for them).
     """
 
     name: str
@@ -162,6 +164,7 @@ class BotKind:
     cost: Cost | None = None
     limits: GoLimits = GoLimits()
     external: bool = False
+    seeded: bool = False
 
     def move_seconds(self, params: dict[str, Any]) -> float:
         """Rough seconds one move of a bot of this kind with ``params`` takes on one core."""
@@ -261,6 +264,7 @@ KINDS: dict[str, BotKind] = {
             "sim.bots.simple:KernelBot",
             FAST_RANDOM,
             cost=constant_cost(1e-7),
+            seeded=True,
         ),
         BotKind(
             "greedy",
@@ -271,6 +275,7 @@ KINDS: dict[str, BotKind] = {
             "sim.bots.simple:KernelBot",
             FAST_GREEDY,
             cost=constant_cost(1.2e-6),
+            seeded=True,
         ),
         BotKind(
             "alphabeta",
@@ -321,6 +326,7 @@ KINDS: dict[str, BotKind] = {
             fill=both(budget_lifts_cap(DEPTH, ("time_ms", "nodes")), fill_eval),
             cost=alphabeta_cost,
             limits=GoLimits(depth="depth", nodes="node_budget", time="time_ms"),
+            seeded=True,
         ),
         BotKind(
             "mcts",
@@ -346,6 +352,7 @@ KINDS: dict[str, BotKind] = {
             fill=both(budget_lifts_cap(PLAYOUTS, ("time_ms",)), fill_eval),
             cost=mcts_cost,
             limits=GoLimits(time="time_ms"),
+            seeded=True,
         ),
         BotKind(
             "engine",
