@@ -1,4 +1,5 @@
-"""The Python face of the engine: a position with its history, moves as ``a3a4``."""
+"""The Python face of the engine: a position with its history, moves as ``a3a4``; it draws
+itself as an SVG (:meth:`Position.svg`, and so in Jupyter)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from engine.codes import SIDE_NAMES, Reason, Status
 from engine.errors import DsqError, MoveError
 from engine.fen import format_fen, has_fen, parse_fen
 from engine.rules import Ruleset, parse_rules
+from engine.svg import board_svg
 
 WINNER_NAMES = tuple(s.winner for s in Status)  # by status code: "", red, blue, draw
 
@@ -49,6 +51,10 @@ class Position:
         self.st = parse_fen(fen if fen is not None else "start", self.rules_array)
         self._buf = np.empty(core.MAX_MOVES, dtype=np.int32)
         self.history: list[str] = []
+
+    def __repr__(self) -> str:
+        text = self.fen() if self.has_fen else self.board_text()
+        return f"Position({self.rules.spec!r}, {text!r})"
 
     def copy(self) -> Position:
         """An independent copy (same rules, position and history)."""
@@ -183,3 +189,35 @@ class Position:
         counts = np.empty(core.MAX_MOVES, dtype=np.int64)
         n = core.divide(self._scratch(depth), self.rules_array, depth, moves, counts)
         return dict(sorted((decode_move(moves[i]), int(counts[i])) for i in range(n)))
+
+    def caption(self) -> str:
+        """One line about the position: its rules and the side to move, or the result."""
+        result = self.result
+        if result is None:
+            return f"{self.rules.spec}: {self.side} to move"
+        if result.winner == "draw":
+            return f"{self.rules.spec}: draw ({result.reason})"
+        return f"{self.rules.spec}: {result.winner} wins ({result.reason})"
+
+    def svg(self, caption: str | None = None) -> str:
+        """The position drawn as an SVG (:func:`engine.svg.board_svg`): the last move
+        outlined, a capture by it marked, and ``caption`` (default :meth:`caption`) below."""
+        last = capture = None
+        if self.history:
+            mv = encode_move(self.history[-1])
+            last = (mv >> 6, mv & 63)
+            before = self.copy()
+            before.undo()
+            if int(before.st[mv & 63]):
+                capture = mv & 63
+        return board_svg(
+            self.board(),
+            last_move=last,
+            capture_square=capture,
+            dog_over_wolf=self.rules.dog_over_wolf,
+            caption=self.caption() if caption is None else caption,
+        )
+
+    def _repr_svg_(self) -> str:
+        """The drawing Jupyter shows for a position (:meth:`svg`)."""
+        return self.svg()

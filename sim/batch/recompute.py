@@ -13,6 +13,7 @@ game ends as recorded (winner, reason, plies).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ class Recomputed:
     why: str = ""
 
 
-def recompute(data_dir: Path | str, record: dict[str, Any]) -> Recomputed:
+def recompute(data_dir: Path | str, record: Mapping[str, Any]) -> Recomputed:
     """Play recorded game ``record`` (a row of the ``games`` view: ``batch_id``,
     ``game_index``, ``winner``, ``reason``, ``plies``) again from its batch's spec and its
     seed; never raises for a game that cannot be replayed (``agrees`` False, ``why``)."""
@@ -93,13 +94,13 @@ def recompute(data_dir: Path | str, record: dict[str, Any]) -> Recomputed:
 
 
 def with_moves(
-    data_dir: Path | str, record: dict[str, Any]
+    data_dir: Path | str, record: Mapping[str, Any]
 ) -> tuple[dict[str, Any], Recomputed | None]:
     """``record`` with its ``moves`` (and ``start_fen``) recomputed from its seed when they
     are not stored (then also the :class:`Recomputed`; None when the moves were stored)."""
     if record.get("moves") is not None:
-        return record, None
+        return dict(record), None
     again = recompute(data_dir, record)
     if again.agrees:
-        record = {**record, "moves": again.moves, "start_fen": again.start_fen}
-    return record, again
+        return {**record, "moves": again.moves, "start_fen": again.start_fen}, again
+    return dict(record), again

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType, ModuleType
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.errors import DsqError
 from sim.bots.params import DEFAULT_VALUES, BotSpecError, Param, listed
@@ -26,6 +26,8 @@ __all__ = [
     "BOT_NAMES",
     "DEFAULT_VALUES",
     "HUMAN",
+    "BotInfo",
+    "BotParamInfo",
     "BotSpec",
     "BotSpecError",
     "describe_bots",
@@ -197,9 +199,29 @@ def short_spec(spec: str) -> str:
         return spec
 
 
-def describe_bots() -> list[dict[str, Any]]:
+class BotParamInfo(TypedDict):
+    """One parameter of a bot kind, as ``dsq bots`` shows it: its ``name``, its
+    ``default`` as written in a spec, the values it takes (``allowed``) and its meaning."""
+
+    name: str
+    default: str
+    allowed: str
+    help: str
+
+
+class BotInfo(TypedDict):
+    """A bot kind, as ``dsq bots`` shows it: its ``name``, meaning (``help``), the
+    ``canonical`` spec of its defaults and its parameters."""
+
+    name: str
+    help: str
+    canonical: str
+    params: list[BotParamInfo]
+
+
+def describe_bots() -> list[BotInfo]:
     """Every bot with its description and parameters (name, default, allowed, meaning)."""
-    out = []
+    out: list[BotInfo] = []
     for name, (doc, params) in BOTS.items():
         out.append(
             {

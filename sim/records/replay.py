@@ -213,13 +213,13 @@ def replay_recorded(data_dir: Path, ref: str) -> dict[str, Any]:
 
     bid, index = parse_game_ref(ref)
     with open_dataset(data_dir) as ds:
-        record = ds.read(lambda: game_record(ds.con, bid, index))
-    if record is None:
+        found = ds.read(lambda: game_record(ds.con, bid, index))
+    if found is None:
         raise DsqError(f"no recorded game {bid}:{index} in {data_dir}")
     # lazy: start-up time (the batch runner: only for a game recorded without its moves)
     from sim.batch.recompute import with_moves
 
-    record, again = with_moves(data_dir, record)
+    record, again = with_moves(data_dir, found)
     if again is not None and not again.agrees:
         raise DsqError(
             f"game {bid}:{index} was recorded without its moves (--record outcomes) and "

@@ -6,17 +6,20 @@ Pure functions of a DuckDB connection with the ``games`` view, like the rest of
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 import duckdb
 import pandas as pd
 
 from sim.stats.query import Selection, summary_con
+from sim.storage.schema import GameRecord
 
 LISTING_COLUMNS = (
     "batch_id", "game_index", "rules", "red", "blue", "winner", "reason", "plies",
     "red_captures", "blue_captures", "seed", "opening_plies",
 )  # fmt: skip
+LIST_COLUMNS = ("moves", "captures", "move_ms", "scores")
 
 
 def distinct_values(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
@@ -66,9 +69,10 @@ def list_games(
 
 def game_record(
     con: duckdb.DuckDBPyConnection, batch_id: str, game_index: int
-) -> dict[str, Any] | None:
-    """Every column of one recorded game (moves as a list of ints, ``start_fen`` None for
-    the initial position), or None."""
+) -> GameRecord | None:
+    """Every column of one recorded game as Python values (the list columns as lists,
+    ``moves`` None for a game recorded without them, ``start_fen`` None for the initial
+    position), or None."""
     df = con.execute(
         "SELECT * FROM games WHERE batch_id = ? AND game_index = ? LIMIT 1",
         [batch_id, int(game_index)],
@@ -76,14 +80,17 @@ def game_record(
     if df.empty:
         return None
     row = df.iloc[0].to_dict()
-    moves = row["moves"]  # None: a game recorded without its moves (--record outcomes)
-    row["moves"] = None if moves is None else [int(m) for m in moves]
+    for column in LIST_COLUMNS:  # numpy arrays from DuckDB; None: NULL
+        items = row.get(column)
+        row[column] = None if items is None else list(items)
+    if row["moves"] is not None:
+        row["moves"] = [int(m) for m in row["moves"]]
     fen = row.get("start_fen")
     row["start_fen"] = fen if isinstance(fen, str) else None  # NULL: the initial position
-    return row
+    return cast(GameRecord, row)
 
 
-def replay_input(record: dict[str, Any]) -> dict[str, Any]:
+def replay_input(record: Mapping[str, Any]) -> dict[str, Any]:
     """A recorded game as a line of ``dsq replay --jsonl``: its rules, the FEN it began from
     (null: the initial position) and its moves written like ``a3a4``."""
     # lazy: start-up time (numba kernels)

@@ -17,6 +17,7 @@ import pandas as pd
 from engine.codes import WINNERS
 from engine.errors import DsqError
 from sim.stats.firstmove import FirstMove, first_move, first_move_by, first_move_from_cells
+from sim.stats.general_rows import general_row
 from sim.stats.intervals import (
     Proportion,
     mean_interval,
@@ -228,50 +229,8 @@ def general_stats(
     return replace(g, first_move=first_move(con, sel, confidence), void=void_games(con, sel))
 
 
-def first_move_columns(fm: FirstMove) -> dict[str, Any]:
-    """The first-move figures of a group as flat columns (``first_move_score``,
-    ``first_move_elo``, ``_low``, ``_high``, ``_se``, ``_p``, ``_verdict``)."""
-    return {
-        "first_move_score": fm.score,
-        "first_move_elo": fm.elo,
-        "first_move_low": fm.elo_low,
-        "first_move_high": fm.elo_high,
-        "first_move_se": fm.se_elo,
-        "first_move_p": fm.p_value,
-        "first_move_verdict": fm.verdict,
-    }
-
-
 def _flat(key: str, g: GeneralStats, fm: FirstMove) -> dict[str, Any]:
-    return {
-        "key": key,
-        "games": g.games,
-        "red": g.red.count,
-        "blue": g.blue.count,
-        "draw": g.draw.count,
-        "red_rate": g.red.rate,
-        "red_low": g.red.low,
-        "red_high": g.red.high,
-        "blue_rate": g.blue.rate,
-        "blue_low": g.blue.low,
-        "blue_high": g.blue.high,
-        "draw_rate": g.draw.rate,
-        "draw_low": g.draw.low,
-        "draw_high": g.draw.high,
-        "first_score": g.first_player.score,
-        "first_low": g.first_player.low,
-        "first_high": g.first_player.high,
-        **first_move_columns(fm),
-        "mean_plies": g.length.mean,
-        "mean_low": g.length.low,
-        "mean_high": g.length.high,
-        "sd_plies": g.length.sd,
-        "median_plies": g.length.median,
-        "min_plies": g.length.min,
-        "max_plies": g.length.max,
-        "branching": g.branching,
-        **{f"reason_{r}": c for r, c in g.reasons.items()},
-    }
+    return {"key": key, **general_row(g, fm)}
 
 
 def general_stats_by(
@@ -282,10 +241,11 @@ def general_stats_by(
 ) -> pd.DataFrame:
     """The general figures per rules spec (``by="rules"``) or per batch (``by="batch"``).
 
-    One row per group (column ``key``), sorted by key; the columns are those of
-    :func:`general_stats` flattened (``red_rate``, ``red_low``, ``first_score``,
+    One row per group, sorted by its first column (named ``by``: the rules spec or the
+    batch id); the other columns are a :class:`~sim.stats.general_rows.GeneralRow`, those
+    of :func:`general_stats` flattened (``red_rate``, ``red_low``, ``first_score``,
     ``mean_plies``, ``mean_low``, ``reason_den``, ...) and the group's first-move
-    advantage fitted with its bots (:func:`first_move_columns`).
+    advantage fitted with its bots.
     """
     if by not in GROUP_COLUMNS:
         raise DsqError(f"cannot group by {by!r} here (one of {', '.join(GROUP_COLUMNS)})")

@@ -6,6 +6,8 @@ Moves are stored compactly as ``list<uint16>`` with ``from * 64 + to`` (squares 
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import pyarrow as pa
 
 from engine import codes
@@ -114,3 +116,60 @@ def _leaves(name: str, kind: pa.DataType) -> list[str]:
 DICTIONARY_COLUMNS = [
     path for f in GAME_SCHEMA if f.name not in COLUMN_ENCODINGS for path in _leaves(f.name, f.type)
 ]
+
+
+class Capture(TypedDict):
+    """One capture of a game (``captures``): the 0-based ``ply`` of the capturing move, the
+    piece codes of ``capturer`` and ``captured`` (1..8 Red's rat..elephant, 9..16 Blue's)
+    and the ``square`` (0..62) where it happened."""
+
+    ply: int
+    capturer: int
+    captured: int
+    square: int
+
+
+class EngineInfo(TypedDict):
+    """The external engine that played a side (``red_engine``, ``blue_engine``)."""
+
+    name: str
+    version: str | None
+    sha256: str | None
+
+
+class GameRecord(TypedDict):
+    """One recorded game, a row of :data:`GAME_SCHEMA` as Python values (data/README.md
+    says what each column means): lists for the list columns, None for NULL."""
+
+    schema_version: int
+    batch_id: str
+    game_index: int
+    pair_id: int
+    seed: int
+    rules: str
+    red: str
+    blue: str
+    opening_plies: int
+    ply_cap: int
+    winner: str
+    reason: str
+    plies: int
+    red_captures: int
+    blue_captures: int
+    red_pieces_left: int
+    blue_pieces_left: int
+    den_animal: str | None
+    branching: float
+    moves: list[int] | None
+    captures: list[Capture] | None
+    engine_version: str
+    duration_ms: float | None
+    forfeit_note: str | None
+    time_control: str | None
+    move_ms: list[int] | None
+    red_clock_ms: int | None
+    blue_clock_ms: int | None
+    red_engine: EngineInfo | None
+    blue_engine: EngineInfo | None
+    start_fen: str | None
+    scores: list[float | None] | None

@@ -4,6 +4,7 @@ and the grid's effects, as one JSON-ready dict, and as text."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -249,3 +250,46 @@ def cells_frame(rep: dict[str, Any]) -> Any:
                         row[f"{k}_{bound}"] = m[bound]
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class StudyReport:
+    """A study's figures, as :func:`build_report` gives them (``figures``, JSON-ready:
+    ``cells``, ``ladder``, ``findings``, and ``effects`` for a grid) with their views: the
+    cells as a table, the report as text and as Markdown (what Jupyter shows)."""
+
+    figures: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        """The study's name (``NAME-quick`` for its first look)."""
+        return str(self.figures["study"])
+
+    @property
+    def title(self) -> str:
+        """The study's title."""
+        return str(self.figures["title"])
+
+    @property
+    def games(self) -> int:
+        """The games of the study recorded in the data folder."""
+        return sum(int(c["games"]) for c in self.figures["cells"])
+
+    def cells(self) -> Any:
+        """One row per cell, one column per figure and its bounds (a pandas DataFrame:
+        ``dsq study report --csv``)."""
+        return cells_frame(self.figures)
+
+    def text(self) -> str:
+        """The report as ``dsq study report`` prints it."""
+        return report_text(self.figures)
+
+    def markdown(self) -> str:
+        """The findings as a Markdown page (``dsq study report --markdown``)."""
+        # lazy: start-up time (the findings' text is needed only here)
+        from sim.study.markdown import report_markdown
+
+        return report_markdown(self.figures)
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown()
