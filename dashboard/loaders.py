@@ -170,8 +170,11 @@ def games_listing(
 def _game(data_dir: str, fingerprint: str, batch_id: str, game_index: int) -> dict[str, Any] | None:
     loaded = _open(data_dir, fingerprint)
     with loaded.lock:
-        game = loaded.ds.read(lambda: stored_game(loaded.ds.con, batch_id, game_index))
-    if game is None or game["moves"] is not None:
+        found = loaded.ds.read(lambda: stored_game(loaded.ds.con, batch_id, game_index))
+    if found is None:
+        return None
+    game: dict[str, Any] = dict(found)
+    if game["moves"] is not None:
         return game
     game, again = with_moves(data_dir, game)  # recorded without its moves: from its seed
     assert again is not None

@@ -116,9 +116,8 @@ def simulate(
     # lazy: start-up time (the batch runner loads numba, pyarrow and duckdb)
     from sim.batch.progress import BatchProgress
     from sim.batch.run import run_batches
-    from sim.batch.spec import make_spec
-    from sim.commands._variety import with_variety
-    from sim.play.seeds import new_batch_seed
+    from sim.batch.spec import make_spec, with_variety
+    from sim.core.seeds import new_batch_seed
     from sim.storage.batchrecord import BatchRecord
     from sim.storage.paths import writable_data_dir
 
@@ -169,7 +168,7 @@ def _read(data: PathLike | None, compute: Callable[[Dataset], T]) -> T:
     """``compute`` of the opened data folder ``data`` (which must exist), closed after;
     a warning for each file or record it had to skip (the lines ``dsq stats`` prints)."""
     # lazy: start-up time (duckdb, pyarrow)
-    from sim.commands._common import existing_data_dir
+    from sim.storage.paths import existing_data_dir
     from sim.storage.reading import open_dataset
 
     ds = open_dataset(existing_data_dir(None if data is None else str(data)))
@@ -278,7 +277,7 @@ def games(
         import pyarrow as pa
 
         # lazy: start-up time (duckdb)
-        from sim.storage.gameexport import selected_pages
+        from sim.records.gameexport import selected_pages
         from sim.storage.schema import GAME_SCHEMA
 
         pages = list(selected_pages(ds.con, _selection(select), limit=limit, offset=offset))
@@ -373,7 +372,7 @@ def study_report(
     """The report of a study played in ``data`` (``dsq study report``): ``study`` is its
     file or its recorded name."""
     # lazy: start-up time (duckdb, statsmodels)
-    from sim.commands._common import existing_data_dir
+    from sim.storage.paths import existing_data_dir
     from sim.study.report import StudyReport, build_report, resolve_study
     from sim.study.spec import load_study
 

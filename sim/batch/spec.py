@@ -18,6 +18,7 @@ from engine.errors import DsqError
 from engine.rules import canonical_rules
 from sim.batch.chunks import DEFAULT_PLAY_FN
 from sim.batch.recompute import check_outcomes
+from sim.bots.variety import VARIETY_PLIES, repeats_games
 from sim.core.adjudication import canonical_draw, canonical_resign
 from sim.core.batchspec import (
     ADJUDICATE,
@@ -161,3 +162,16 @@ def _suite_text(values: dict[str, Any]) -> str:
 def spec_options(spec: BatchSpec) -> dict[str, Any]:
     """The fields of ``spec`` beyond rules, bots, games and seed (``make_spec``'s options)."""
     return {f.name: getattr(spec, f.name) for f in fields(spec) if f.name in SPEC_DEFAULTS}
+
+
+def with_variety(spec: BatchSpec) -> BatchSpec:
+    """``spec`` (made with ``--opening-plies auto`` as 0) with :data:`VARIETY_PLIES`
+    random plies when its games would otherwise repeat (and its ply cap leaves room)."""
+    if not repeats_games(spec.red, spec.blue, 0, spec.openings, spec.games, spec.swap):
+        return spec
+    d = spec.to_dict()
+    rules, red, blue, games, seed = (d.pop(k) for k in ("rules", "red", "blue", "games", "seed"))
+    try:
+        return make_spec(rules, red, blue, games, seed, **{**d, "opening_plies": VARIETY_PLIES})
+    except DsqError:  # no room under --ply-cap: kept, and the note says the games repeat
+        return spec

@@ -6,17 +6,14 @@ import argparse
 import contextlib
 import json
 import math
-import os
 import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
 from sim.core.batchspec import FieldInfo, spec_fields
-from sim.storage.paths import ENV_VAR, resolve_data_dir
 
 if TYPE_CHECKING:
     from engine.position import Position
@@ -129,22 +126,6 @@ def add_data_arg(parser: argparse.ArgumentParser, creates: bool = False) -> None
             "data/ in the project)"
         ),
     )
-
-
-def existing_data_dir(data: str | None) -> Path:
-    """The data folder a reading command reads (``--data``, else ``$DSQ_DATA``, else the
-    project's ``data/``); ``DsqError`` naming it, and where the name came from, when it
-    does not exist or is not a folder."""
-
-    d = resolve_data_dir(data)
-    origin = "" if data is not None or not os.environ.get(ENV_VAR) else f" (from ${ENV_VAR})"
-    if not d.exists():
-        raise DsqError(
-            f"data folder {d}{origin} does not exist (dsq simulate --data {d} creates it)"
-        )
-    if not d.is_dir():
-        raise DsqError(f"data folder {d}{origin} is not a folder")
-    return d
 
 
 MAX_TEXT_BYTES = 16 * 2**20

@@ -26,22 +26,6 @@ def opening_plies_kind() -> dict[str, Any]:
     return {"type": opening_plies_arg, "metavar": "N|auto", "help": OPENING_PLIES_HELP}
 
 
-def with_variety(spec: BatchSpec) -> BatchSpec:
-    """``spec`` (made with ``--opening-plies auto`` as 0) with :data:`VARIETY_PLIES`
-    random plies when its games would otherwise repeat (and its ply cap leaves room)."""
-    if not repeats_games(spec.red, spec.blue, 0, spec.openings, spec.games, spec.swap):
-        return spec
-    # lazy: start-up time (the batch spec's checks)
-    from sim.batch.spec import make_spec
-
-    d = spec.to_dict()
-    rules, red, blue, games, seed = (d.pop(k) for k in ("rules", "red", "blue", "games", "seed"))
-    try:
-        return make_spec(rules, red, blue, games, seed, **{**d, "opening_plies": VARIETY_PLIES})
-    except DsqError:  # no room under --ply-cap: kept, and the note says the games repeat
-        return spec
-
-
 def spec_note(spec: BatchSpec, auto: bool, command: str = "dsq simulate") -> str | None:
     """The line said before playing when the batch's bots are deterministic: the random
     plies ``auto`` chose, or that its games repeat; None otherwise."""

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim.commands._common import add_data_arg, existing_data_dir
+from sim.commands._common import add_data_arg
 from sim.report.batch_text import batch_score, batches_table
 from sim.storage.batchrecord import BatchRecord
-from sim.storage.paths import resolve_data_dir
+from sim.storage.paths import existing_data_dir, resolve_data_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:

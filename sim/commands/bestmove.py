@@ -12,11 +12,11 @@ from sim.commands._common import (
     SEED_ARG,
     add_data_arg,
     add_position_args,
-    existing_data_dir,
     position_from_args,
     print_json,
 )
 from sim.commands.engines import add_engines_arg, bot_context
+from sim.storage.paths import existing_data_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:

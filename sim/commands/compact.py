@@ -8,8 +8,8 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 from engine.errors import DsqError
-from sim.commands._common import add_data_arg, existing_data_dir, int_in, print_json
-from sim.storage.paths import check_batch_id, games_dir, writable_data_dir
+from sim.commands._common import add_data_arg, int_in, print_json
+from sim.storage.paths import check_batch_id, existing_data_dir, games_dir, writable_data_dir
 
 if TYPE_CHECKING:
     from sim.storage.compacting import BatchResult

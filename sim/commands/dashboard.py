@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 from engine.errors import DsqError
-from sim.commands._common import add_data_arg, existing_data_dir, int_in, positive_int
-from sim.storage.paths import project_root, sample_unnamed
+from sim.commands._common import add_data_arg, int_in, positive_int
+from sim.storage.paths import existing_data_dir, project_root, sample_unnamed
 
 APP = project_root() / "dashboard" / "server.py"
 LIMIT_FLAGS = {

@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sim.commands._common import add_data_arg, existing_data_dir
+from sim.commands._common import add_data_arg
 from sim.commands.stats import add_selection_args, build_selection
-from sim.storage.paths import writable_data_dir
+from sim.storage.paths import existing_data_dir, writable_data_dir
 
 FORMATS = ("text", "csv", "jsonl")  # sim.records.gameexport.FORMATS (a test keeps them equal)
 MAX_LINE = 1 << 20  # the longest line an imported file may hold (characters)

@@ -8,8 +8,9 @@ import sys
 from datetime import UTC, datetime
 
 from engine.errors import DsqError
-from sim.commands._common import SEED_ARG, add_data_arg, existing_data_dir, float_in, int_in
+from sim.commands._common import SEED_ARG, add_data_arg, float_in, int_in
 from sim.commands.stats import add_selection_args, build_selection
+from sim.storage.paths import existing_data_dir
 
 MAX_PLIES = 200  # sim.openings.suite.MAX_LINE_MOVES (a line's moves)
 MAX_COUNT = 10_000  # sim.openings.suite.MAX_SUITE_LINES

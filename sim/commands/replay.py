@@ -7,12 +7,8 @@ import json
 import sys
 
 from engine.errors import DsqError
-from sim.commands._common import (
-    add_data_arg,
-    add_position_args,
-    existing_data_dir,
-    print_json,
-)
+from sim.commands._common import add_data_arg, add_position_args, print_json
+from sim.storage.paths import existing_data_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:

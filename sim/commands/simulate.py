@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
 from sim.batch.progress import BatchProgress
+from sim.batch.spec import with_variety
 from sim.commands._common import add_data_arg, float_in, int_in, sigterm_as_interrupt, spec_arg_kind
-from sim.commands._variety import attach_distinct, opening_plies_kind, spec_note, with_variety
+from sim.commands._variety import attach_distinct, opening_plies_kind, spec_note
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 from sim.core.batchspec import MAX_GAMES, BatchSpec, spec_fields
 from sim.core.seeds import MAX_SEED, new_batch_seed

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import DsqError
-from sim.commands._common import add_data_arg, existing_data_dir, float_in, int_in
+from sim.commands._common import add_data_arg, float_in, int_in
+from sim.storage.paths import existing_data_dir
 
 BY_CHOICES = ("rules", "matchup", "batch", "bot")
 

@@ -10,14 +10,8 @@ from typing import Any
 
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
-from sim.commands._common import (
-    add_data_arg,
-    existing_data_dir,
-    float_in,
-    int_in,
-    sigterm_as_interrupt,
-)
-from sim.storage.paths import resolve_data_dir, sample_unnamed, writable_data_dir
+from sim.commands._common import add_data_arg, float_in, int_in, sigterm_as_interrupt
+from sim.storage.paths import existing_data_dir, resolve_data_dir, sample_unnamed, writable_data_dir
 
 
 def register(subparsers: Any) -> None:

@@ -11,16 +11,10 @@ from typing import Any
 
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
-from sim.commands._common import (
-    add_data_arg,
-    existing_data_dir,
-    int_in,
-    sigterm_as_interrupt,
-    spec_arg_kind,
-)
+from sim.commands._common import add_data_arg, int_in, sigterm_as_interrupt, spec_arg_kind
 from sim.commands._variety import opening_plies_kind, tournament_plies
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
-from sim.storage.paths import resolve_data_dir, writable_data_dir
+from sim.storage.paths import existing_data_dir, resolve_data_dir, writable_data_dir
 
 FORMATS = ("round-robin", "gauntlet", "swiss")  # sim.tournament.plan.FORMATS
 MAX_SEED = 2**63 - 1  # sim.core.seeds.MAX_SEED, without loading numpy

@@ -176,3 +176,18 @@ def read_bounded(path: Path, limit: int = MAX_RECORD_BYTES, follow: bool = False
     if size > limit:
         raise ValueError(f"larger than {_size_text(limit)}")
     return b"".join(chunks)
+
+
+def existing_data_dir(data: str | None) -> Path:
+    """The data folder a reading command reads (``--data``, else ``$DSQ_DATA``, else the
+    project's ``data/``); ``DsqError`` naming it, and where the name came from, when it
+    does not exist or is not a folder."""
+    d = resolve_data_dir(data)
+    origin = "" if data is not None or not os.environ.get(ENV_VAR) else f" (from ${ENV_VAR})"
+    if not d.exists():
+        raise DsqError(
+            f"data folder {d}{origin} does not exist (dsq simulate --data {d} creates it)"
+        )
+    if not d.is_dir():
+        raise DsqError(f"data folder {d}{origin} is not a folder")
+    return d
