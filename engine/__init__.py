@@ -1,4 +1,4 @@
-"""The Dou Shou Qi rules engine of RULES.md: pure computation, compiled with numba.
+"""The Dou Shou Qi rules engine of docs/rules.md: pure computation, compiled with numba.
 
 Names are loaded on first use, so importing ``engine.errors`` or ``engine.rules`` (as the
 statistics and the CLI do) does not pay for numba's start-up.

@@ -1,4 +1,4 @@
-"""The board of RULES.md as bitboards: where each kind of piece may step or jump from each
+"""The board of docs/rules.md as bitboards: where each kind of piece may step or jump from each
 square, the water squares a jump crosses, and the sets the kernels test against.
 
 A bitboard is an ``int64`` whose bit ``sq`` stands for square ``sq`` (``a1`` = bit 0,

@@ -1,4 +1,4 @@
-"""Board geometry of RULES.md: squares, rivers, traps, dens, steps and river jumps.
+"""Board geometry of docs/rules.md: squares, rivers, traps, dens, steps and river jumps.
 
 Squares are numbered ``(rank - 1) * 7 + file`` with ``a1 = 0`` and ``g9 = 62``. The tables
 below are plain numpy arrays that the compiled kernels read as constants.

@@ -29,7 +29,7 @@ class Side(IntEnum):
 
 
 class Animal(IntEnum):
-    """The animals by default strength (RULES.md 'Pieces'); 0 is an empty square."""
+    """The animals by default strength (docs/rules.md 'Pieces'); 0 is an empty square."""
 
     RAT = 1
     CAT = 2
@@ -81,7 +81,7 @@ Winner = Status  # the same codes, seen from the stored ``winner`` column
 
 
 class Reason(IntEnum):
-    """Why a game ended (RULES.md 'End of the game'); ``NONE`` while it goes on.
+    """Why a game ended (docs/rules.md 'End of the game'); ``NONE`` while it goes on.
 
     Append new reasons at the end: the stored strings are the lower-case names, and the
     history record packs the reason above the status bits, so any number of reasons fits.
@@ -109,7 +109,7 @@ class Reason(IntEnum):
 
 
 class Jump(IntEnum):
-    """Values of ``lion_jump`` / ``tiger_jump`` (RULES.md Movement 9)."""
+    """Values of ``lion_jump`` / ``tiger_jump`` (docs/rules.md Movement 9)."""
 
     NONE = 0
     HORIZONTAL = 1
@@ -122,7 +122,7 @@ class Jump(IntEnum):
 
 
 class JumpBlock(IntEnum):
-    """Values of ``jump_block``: which rats in the river block a jump (RULES.md Movement 7)."""
+    """Values of ``jump_block``: which rats in the river block a jump (docs/rules.md Movement 7)."""
 
     ANY = 0
     ENEMY = 1
@@ -150,7 +150,7 @@ ANIMAL_NAMES = tuple(a.label for a in Animal)
 WINNERS = tuple(s.winner for s in Status if s is not Status.ONGOING)
 REASON_NAMES = tuple(r.label for r in Reason)  # by code, "" for NONE
 REASONS = REASON_NAMES[1:]  # the stored reasons
-# The ends the rules give (RULES.md 'End of the game' 1-4), and the reasons a player stopped
+# The ends the rules give (docs/rules.md 'End of the game' 1-4), and the reasons a player stopped
 # a game before the rules ended it (a fault, the clock, resigning, leaving, an agreed
 # draw); the simulator's own stops (ply_cap, tablebase, and the adjudications by search
 # scores) are neither. Every player's stop but the agreed draw is a loss for that player.

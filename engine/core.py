@@ -5,7 +5,7 @@ names so callers need one import:
 
 - :mod:`engine.codes`: the vocabulary (status, reasons, animals, history slots, jump modes);
 - :mod:`engine.state`: the layout of the state array ``st``, ``new_state``, ``side_of``;
-- :mod:`engine.moves`: captures (RULES.md Captures 1-5), steps and river jumps (Movement
+- :mod:`engine.moves`: captures (docs/rules.md Captures 1-5), steps and river jumps (Movement
   1-9), ``pseudo_moves`` and ``is_chased``;
 - :mod:`engine.repetition`: the 7-3 and 17-5 rules;
 - :mod:`engine.game`: ``legal_moves``, ``make_move``, ``unmake_move``, ``settle`` and the

@@ -1,5 +1,5 @@
 """Compiled kernels that play the game: the legal moves, playing and taking back a move,
-and the end of the game (RULES.md 'End of the game', End 1-4).
+and the end of the game (docs/rules.md 'End of the game', End 1-4).
 
 ``make_move`` pushes a record on the history kept in the state (see :mod:`engine.state`)
 and sets the status after the move; ``unmake_move`` pops it. ``settle`` finds the one end
@@ -69,7 +69,7 @@ def legal_captures(st, rules, out):
 @kernel(inline="always")
 def repetition_filtered(st, rules, out, n):
     """Drop from the ``n`` moves in ``out`` those the rule set's anti-chasing rules forbid
-    (RULES.md 'Repetition rules': the 7-3 rule, then the 17-5 rule); returns how many are
+    (docs/rules.md 'Anti-chasing rules': the 7-3 rule, then the 17-5 rule); returns how many are
     left, in their order."""
     if rules[R_RULE_7_3] != 0:  # 7-3 rule
         n = filter_7_3(st, rules, out, n)

@@ -1,4 +1,4 @@
-"""Compiled kernels of what a piece may do: captures (RULES.md Captures 1-5), steps and
+"""Compiled kernels of what a piece may do: captures (docs/rules.md Captures 1-5), steps and
 river jumps (Movement 1-9), and whether an enemy threatens a piece (the 7-3 exemption).
 
 Moves are found with bitboards (:mod:`engine.bitboards`): a piece's targets are the
@@ -6,7 +6,7 @@ squares its movement mode reaches from its square, less its own pieces, jumps a 
 blocks and enemies it may not capture. They are listed by animal (rat first), then by
 direction (up, down, left, right): the order bots and games depend on.
 
-Each line that implements a clause of RULES.md says so in a comment (``# Captures 2: ...``),
+Each line that implements a clause of docs/rules.md says so in a comment (``# Captures 2: ...``),
 so ``grep -rn "Captures 2" engine/`` finds it.
 """
 

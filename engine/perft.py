@@ -1,4 +1,5 @@
-"""Compiled perft (RULES.md 'Perft'): leaf counts of the legal-move tree, and divide.
+"""Compiled perft (docs/rules.md 'Perft: counting moves'): leaf counts of the legal-move tree,
+and divide.
 
 The last ply is counted, not played: :func:`engine.game.count_legal` counts the moves of
 each position one ply above the leaves with bitboards.

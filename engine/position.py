@@ -19,7 +19,7 @@ WINNER_NAMES = tuple(s.winner for s in Status)  # by status code: "", red, blue,
 
 
 class Result(NamedTuple):
-    """How a game ended: ``winner`` is red, blue or draw; ``reason`` as in RULES.md."""
+    """How a game ended: ``winner`` is red, blue or draw; ``reason`` as in docs/rules.md."""
 
     winner: str
     reason: str
@@ -148,7 +148,7 @@ class Position:
 
     def fen(self) -> str:
         """The FEN of the current position. A game won in a den ends with an animal on the
-        den, a position no FEN describes (RULES.md refuses it): there this text is not a FEN
+        den, a position no FEN describes (docs/rules.md refuses it): there this text is not a FEN
         dsq reads, and :attr:`has_fen` is False."""
         return format_fen(self.st)
 

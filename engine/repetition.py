@@ -1,4 +1,4 @@
-"""Compiled kernels of the repetition rules (RULES.md 'Repetition rules (anti-chasing)').
+"""Compiled kernels of the repetition rules (docs/rules.md 'Anti-chasing rules').
 
 Each filter takes the moves ``out[:n]`` of the side to move, removes those its rule
 forbids (keeping the others in order) and returns the new count. Both read the mover's

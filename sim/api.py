@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from engine.position import Position
     from sim.bots.spec import BotInfo
-    from sim.stats.general_rows import GeneralRow
+    from sim.stats.general import GeneralRow
     from sim.stats.query import Selection
     from sim.storage.batchrecord import BatchRecord
     from sim.storage.reading import Dataset
@@ -41,7 +41,7 @@ TYPES = {
     "BotInfo": "sim.bots.spec",
     "DsqError": "engine.errors",
     "GameRecord": "sim.storage.schema",
-    "GeneralRow": "sim.stats.general_rows",
+    "GeneralRow": "sim.stats.general",
     "Position": "engine.position",
     "Selection": "sim.stats.query",
     "StudyReport": "sim.study.report",
@@ -190,7 +190,7 @@ def statistics(
     """The general figures of the selected games with their intervals, as ``dsq stats``
     shows them: one row of all of them (``by=None``), or one per ``"rules"`` spec or
     ``"batch"`` (its first column). Each row is a
-    :class:`~sim.stats.general_rows.GeneralRow`: games, wins of each colour and draws
+    :class:`~sim.stats.general.GeneralRow`: games, wins of each colour and draws
     with rates and Wilson intervals, the first player's score, the first-move advantage
     fitted with the bots' strengths (``first_move_elo`` and its bounds), lengths in plies
     (mean with its t interval, sd, median, min, max) and the games by end reason."""
@@ -200,8 +200,7 @@ def statistics(
         import pandas as pd
 
         # lazy: start-up time (duckdb, scipy)
-        from sim.stats.general import general_stats, general_stats_by
-        from sim.stats.general_rows import general_row
+        from sim.stats.general import general_row, general_stats, general_stats_by
 
         sel = _selection(select)
         if by is not None:

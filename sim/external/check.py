@@ -1,6 +1,6 @@
 """The rules check: does an external engine play the rules it claims?
 
-Three comparisons with our engine, each difference filed under the RULES.md clause that
+Three comparisons with our engine, each difference filed under the docs/rules.md clause that
 decides it (:mod:`sim.external.why`):
 
 - ``perft`` (when the engine has it): from the initial position to ``perft_depth``, and

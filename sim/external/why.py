@@ -1,4 +1,4 @@
-"""Why a move is legal or not under a rule set: the RULES.md clause that decides it.
+"""Why a move is legal or not under a rule set: the docs/rules.md clause that decides it.
 
 The clauses come from the engine's own kernels and names, in the order the kernels apply
 them: :func:`engine.moves.capture_verdict` says which of Captures 1-5 decides a capture,

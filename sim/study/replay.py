@@ -1,6 +1,6 @@
 """How often the anti-chasing rules forbade a move, by replaying a cell's games in one
 compiled call: at each position, the moves the 7-3 rule removes, then those the 17-5 rule
-removes from what is left (the engine's order, RULES.md 'Repetition rules')."""
+removes from what is left (the engine's order, docs/rules.md 'Anti-chasing rules')."""
 
 from __future__ import annotations
 
