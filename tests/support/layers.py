@@ -70,7 +70,7 @@ LAYERS: list[list[tuple[str, str]]] = [
     ],
     [
         ("sim.commands", "the `dsq` sub-commands, one module each"),
-        ("sim.api", "the Python front door: `import sim`"),
+        ("sim.api", "the Python front door: `import sim` (docs/api.md)"),
     ],
     [
         ("sim.cli", "the `dsq` entry point"),
@@ -100,7 +100,7 @@ def render_map() -> str:
     lines = [MAP_BEGIN, "", "| layer | package | what it holds |", "|---|---|---|"]
     for i, layer in enumerate(LAYERS):
         for name, what in layer:
-            path = {"sim.api": "sim/__init__.py", "sim.cli": "sim/cli.py"}.get(
+            path = {"sim.api": "sim/api.py", "sim.cli": "sim/cli.py"}.get(
                 name, name.replace(".", "/") + "/"
             )
             lines.append(f"| {i} | `{path}` | {what} |")
