@@ -46,6 +46,18 @@ def _games() -> None:
     play_fast_games("standard", ["random", "greedy"], ["greedy", "random"], [1, 2], [1, 2], 2, 40)
     warm_up("mcts", "standard")
     warm_up("greedy", "standard")
+    _why()
+
+
+def _why() -> None:
+    """The rules check's explanations of an engine's illegal moves (scalar kernels)."""
+    from engine import Position
+    from sim.external.why import capture_clause, move_clause
+
+    pos = Position("standard")
+    move_clause(pos.st, pos.rules, 14 * 64 + 21)  # a3a4
+    move_clause(pos.st, pos.rules, 14 * 64 + 14)
+    capture_clause(pos.rules, 1, 14, 9, 21)
 
 
 def _tables() -> None:
