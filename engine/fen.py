@@ -122,23 +122,19 @@ def has_fen(st: np.ndarray) -> bool:
     return not (st[int(DENS[0])] or st[int(DENS[1])])
 
 
+# A square's FEN text by piece code, ``-`` for an empty one (runs become their lengths).
+_FEN_LETTERS = ("-",) + tuple(piece_letter(code) for code in range(1, 17))
+_EMPTY_RUNS = tuple((n, "-" * n) for n in range(NFILES, 0, -1))
+
+
 def format_fen(st: np.ndarray) -> str:
     """The FEN fields of a state array (``<board> <side> <clock> <fullmove>``); a FEN that
     :func:`parse_fen` reads only where :func:`has_fen` (else no FEN: an animal on a den)."""
-    rows = []
-    for rank in range(NRANKS - 1, -1, -1):
-        row, empty = "", 0
-        for file in range(NFILES):
-            code = int(st[rank * NFILES + file])
-            if code == 0:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += piece_letter(code)
-        if empty:
-            row += str(empty)
-        rows.append(row)
+    squares = "".join([_FEN_LETTERS[c] for c in st[: NRANKS * NFILES].tolist()])
+    board = "/".join(
+        squares[rank * NFILES : (rank + 1) * NFILES] for rank in range(NRANKS - 1, -1, -1)
+    )
+    for n, run in _EMPTY_RUNS:  # the longest runs first
+        board = board.replace(run, str(n))
     side = "r" if st[S_SIDE] == 0 else "b"
-    return f"{'/'.join(rows)} {side} {int(st[S_CLOCK])} {int(st[S_FULLMOVE])}"
+    return f"{board} {side} {int(st[S_CLOCK])} {int(st[S_FULLMOVE])}"

@@ -37,9 +37,16 @@ def encode_move(move: str) -> int:
     return square_index(text[:2]) * 64 + square_index(text[2:])
 
 
+# Every move code's name, looked up rather than built for each move.
+_MOVE_NAMES = tuple(square_name(mv >> 6) + square_name(mv & 63) for mv in range(64 * 64))
+
+
 def decode_move(mv: int) -> str:
     """``from * 64 + to`` -> ``"a3a4"``."""
-    return square_name(int(mv) >> 6) + square_name(int(mv) & 63)
+    mv = int(mv)
+    if 0 <= mv < 64 * 64:
+        return _MOVE_NAMES[mv]
+    return square_name(mv >> 6) + square_name(mv & 63)
 
 
 class Position:
@@ -87,7 +94,8 @@ class Position:
 
     def legal_moves(self) -> list[str]:
         """The legal moves, sorted; empty when the game is over."""
-        return sorted(decode_move(m) for m in self.legal_codes())
+        n = core.settle(self.st, self.rules_array, self._buf)
+        return sorted([_MOVE_NAMES[m] for m in self._buf[:n].tolist()])
 
     @property
     def result(self) -> Result | None:

@@ -38,6 +38,7 @@ def _seal_key_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
 # Numba: the suite's controller compiles the kernels once, in two processes side by side,
 # before the xdist workers start (tests/support/warm.py); without it every worker, and
 # every subprocess a test starts before the cache is written, compiles the same kernels.
+# Once warmed, the cache folder holds a mark and later runs on the same sources skip it.
 def pytest_configure(config: pytest.Config) -> None:
     import os
     import subprocess
@@ -47,20 +48,25 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     if not getattr(config.option, "numprocesses", None):
         return  # one process: it compiles as it goes, once
-    from tests.support.warm import GROUPS
+    from tests.support.warm import GROUPS, mark_warm, marker
 
+    if marker().exists():
+        return
     root = str(Path(__file__).resolve().parents[1])
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     procs = [
         subprocess.Popen([sys.executable, "-m", "tests.support.warm", name], cwd=root, env=env)
         for name in GROUPS
     ]
+    codes = []
     for proc in procs:
         try:
-            proc.wait(timeout=900)
+            codes.append(proc.wait(timeout=900))
         except subprocess.TimeoutExpired:  # the tests then compile what they need
             proc.kill()
-            proc.wait()
+            codes.append(proc.wait())
+    if codes == [0] * len(procs):
+        mark_warm()
 
 
 # Balance across the xdist workers: the costliest test files first (tests/support/schedule.py;

@@ -16,7 +16,6 @@ Representation:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 # ----------------------------------------------------------------------------- board
@@ -281,14 +280,13 @@ def parse_fen(fen: str, allow_den: bool = False) -> Pos:
     return Pos(board, side, int(clock_text), int(fullmove_text))
 
 
-EMPTY_RUNS = re.compile("-+")
-
-
 def to_fen(pos: Pos) -> str:
     """The FEN: ranks 9 to 1, each run of empty squares written as its length."""
-    board = "".join(piece or "-" for piece in pos.board)
+    board = "".join([piece or "-" for piece in pos.board])
     rows = [board[rank * N_FILES : (rank + 1) * N_FILES] for rank in range(N_RANKS - 1, -1, -1)]
-    text = EMPTY_RUNS.sub(lambda run: str(len(run.group())), "/".join(rows))
+    text = "/".join(rows)
+    for n in range(N_FILES, 0, -1):  # the longest runs first
+        text = text.replace("-" * n, str(n))
     return f"{text} {pos.side} {pos.clock} {pos.fullmove}"
 
 

@@ -1,6 +1,7 @@
 """``dsq games export|import``: text records, CSV and JSON lines of real recorded games
 (batches the simulator played, a person's game from a set-up position), the exact round
-trip, and the refusal of tampered records, through real ``dsq`` processes."""
+trip, and the refusal of tampered records, through real ``dsq`` processes (bad arguments
+in this process: :func:`tests.support.procs.in_process`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from engine import Position
 from sim.batch import make_spec, run_batches
 from sim.records.human import Stop, human_game_row, save_human_game
 from sim.storage.schema import GAME_SCHEMA
-from tests.support.procs import dsq, one_line_error
+from tests.support.procs import dsq, in_process, one_line_error
 
 SPECS = [  # (red, blue, games, options): scores, move times, ply-cap draws, fast games
     ("random", "greedy", 200, {"swap": True, "opening_plies": 2, "ply_cap": 300}),
@@ -154,9 +155,9 @@ def test_hand_written_record(tmp_path: Path) -> None:
 def test_bad_arguments_are_one_line(argv: list[str], tmp_path: Path) -> None:
     if argv[1:2] == ["import"]:
         argv = [*argv, "--data", str(tmp_path / "d")]
-    res = dsq(*argv)
-    lines = res.stderr.strip().splitlines()
-    assert res.returncode == 2 and len(lines) == 1 and "Traceback" not in res.stderr
+    code, _, err = in_process(argv)  # an exception would raise here
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err
     assert re.match(r"dsq games( export| import)?: error: ", lines[0]), lines
     assert not (tmp_path / "d").exists()
 

@@ -201,9 +201,9 @@ def test_sigkill_at_a_step_then_resumed(data: Path, stop: str, target: int) -> N
     temps = [n for n in os.listdir(folder) if ".tmp-" in n]
     assert bool(temps) == (stop == "writing")
     assert_once(data, original, stats)
-    again = dsq(*args, "--json")
-    assert again.returncode == 0, again.stderr
-    out = json.loads(again.stdout)["batches"][0]
+    code, again, err = in_process([*args, "--json"])  # the resume; the kill was a process's
+    assert code == 0, err
+    out = json.loads(again)["batches"][0]
     assert out["files_after"] == (3 if target == 40 else 1) and out["games"] == GAMES
     assert not [n for n in os.listdir(folder) if ".tmp-" in n or n == compacting.JOURNAL_NAME]
     assert_once(data, original, stats)
@@ -289,7 +289,9 @@ def test_the_records_committing_list_is_folded(data: Path) -> None:
     ],
 )
 def test_bad_input_is_one_line_exit_2(data: Path, argv: list[str]) -> None:
-    one_line_error(dsq("compact", "--data", str(data), *argv), "compact")
+    full = ["compact", "--data", str(data), *argv]
+    code, out, err = in_process(full)  # an exception would raise here
+    one_line_error(subprocess.CompletedProcess(full, code, out, err), "compact")
 
 
 def test_the_bundled_sample_is_refused_unless_named() -> None:
