@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
 from sim.batch.progress import BatchProgress
-from sim.batch.spec import with_variety
 from sim.commands._common import add_data_arg, float_in, int_in, sigterm_as_interrupt, spec_arg_kind
 from sim.commands._variety import attach_distinct, opening_plies_kind, spec_note
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
@@ -185,6 +184,8 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
         for r in rules
     ]
     if args.opening_plies is None:  # auto: random plies where the games would repeat
+        from sim.batch.spec import with_variety  # start-up: it loads the storage layer
+
         specs = [with_variety(s) for s in specs]
     _check_tables(specs, args)
     canon = [s.rules for s in specs]

@@ -10,10 +10,11 @@ import time
 import numpy as np
 
 from engine.fen import parse_fen
+from engine.rng import seed_word
 from sim.bots import fast
 from sim.core.seeds import plan_game, plan_games
 from sim.play.columnar import generator_words, play_fast_columns
-from sim.play.referee import _rules, _seed_word, bot_seed
+from sim.play.referee import _rules, bot_seed
 
 
 def test_plans_of_a_chunk_are_the_plans_of_its_games() -> None:
@@ -33,7 +34,7 @@ def test_generator_words_are_the_referees() -> None:
     openings = [rng.randrange(-(2**63), 2**63) for _ in seeds]
     words = generator_words(np.array(seeds, dtype=np.int64), np.array(openings, dtype=np.int64))
     expected = [
-        [_seed_word(o), _seed_word(bot_seed(s, 0)), _seed_word(bot_seed(s, 1))]
+        [seed_word(o), seed_word(bot_seed(s, 0)), seed_word(bot_seed(s, 1))]
         for s, o in zip(seeds, openings, strict=True)
     ]
     assert words.tolist() == expected

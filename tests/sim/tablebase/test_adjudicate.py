@@ -14,6 +14,7 @@ from engine import Position, core
 from engine.codes import BLUE_WON, DRAWN, RED_WON, TABLEBASE
 from engine.errors import DsqError
 from engine.fen import parse_fen
+from engine.rng import seed_word
 from engine.rules import parse_rules
 from sim.bots import fast
 from sim.bots.piece_values import values_array
@@ -21,7 +22,7 @@ from sim.bots.spec import DEFAULT_VALUES, parse_bot
 from sim.cli import main
 from sim.play import referee
 from sim.play.columnar import play_fast_games
-from sim.play.referee import _seed_word, bot_seed, play_game
+from sim.play.referee import bot_seed, play_game
 from sim.storage.reading import open_dataset
 from sim.storage.records import read_batch_record
 from sim.tablebase import outcomes as V
@@ -34,7 +35,7 @@ START = "7/7/1e5/7/7/7/4t2/2L4/6R r 0 1"
 
 
 def _rngs(seed: int) -> np.ndarray:
-    words = [_seed_word(seed), _seed_word(bot_seed(seed, 0)), _seed_word(bot_seed(seed, 1))]
+    words = [seed_word(seed), seed_word(bot_seed(seed, 0)), seed_word(bot_seed(seed, 1))]
     return np.array(words, dtype=np.uint64)
 
 
