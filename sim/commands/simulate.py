@@ -184,7 +184,7 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
         for r in rules
     ]
     if args.opening_plies is None:  # auto: random plies where the games would repeat
-        from sim.batch.spec import with_variety  # start-up: it loads the storage layer
+        from sim.batch.spec import with_variety  # lazy: start-up (loads the storage layer)
 
         specs = [with_variety(s) for s in specs]
     _check_tables(specs, args)
