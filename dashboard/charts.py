@@ -256,7 +256,7 @@ def reasons_by_rules_chart(
                 "arrayminus": rows["share"] - rows["low"],
             },  # fmt: skip
             customdata=custom,
-            hovertemplate="%{customdata[0]}<br>%{customdata[1]}: %{customdata[2]} "
+            hovertemplate="%{customdata[0]} · %{customdata[1]}: %{customdata[2]} "
             + "(%{customdata[3]}) · %{customdata[4]} "
             + text(lang, "charts.games")
             + "<extra></extra>",
@@ -312,8 +312,8 @@ def by_rules_chart(by_rules: pd.DataFrame, lang: str = "en", confidence: float =
             error_x={"type": "data", "symmetric": False, "array": hi - v, "arrayminus": v - lo,
                      "color": series_colour(0), "thickness": 1.5},
             customdata=list(zip(rules, shown, bounds, games, strict=True)),
-            hovertemplate="%{customdata[0]}<br>" + text(lang, key, ci=n.ci())
-            + ": %{customdata[1]} %{customdata[2]}<br>%{customdata[3]} "
+            hovertemplate="%{customdata[0]} · " + text(lang, key, ci=n.ci())
+            + ": %{customdata[1]} %{customdata[2]} · %{customdata[3]} "
             + text(lang, "charts.games") + "<extra></extra>",
         )  # fmt: skip
         if neutral is not None:
