@@ -117,26 +117,226 @@ def add_length_trace(
     )
 
 
-def end_reasons_chart(reasons: pd.DataFrame, lang: str = "en") -> go.Figure:
-    """Games by end reason, stacked by winner (columns ``reason``, ``red``, ``blue``, ``draw``)."""
+def occurring(reasons: pd.DataFrame) -> pd.DataFrame:
+    """The rows of an end-reason table (:func:`sim.stats.end_reasons`) whose reason ended
+    at least one game, the most frequent first."""
+    if reasons.empty:
+        return reasons
+    shown = reasons[reasons["games"] > 0]
+    return shown.sort_values("games", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def bar_height(rows: int, per_row: int = 34) -> int:
+    """The height of a chart of horizontal bars: room for each row, its label, the axis
+    and a legend above (never squeezed, never taller than it needs)."""
+    return 110 + per_row * max(rows, 1)
+
+
+def end_reasons_chart(
+    reasons: pd.DataFrame, lang: str = "en", confidence: float = 0.95
+) -> go.Figure:
+    """How games end: one horizontal bar per reason that occurs (the share of the games,
+    split by the winner's colour), with the share's interval at ``confidence`` (columns
+    of :func:`sim.stats.end_reasons`: ``reason``, ``games``, ``share``, ``low``, ``high``,
+    ``red``, ``blue``, ``draw``)."""
+    rows = occurring(reasons)
+    n = Numbers(lang, confidence)
+    labels = [reason_name(lang, r) for r in rows["reason"]]
+    total = int(reasons["games"].sum()) if not reasons.empty else 0
     fig = go.Figure()
-    labels = [reason_name(lang, r) for r in reasons["reason"]]
     for winner in ("red", "blue", "draw"):
-        if winner in reasons:
+        if winner in rows and rows[winner].any():
             fig.add_bar(
-                x=labels,
-                y=reasons[winner],
+                x=rows[winner] / total,
+                y=labels,
+                orientation="h",
                 name=side_name(lang, winner),
                 marker_color=WINNER_COLOURS[winner],
+                hoverinfo="skip",
             )
+    add_interval_trace(fig, rows, labels, n, "#222222", text(lang, "charts.interval", ci=n.ci()))
     fig.update_layout(
         **layout(
             lang,
+            height=bar_height(len(rows)),
             barmode="stack",
-            xaxis_title=text(lang, "charts.end_reason"),
-            yaxis_title=text(lang, "charts.games"),
+            xaxis_title=text(lang, "charts.share"),
+            legend=TOP_LEGEND,
         )
     )
+    fig.update_xaxes(tickformat=".0%", rangemode="tozero")
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    return fig
+
+
+# A legend in rows above the plot, wrapping at the chart's width: it never takes the
+# plot's width nor gets its own scroll bar.
+TOP_LEGEND = {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0}
+
+
+def add_interval_trace(
+    fig: go.Figure,
+    rows: pd.DataFrame,
+    labels: list[str],
+    n: Numbers,
+    colour: str,
+    name: str,
+    legend: bool = True,
+) -> None:
+    """Each row's share (``share``, ``low``, ``high``, ``games``) as a tick with its
+    interval as a horizontal error bar, at its label; the hover says the share, the
+    interval and the games."""
+    custom = [
+        [lab, n.pct(s), n.pct_interval(lo, hi), n.count(g)]
+        for lab, s, lo, hi, g in zip(
+            labels, rows["share"], rows["low"], rows["high"], rows["games"], strict=True
+        )
+    ]
+    fig.add_scatter(
+        x=rows["share"],
+        y=labels,
+        mode="markers",
+        name=name,
+        showlegend=legend,
+        legendgroup=name,
+        marker={"symbol": "line-ns-open", "size": 12, "color": colour, "line": {"width": 2}},
+        error_x={
+            "type": "data",
+            "symmetric": False,
+            "color": colour,
+            "thickness": 1.5,
+            "array": rows["high"] - rows["share"],
+            "arrayminus": rows["share"] - rows["low"],
+        },
+        customdata=custom,
+        hovertemplate="%{customdata[0]}: %{customdata[1]} (%{customdata[2]}) · "
+        + "%{customdata[3]} "
+        + text(n.lang, "charts.games")
+        + "<extra></extra>",
+    )
+
+
+def reasons_by_rules_chart(
+    by_rules: dict[str, pd.DataFrame], lang: str = "en", confidence: float = 0.95
+) -> go.Figure:
+    """How games end under each rule set: for every reason that ended a game under one of
+    them, one horizontal bar per rule set (its share of that rule set's games) with the
+    share's interval at ``confidence`` (each frame as :func:`sim.stats.end_reasons`)."""
+    n = Numbers(lang, confidence)
+    seen = [occurring(r) for r in by_rules.values()]
+    order = pd.concat([r[["reason", "share"]] for r in seen]) if seen else pd.DataFrame()
+    reasons = (
+        list(order.groupby("reason", sort=False)["share"].sum().sort_values(ascending=False).index)
+        if len(order)
+        else []
+    )
+    labels = [reason_name(lang, r) for r in reasons]
+    fig = go.Figure()
+    for i, (spec, table) in enumerate(by_rules.items()):
+        rows = table.set_index("reason").reindex(reasons).reset_index()
+        rows[["games", "share", "low", "high"]] = rows[["games", "share", "low", "high"]].fillna(0)
+        custom = [
+            [spec, lab, n.pct(s), n.pct_interval(lo, hi), n.count(g)]
+            for lab, s, lo, hi, g in zip(
+                labels, rows["share"], rows["low"], rows["high"], rows["games"], strict=True
+            )
+        ]
+        fig.add_bar(
+            x=rows["share"],
+            y=labels,
+            orientation="h",
+            name=spec,
+            marker_color=series_colour(i),
+            error_x={
+                "type": "data",
+                "symmetric": False,
+                "color": "#222222",
+                "thickness": 1.2,
+                "array": rows["high"] - rows["share"],
+                "arrayminus": rows["share"] - rows["low"],
+            },  # fmt: skip
+            customdata=custom,
+            hovertemplate="%{customdata[0]} · %{customdata[1]}: %{customdata[2]} "
+            + "(%{customdata[3]}) · %{customdata[4]} "
+            + text(lang, "charts.games")
+            + "<extra></extra>",
+        )
+    per_row = 12 + 16 * max(len(by_rules), 1)
+    fig.update_layout(
+        **layout(
+            lang,
+            height=bar_height(len(reasons), per_row) + 22 * (len(by_rules) // 3),
+            barmode="group",
+            xaxis_title=text(lang, "charts.share_ci", ci=n.ci()),
+            legend={**TOP_LEGEND, "traceorder": "normal"},
+        )
+    )
+    fig.update_xaxes(tickformat=".0%", rangemode="tozero")
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    return fig
+
+
+# The by-rules panels: (column prefix of sim.stats.general_stats_by, catalogue key of the
+# panel's title, whether the figure is a share, its neutral value).
+RULE_PANELS = (
+    ("first_score", "first_low", "first_high", "charts.panel_first_score", True, 0.5),
+    ("first_move_elo", "first_move_low", "first_move_high", "charts.panel_first_move", False, 0.0),
+    ("draw_rate", "draw_low", "draw_high", "charts.panel_draw_rate", True, None),
+)
+
+
+def by_rules_chart(by_rules: pd.DataFrame, lang: str = "en", confidence: float = 0.95) -> go.Figure:
+    """One row per rule set, three panels side by side: the first player's score, the
+    first-move advantage (Elo, fitted with the bots; no dot where it cannot be told apart
+    from the bots' strengths) and the draw rate, each a dot with its interval at
+    ``confidence`` (columns of :func:`sim.stats.general_stats_by` with ``by="rules"``)."""
+    # lazy: start-up time (plotly's subplots)
+    from plotly.subplots import make_subplots
+
+    n = Numbers(lang, confidence)
+    rules = [str(r) for r in by_rules["rules"]]
+    games = [n.count(g) for g in by_rules["games"]]
+    fig = make_subplots(
+        rows=1, cols=len(RULE_PANELS), shared_yaxes=True, horizontal_spacing=0.04,
+        subplot_titles=[text(lang, key, ci=n.ci()) for *_, key, _s, _z in RULE_PANELS],
+    )  # fmt: skip
+    for col, (value, low, high, key, share, neutral) in enumerate(RULE_PANELS, start=1):
+        v, lo, hi = (pd.to_numeric(by_rules[c], errors="coerce") for c in (value, low, high))
+        shown = [n.pct(x) if share else n.signed(x) for x in v]
+        bounds = [
+            n.interval(a, b, "pct" if share else "signed") for a, b in zip(lo, hi, strict=True)
+        ]
+        fig.add_scatter(
+            x=v, y=rules, mode="markers", row=1, col=col, showlegend=False,
+            marker={"size": 9, "color": series_colour(0)},
+            error_x={"type": "data", "symmetric": False, "array": hi - v, "arrayminus": v - lo,
+                     "color": series_colour(0), "thickness": 1.5},
+            customdata=list(zip(rules, shown, bounds, games, strict=True)),
+            hovertemplate="%{customdata[0]} · " + text(lang, key, ci=n.ci())
+            + ": %{customdata[1]} %{customdata[2]} · %{customdata[3]} "
+            + text(lang, "charts.games") + "<extra></extra>",
+        )  # fmt: skip
+        if neutral is not None:
+            fig.add_vline(x=neutral, line_dash="dot", line_color="#888888", row=1, col=col)
+        if share:
+            fig.update_xaxes(tickformat=".0%", row=1, col=col)
+    fig.update_layout(**layout(lang, height=bar_height(len(rules), 30) + 10))
+    fig.update_annotations(font_size=12)
+    fig.update_yaxes(autorange="reversed", automargin=True, type="category")
+    return fig
+
+
+def no_data_figure(lang: str = "en", height: int = 160) -> go.Figure:
+    """An empty chart saying "no data" in ``lang`` (a figure whose selection holds no
+    value: not a blank area)."""
+    fig = go.Figure()
+    fig.add_annotation(
+        text=text(lang, "charts.no_data"), x=0.5, y=0.5, xref="paper", yref="paper",
+        showarrow=False, font={"size": 16, "color": "#666666"},
+    )  # fmt: skip
+    fig.update_layout(**layout(lang, height=height))
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
     return fig
 
 

@@ -7,15 +7,21 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard.charts import add_length_trace, layout, length_bins, series_colour
+from dashboard.charts import (
+    TOP_LEGEND,
+    add_length_trace,
+    layout,
+    length_bins,
+    reasons_by_rules_chart,
+)
 from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
-from dashboard.lang import lang, nf, reason, t
+from dashboard.lang import confidence, lang, nf, t
 from dashboard.loaders import filter_options, stat
 from dashboard.tables import show_table, show_transposed
 from dashboard.urlstate import keep
 from sim.report import fmt
-from sim.stats import compare_rules, general_stats, length_histogram
+from sim.stats import compare_rules, end_reasons, general_stats, length_histogram
 
 ALPHA = 0.05
 
@@ -139,23 +145,7 @@ def length_chart(selection, specs: list[str]) -> go.Figure:  # noqa: ANN001
             xaxis_title=t("charts.plies"),
             yaxis_title=t("charts.share"),
             yaxis_tickformat=".0%",
-        )
-    )
-    return fig
-
-
-def reasons_chart(reasons: pd.DataFrame) -> go.Figure:
-    """Games by end reason for each chosen rules spec, side by side."""
-    fig = go.Figure()
-    labels = [reason(r) for r in reasons.index]
-    for i, spec in enumerate(reasons.columns):
-        fig.add_bar(x=labels, y=reasons[spec], name=spec, marker_color=series_colour(i))
-    fig.update_layout(
-        **layout(
-            lang(),
-            barmode="group",
-            xaxis_title=t("charts.end_reason"),
-            yaxis_title=t("charts.games"),
+            legend=TOP_LEGEND,
         )
     )
     return fig
@@ -198,7 +188,8 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
         st.plotly_chart(length_chart(ctx.selection, specs), key="cmp_lengths")
     with right:
         st.subheader(t("compare.how_end"))
-        st.plotly_chart(reasons_chart(cmp.reasons), key="cmp_reasons")
+        shares = {spec: stat(end_reasons, ctx.selection.with_rules(spec)) for spec in specs}
+        st.plotly_chart(reasons_by_rules_chart(shares, lang(), confidence()), key="cmp_reasons")
     st.subheader(t("compare.design"))
     st.caption(t("compare.design_caption"))
     show_table(design_table(cmp.per_rules), "cmp_design", "game-design", static=True)

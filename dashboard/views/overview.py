@@ -10,6 +10,7 @@ import streamlit as st
 
 from dashboard.charts import (
     animal_heatmap,
+    by_rules_chart,
     den_chart,
     end_reasons_chart,
     length_bins,
@@ -17,7 +18,7 @@ from dashboard.charts import (
     squares_heatmap,
 )
 from dashboard.common import page_start
-from dashboard.lang import fox, lang, nf, t
+from dashboard.lang import confidence, fox, lang, nf, t
 from dashboard.loaders import stat
 from dashboard.tables import show_table
 from dashboard.trend import show_first_player_trend
@@ -123,9 +124,10 @@ if ctx is not None:
     with right:
         st.subheader(t("overview.how_end"))
         reasons = stat(end_reasons, ctx.selection)
-        st.plotly_chart(end_reasons_chart(reasons, lang()), key="overview_reasons")
+        st.plotly_chart(end_reasons_chart(reasons, lang(), confidence()), key="overview_reasons")
     st.subheader(t("overview.by_rules"))
     by_rules = stat(general_stats_by, ctx.selection, by="rules")
+    st.plotly_chart(by_rules_chart(by_rules, lang(), confidence()), key="overview_by_rules_chart")
     table = by_rules[["rules"]].copy()
     table.columns = [t("overview.col_rules")]
     for column, key in (
@@ -135,16 +137,18 @@ if ctx is not None:
         ("draw", "overview.col_draw"),
     ):
         table[t(key)] = [n.count(v) for v in by_rules[column]]
-    table[t("overview.col_first_score")] = [
-        f"{n.pct(s)} ({n.pct_interval(lo, hi)})"
+    with_ci = {key: t("charts.with_ci", column=t(key), ci=n.ci()) for key in (
+        "overview.col_first_score", "overview.col_first_move", "overview.col_mean")}  # fmt: skip
+    table[with_ci["overview.col_first_score"]] = [
+        f"{n.pct(s)} {n.interval(lo, hi)}"
         for s, lo, hi in zip(
             by_rules["first_score"], by_rules["first_low"], by_rules["first_high"], strict=True
         )
     ]
-    table[t("overview.col_first_move")] = [
+    table[with_ci["overview.col_first_move"]] = [
         t("first_move.unlinked")
         if v == "not_identifiable"
-        else f"{n.signed(e)} ({n.ci()} {n.interval(lo, hi, 'signed')})"
+        else f"{n.signed(e)} {n.interval(lo, hi, 'signed')}"
         for v, e, lo, hi in zip(
             by_rules["first_move_verdict"],
             by_rules["first_move_elo"],
@@ -153,15 +157,15 @@ if ctx is not None:
             strict=True,
         )
     ]
-    table[t("overview.col_mean")] = [
-        f"{n.num(m)} ({n.num_interval(lo, hi)})"
+    table[with_ci["overview.col_mean"]] = [
+        f"{n.num(m)} {n.interval(lo, hi, 'num')}"
         for m, lo, hi in zip(
             by_rules["mean_plies"], by_rules["mean_low"], by_rules["mean_high"], strict=True
         )
     ]
     table[t("overview.col_min")] = [n.count(v) for v in by_rules["min_plies"]]
     table[t("overview.col_max")] = [n.count(v) for v in by_rules["max_plies"]]
-    show_table(table, "overview_by_rules", "by-rules")
+    show_table(table, "overview_by_rules", "by-rules", static=True)
 
     keep("overview_details", "bool", param="details", default=False)
     if st.toggle(t("overview.details"), key="overview_details"):

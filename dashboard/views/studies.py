@@ -1,24 +1,38 @@
-"""Studies: a recorded study's figures as a heat map over rule sets × pairings, the grid
-options' effects as a forest plot, and the cells' table (links to their batches, CSV)."""
+"""Studies: a recorded study's report as `dsq study report` gives it: a figure of every cell
+as a heat map over rule sets × conditions, the grid options' effects (forest plot,
+sentences, the table with p-values and Holm's correction), the skill depth, the skill
+curves and the draw rate's curvature, the verdicts, the families of tests, and the cells'
+table (links to their batches, CSV). Every figure is the report's (:mod:`sim.study`)."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard.charts import layout
-from dashboard.lang import lang, nf, t
+from dashboard.lang import nf, t
 from dashboard.loaders import data_dir, dataset
-from dashboard.study_charts import CURVE_METRICS, curve_chart, verdict_frame
+from dashboard.study_charts import (
+    CURVE_METRICS,
+    curvature_frame,
+    curve_chart,
+    depth_frame,
+    effects_frame,
+    forest,
+    heat_map,
+    verdict_frame,
+)
+from dashboard.study_texts import condition_label, effect_sentence
 from dashboard.tables import show_table
 from dashboard.urlstate import keep
 from engine.errors import DsqError
+from sim.study.effects import effects_tally
 from sim.study.findings_text import curve_rows
+from sim.study.heat import NEUTRAL
 from sim.study.metrics import METRICS, value
 from sim.study.report import build_report, cells_frame
 from sim.study.run import recorded_studies, recorded_study
@@ -31,65 +45,6 @@ def _report(folder: str, fingerprint: str, name: str) -> dict[str, Any]:
     return build_report(recorded_study(Path(folder), name), folder)
 
 
-def _condition(c: dict[str, Any]) -> str:
-    """A cell's condition: its pairing, with family, openings and seed set where the study
-    has those axes."""
-    return str(c.get("condition") or c["pairing"])
-
-
-def heat_map(rep: dict[str, Any], metric: str) -> go.Figure:
-    """``metric`` of every cell: rule sets down, pairings across."""
-    rules = list(dict.fromkeys(c["rules"] for c in rep["cells"]))
-    pairings = list(dict.fromkeys(_condition(c) for c in rep["cells"]))
-    z: list[list[float | None]] = [[None] * len(pairings) for _ in rules]
-    for c in rep["cells"]:
-        z[rules.index(c["rules"])][pairings.index(_condition(c))] = value(c, metric)
-    text = [[nf().num(v, 3) if v is not None else "" for v in row] for row in z]
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            x=pairings,
-            y=rules,
-            text=text,
-            texttemplate="%{text}",
-            colorscale="RdBu_r" if metric == "first_move_elo" else "Viridis",
-            hovertemplate="%{y}<br>%{x}<br>%{text}<extra></extra>",
-        )
-    )
-    fig.update_yaxes(autorange="reversed")
-    fig.update_layout(**layout(lang(), height=max(320, 28 * len(rules) + 120)))
-    return fig
-
-
-def forest(effects: list[dict[str, Any]], metric: str) -> go.Figure | None:
-    """The effects on ``metric``, one marker with its interval per option and pairing."""
-    rows = [e for e in effects if e["metric"] == metric and e.get("effect") is not None]
-    if not rows:
-        return None
-    fig = go.Figure()
-    for pairing in dict.fromkeys(e["pairing"] for e in rows):
-        es = [e for e in rows if e["pairing"] == pairing]
-        fig.add_trace(
-            go.Scatter(
-                x=[e["effect"] for e in es],
-                y=[e["term"] for e in es],
-                mode="markers",
-                name=pairing,
-                error_x={
-                    "type": "data",
-                    "symmetric": False,
-                    "array": [e["high"] - e["effect"] for e in es],
-                    "arrayminus": [e["effect"] - e["low"] for e in es],
-                },
-            )
-        )
-    fig.add_vline(x=0, line_dash="dot")
-    fig.update_yaxes(autorange="reversed")
-    height = max(320, 22 * len({e["term"] for e in rows}) + 160)
-    fig.update_layout(**layout(lang(), height=height, xaxis_title=t(f"studies.metric_{metric}")))
-    return fig
-
-
 def cells_table(rep: dict[str, Any]) -> pd.DataFrame:
     """The cells as display rows, each with a link to its batches on the Games page."""
     n = nf()
@@ -99,7 +54,7 @@ def cells_table(rep: dict[str, Any]) -> pd.DataFrame:
         rows.append(
             {
                 t("studies.col_rules"): c["rules"],
-                t("studies.col_pairing"): _condition(c),
+                t("studies.col_pairing"): condition_label(c),
                 t("studies.col_games"): n.count(c["games"]),
                 t("studies.col_first_move"): n.signed(fm.get("value")),
                 t("studies.col_first_move_ci"): n.interval(fm.get("low"), fm.get("high"), "signed"),
@@ -111,8 +66,77 @@ def cells_table(rep: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def no_data() -> None:
+    """Where a figure has nothing to show: say so (not a blank area)."""
+    st.info(t("charts.no_data"), icon=":material/bar_chart_off:")
+
+
+def cell_figure(rep: dict[str, Any]) -> None:
+    """The heat map of a chosen figure over the cells, and what its marks mean."""
+    keep("study_metric", "choice", param="metric", default=METRICS[0], options=METRICS)
+    metric = st.selectbox(
+        t("studies.metric"),
+        METRICS,
+        key="study_metric",
+        format_func=lambda m: t(f"studies.metric_{m}"),
+    )
+    drawn = heat_map(rep, metric)
+    if drawn is None:
+        no_data()
+        return
+    fig, tally = drawn
+    st.plotly_chart(fig, key="study_heat")
+    n = nf()
+    if metric in NEUTRAL:
+        neutral = n.num(NEUTRAL[metric], 0) if metric.endswith("elo") else n.pct(0.5, 0)
+        st.caption(t("study.heat_marks", neutral=neutral, excluding=n.count(tally["excluding"]),
+                     shown=n.count(tally["shown"]), significant=n.count(tally["significant"]),
+                     tested=n.count(tally["tested"])))  # fmt: skip
+    else:
+        st.caption(t("study.heat_help"))
+
+
+def effects(rep: dict[str, Any], name: str) -> None:
+    """The grid options' effects: how many hold after Holm's correction, the forest plot
+    of a chosen figure, a sentence for each significant effect, and every effect's row."""
+    st.subheader(t("studies.effects"))
+    k, total = effects_tally(rep["effects"])
+    n = nf()
+    st.markdown(t("study.effects_tally", k=n.count(k), n=n.count(total)))
+    keep("study_effect", "choice", param="effect", default=EFFECT_METRICS[0],
+         options=EFFECT_METRICS)  # fmt: skip
+    eff = st.selectbox(
+        t("studies.effect_metric"),
+        EFFECT_METRICS,
+        key="study_effect",
+        format_func=lambda m: t(f"studies.metric_{m}"),
+    )
+    fig = forest(rep["effects"], eff)
+    if fig is None:
+        st.info(t("studies.no_effects"))
+    else:
+        st.plotly_chart(fig, key="study_forest")
+    sentences = [effect_sentence(e) for e in rep["effects"] if e.get("significant")]
+    if sentences:
+        st.markdown("\n".join(f"- {x}" for x in sentences))
+    with st.expander(t("study.effects_table")):
+        show_table(effects_frame(rep["effects"]), "study_effects", f"{name}-effects")
+
+
+def skill_depth(rep: dict[str, Any], name: str) -> None:
+    """The Elo gap from the weakest rung to the strongest under each rule set."""
+    st.subheader(t("study.skill_depth"))
+    depth = depth_frame(rep)
+    if depth.empty:
+        st.info(t("study.skill_depth_none"))
+        return
+    st.caption(t("study.skill_depth_help"))
+    show_table(depth, "study_depth", f"{name}-skill-depth", static=True)
+
+
 def findings(rep: dict[str, Any], name: str) -> None:
-    """The skill curves of a chosen rule set and the verdict table."""
+    """The skill curves of a chosen rule set, the draw rate's curvature, the verdict table
+    and the families of tests."""
     f = rep.get("findings") or {}
     if not f.get("curves"):
         return
@@ -130,7 +154,9 @@ def findings(rep: dict[str, Any], name: str) -> None:
         format_func=lambda m: t(f"studies.curve_{m}"),
     )
     fig = curve_chart(rep, rules, metric)
-    if fig is not None:
+    if fig is None:
+        no_data()
+    else:
         st.plotly_chart(fig, key="study_curves")
     st.download_button(
         t("studies.download_curves"),
@@ -141,9 +167,27 @@ def findings(rep: dict[str, Any], name: str) -> None:
         key="study_curves_csv",
         on_click="ignore",
     )
+    bends = curvature_frame(rep)
+    if not bends.empty:
+        st.subheader(t("study.curvature"))
+        st.caption(t("study.curvature_help"))
+        show_table(bends, "study_curvature", f"{name}-curvature", static=True)
     st.subheader(t("studies.findings"))
     st.caption(t("studies.findings_help"))
     show_table(verdict_frame(rep), "study_findings", f"{name}-findings")
+    n = nf()
+    families = t("compare.list_separator").join(
+        t(f"study.family_{key.replace(' ', '_')}", n=n.count(size))
+        for key, size in f.get("families", {}).items()
+    )
+    st.caption(t("study.families", families=families))
+
+
+def void_note(rep: dict[str, Any]) -> None:
+    """How many games the rule sets' void rule left out of every figure."""
+    void = sum(int(c.get("void_games") or 0) for c in rep["cells"])
+    if void:
+        st.caption(t("study.void", void=nf().count(void)))
 
 
 def main() -> None:
@@ -153,13 +197,8 @@ def main() -> None:
     folder = data_dir()
     names = recorded_studies(Path(folder))
     if not names:
-        st.info(
-            t(
-                "studies.none",
-                folder=folder,
-                command="dsq study run docs/studies/example.toml --quick",
-            )
-        )
+        command = f"dsq study run docs/studies/example.toml --quick --data {shlex.quote(folder)}"
+        st.info(t("studies.none", folder=folder, command=command))
         return
     keep("study_name", "choice", param="study", options=names)
     name = st.selectbox(t("studies.pick"), names, key="study_name")
@@ -169,32 +208,11 @@ def main() -> None:
         st.error(str(exc))
         return
     st.subheader(rep["title"])
-    keep("study_metric", "choice", param="metric", default=METRICS[0], options=METRICS)
-    metric = st.selectbox(
-        t("studies.metric"),
-        METRICS,
-        key="study_metric",
-        format_func=lambda m: t(f"studies.metric_{m}"),
-    )
-    st.plotly_chart(heat_map(rep, metric), key="study_heat")
+    void_note(rep)
+    cell_figure(rep)
     if rep.get("effects"):
-        st.subheader(t("studies.effects"))
-        keep("study_effect", "choice", param="effect", default=EFFECT_METRICS[0],
-             options=EFFECT_METRICS)  # fmt: skip
-        eff = st.selectbox(
-            t("studies.effect_metric"),
-            EFFECT_METRICS,
-            key="study_effect",
-            format_func=lambda m: t(f"studies.metric_{m}"),
-        )
-        fig = forest(rep["effects"], eff)
-        if fig is None:
-            st.info(t("studies.no_effects"))
-        else:
-            st.plotly_chart(fig, key="study_forest")
-        for e in rep["effects"]:
-            if e.get("sentence"):
-                st.markdown(f"- {e['sentence']}")
+        effects(rep, name)
+    skill_depth(rep, name)
     findings(rep, name)
     st.subheader(t("studies.cells"))
     st.caption(t("studies.cells_help"))

@@ -207,20 +207,36 @@ def holm(effects: list[dict[str, Any]], alpha: float = 0.05) -> None:
         e.setdefault("significant", False)
 
 
+def sentence_parts(e: dict[str, Any]) -> dict[str, Any]:
+    """What an effect's sentence says, as numbers and names: ``term``, ``pairing``,
+    ``metric``, ``unit`` (``plies``, ``elo``, ``points``: percentage points), ``up``
+    (whether the option raises the figure) and ``size``, ``low``, ``high``: the size of the
+    change and its interval's bounds, nearer first, in that unit (the pages write them in
+    their language; :func:`sentence` in English)."""
+    lo, hi, x = e["low"], e["high"], e["effect"]
+    k = 100.0 if e["unit"] == "points" else 1.0
+    a, b = sorted((abs(lo) * k, abs(hi) * k))
+    return {"term": e["term"], "pairing": e["pairing"], "metric": e["metric"],
+            "unit": e["unit"], "up": x > 0, "size": abs(x) * k, "low": a, "high": b}  # fmt: skip
+
+
+def effects_tally(effects: list[dict[str, Any]]) -> tuple[int, int]:
+    """How many of a study's effects are significant after Holm's correction, and how
+    many effects there are: ``9 of 24 significant``."""
+    return sum(bool(e.get("significant")) for e in effects), len(effects)
+
+
 def sentence(e: dict[str, Any]) -> str:
     """One plain sentence for an effect, e.g. "`rule_17_5` shortens games by 31 plies
     [22, 40] at alphabeta:depth=4"."""
-    lo, hi, x = e["low"], e["high"], e["effect"]
-    up = x > 0
-    if e["unit"] == "plies":
-        verb = "lengthens games" if up else "shortens games"
-        size = f"{abs(x):.0f} plies [{min(abs(lo), abs(hi)):.0f}, {max(abs(lo), abs(hi)):.0f}]"
-    elif e["unit"] == "elo":
-        verb = "raises the first-move advantage" if up else "lowers the first-move advantage"
-        size = f"{abs(x):.0f} Elo [{min(abs(lo), abs(hi)):.0f}, {max(abs(lo), abs(hi)):.0f}]"
+    s = sentence_parts(e)
+    if s["unit"] == "plies":
+        verb = "lengthens games" if s["up"] else "shortens games"
+        size = f"{s['size']:.0f} plies [{s['low']:.0f}, {s['high']:.0f}]"
+    elif s["unit"] == "elo":
+        verb = ("raises" if s["up"] else "lowers") + " the first-move advantage"
+        size = f"{s['size']:.0f} Elo [{s['low']:.0f}, {s['high']:.0f}]"
     else:
-        what = OUTCOMES[e["metric"]][1]
-        verb = f"raises {what}" if up else f"lowers {what}"
-        a, b = sorted((abs(lo) * 100, abs(hi) * 100))
-        size = f"{abs(x) * 100:.1f} percentage points [{a:.1f}, {b:.1f}]"
+        verb = ("raises " if s["up"] else "lowers ") + OUTCOMES[e["metric"]][1]
+        size = f"{s['size']:.1f} percentage points [{s['low']:.1f}, {s['high']:.1f}]"
     return f"`{e['term']}` {verb} by {size} at {e['pairing']}"

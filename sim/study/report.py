@@ -14,6 +14,7 @@ from sim.report import fmt
 from sim.stats import Selection, ratings
 from sim.storage.paths import read_bounded, resolve_data_dir
 from sim.storage.reading import open_dataset
+from sim.study.effects import effects_tally
 from sim.study.metrics import cell_metrics, value
 from sim.study.run import cell_batches, recorded_study, study_path
 from sim.study.spec import Study, load_study
@@ -215,10 +216,8 @@ def report_text(rep: dict[str, Any]) -> str:
             )
     sig = [e for e in rep.get("effects", []) if e.get("sentence")]
     if "effects" in rep:
-        lines += [
-            "",
-            f"effects: {len(sig)} of {len(rep['effects'])} significant after Holm's correction",
-        ]
+        k, n = effects_tally(rep["effects"])
+        lines += ["", f"effects: {k} of {n} significant after Holm's correction"]
         lines += [f"  {e['sentence']} ({fmt.p_value(e['p_holm'])}, Holm)" for e in sig]
     # lazy: start-up time (the findings' text)
     from sim.study.findings_text import findings_text

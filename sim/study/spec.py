@@ -39,6 +39,15 @@ RUN_KEYS = {"workers", "scheduler"}
 QUICK_KEYS = {"per_cell", "bots", "rules"}
 
 
+VS = " vs "  # between a mixed pairing's bots (a bot spec has no spaces)
+
+
+def pairing_bots(pairing: str) -> list[str]:
+    """The bots of a pairing as :attr:`Cell.pairing` names it: one for self-play, Red's
+    and Blue's for a mixed pairing."""
+    return pairing.split(VS)
+
+
 @dataclass(frozen=True)
 class Cell:
     """One cell of a study: a rule set and a pairing (``red`` and ``blue`` bot specs,
@@ -62,7 +71,7 @@ class Cell:
     def pairing(self) -> str:
         """``BOT`` for self-play, ``RED vs BLUE`` for a mixed pairing (short specs)."""
         red, blue = short_spec(self.red), short_spec(self.blue)
-        return red if self.red == self.blue else f"{red} vs {blue}"
+        return red if self.red == self.blue else f"{red}{VS}{blue}"
 
     @property
     def condition(self) -> str:

@@ -49,9 +49,13 @@ def test_overlaid_histograms_are_distinct_step_lines():
 
 
 def test_charts_have_axis_and_colour_bar_titles():
-    reasons = pd.DataFrame({"reason": ["den"], "red": [2], "blue": [1], "draw": [0]})
+    reasons = pd.DataFrame({"reason": ["den", "time"], "games": [3, 0], "share": [1.0, 0.0],
+                            "low": [0.44, 0.0], "high": [1.0, 0.56], "red": [2, 0],
+                            "blue": [1, 0], "draw": [0, 0]})  # fmt: skip
     fig = end_reasons_chart(reasons, "pt")
-    assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text
+    assert fig.layout.xaxis.title.text and fig.layout.legend.orientation == "h"
+    assert {t.orientation for t in fig.data if t.type == "bar"} == {"h"}
+    assert list(fig.data[-1].y) == ["entrou na toca"]  # reasons that ended no game left out
     grid = pd.DataFrame([[1, 2]], index=[9], columns=["a", "b"])
     assert heatmap(grid, "x", "y", "en", "captures").data[0].colorbar.title.text == "captures"
 

@@ -70,7 +70,7 @@ def test_studies_page_shows_skill_curves_and_verdicts(monkeypatch, study_data):
     [verdicts] = [d for d in at.dataframe if "Verdict" in d.value.columns]
     rows = verdicts.value.set_index("Finding")
     draws = rows.loc["standard+no_capture_plies=50 − standard: the draw rate"]
-    assert draws["Verdict"] == "robust" and draws["Unit"] == "points"
+    assert draws["Verdict"] == "robust" and draws["Unit"] == "percentage points"
     assert float(draws["Pooled"]) > 20  # the 50-ply rule draws most random games
     at.selectbox(key="study_curve_metric").set_value("plies").run()
     assert not at.exception

@@ -7,11 +7,14 @@ its element's content is wider than its box (``scrollWidth > clientWidth``: an e
 clipped or spilled label, a table whose columns hide behind a scroll bar, a select box
 whose value does not fit); a box that lets its children overflow visibly counts only for
 its own text; a text or a button must lie within its column. Tables drawn on a canvas
-(``st.dataframe``) and charts are not measured.
+(``st.dataframe``) and charts are not measured; the charts of how games end are measured
+apart (their plot area and legend at 1280 pixels). The data folder holds a small study, so
+the Studies page shows its whole report.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from collections.abc import Iterator
@@ -21,6 +24,8 @@ import pytest
 
 from dashboard.i18n import text
 from dashboard.jobs import jobs_dir
+from sim.study.run import run_study
+from sim.study.spec import load_study
 from tests.support.browser import TIMEOUT, chromium, copy_sample, wait_idle
 from tests.support.server import dashboard_server
 
@@ -70,6 +75,22 @@ DRAWN = """() =>
   !document.querySelector('[data-testid^="stSkeleton"], [data-testid="stAppSkeleton"]')
   && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
        .every(el => el.querySelector('.main-svg'))"""
+# A small study with mixed pairings and a grid: skill depth, effects, curves, every table.
+STUDY = """
+name = "layout"
+seed = 5
+[rules]
+base = "standard"
+[rules.grid]
+no_capture_plies = [50]
+[ladder]
+bots = ["random", "greedy"]
+pairings = "both"
+[games]
+per_cell = 20
+"""
+# The last element of each page whose script runs long: the page has drawn once it shows.
+LAST = {"studies": ".st-key-study_report_csv"}
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +98,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The dashboard on a private copy of the bundled sample, with a launch that is still
     starting (its process, this one, is alive): the Simulate page shows its Cancel button."""
     data: Path = copy_sample(tmp_path_factory.mktemp("layout") / "data")
+    study = tmp_path_factory.mktemp("layout-study") / "layout.toml"
+    study.write_text(STUDY, encoding="utf-8")
+    run_study(load_study(study), data, stream=io.StringIO())
     jobs_dir(data).mkdir(parents=True)
     launch = {"group": "layout-starting", "batch_ids": ["layout-starting"], "pid": os.getpid(),
               "specs": [{"rules": "standard", "red": "random", "blue": "greedy", "games": 10}],
@@ -101,10 +125,16 @@ def test_every_text_is_whole_and_no_request_leaves_the_machine(server):
                     continue
                 page.goto(f"{server}/{path}?lang={lang}")
                 page.locator("h1").first.wait_for()
+                if path in LAST:
+                    page.locator(LAST[path]).wait_for(timeout=TIMEOUT)
                 wait_idle(page)
                 page.wait_for_function(DRAWN, timeout=TIMEOUT)
                 assert not page.locator('[data-testid="stException"]').count(), (lang, path)
                 if path == "simulate":
+                    show_all = page.locator(".st-key-sim_show_all label")  # the study's batches
+                    if show_all.count():
+                        show_all.first.click()
+                        wait_idle(page)
                     cancel = page.get_by_role("button", name=text(lang, "simulate.cancel"))
                     cancel.first.wait_for()
                 for width in WIDTHS:
@@ -115,3 +145,43 @@ def test_every_text_is_whole_and_no_request_leaves_the_machine(server):
         context.close()
     assert not outside, sorted(set(outside))
     assert not cut, "\n".join(f"{where}: {found}" for where, found in cut.items())
+
+
+# Each chart of how games end: its plot area and whether its legend scrolls.
+ENDINGS_JS = """() => [...document.querySelectorAll(
+    '.st-key-overview_reasons, .st-key-cmp_reasons')].map(el => {
+  const box = el.getBoundingClientRect();
+  const plot = el.querySelector('.nsewdrag').getBoundingClientRect();
+  const scroll = el.querySelector('.legend .scrollbar');
+  return {key: el.className.match(/st-key-[a-z_]+/)[0], width: box.width, height: box.height,
+          plotWidth: plot.width, plotHeight: plot.height,
+          legendScroll: scroll ? scroll.getBoundingClientRect().height : 0};
+})"""
+
+
+def test_how_games_end_and_by_rules_fit_at_1280_pixels(server):
+    """How games end (Overview, Compare): the plot takes half the chart's width and height
+    at least (no squeezed bars), its legend no scroll bar; By rules: its dots and a table
+    shown whole (an HTML table, measured by the test above), in every language."""
+    bad: list[str] = []
+    with chromium() as browser:
+        page = browser.new_context(viewport={"width": 1280, "height": 1400}).new_page()
+        page.set_default_timeout(TIMEOUT)
+        for lang in LANGS:
+            for path, charts in (("", 1), ("compare", 1)):
+                page.goto(f"{server}/{path}?lang={lang}")
+                page.locator(".st-key-overview_reasons, .st-key-cmp_reasons").first.wait_for()
+                wait_idle(page)
+                page.wait_for_function(DRAWN, timeout=TIMEOUT)
+                found = page.evaluate(ENDINGS_JS)
+                assert len(found) == charts, (lang, path, found)
+                for c in found:
+                    if (c["legendScroll"] or c["plotWidth"] < c["width"] / 2
+                            or c["plotHeight"] < c["height"] / 2):  # fmt: skip
+                        bad.append(f"{lang} /{path}: {c}")
+                if path == "":
+                    page.locator(".st-key-overview_by_rules_chart .main-svg").first.wait_for()
+                    header = text(lang, "overview.col_min")
+                    table = page.locator('[data-testid="stTable"]', has_text=header).first
+                    assert table.count(), lang
+    assert not bad, "\n".join(bad)
