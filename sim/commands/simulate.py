@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import shlex
 import sys
 import time
 from typing import TYPE_CHECKING, Any
@@ -32,6 +31,7 @@ from sim.storage.paths import (
     batch_ids,
     batch_path,
     check_batch_id,
+    dsq_line,
     new_batch_id,
     resolve_data_dir,
     writable_data_dir,
@@ -297,6 +297,11 @@ class NotedProgress(BatchProgress):
         super().start(name, total, done, counts)
 
 
+def resume_line(batch_id: str, data: str | None) -> str:
+    """The command that plays the rest of batch ``batch_id`` (``--data`` as given)."""
+    return dsq_line("simulate", "--resume", batch_id, data=data)
+
+
 def interrupted_text(data: str | None, ids: list[str]) -> str:
     """What ``dsq simulate`` says when interrupted: which batches stopped short, and the
     command that plays the rest of each."""
@@ -304,7 +309,6 @@ def interrupted_text(data: str | None, ids: list[str]) -> str:
     from sim.storage.records import read_batch_record
 
     d = resolve_data_dir(data)
-    named = "" if data is None else f" --data {shlex.quote(data)}"
     stopped = []
     for bid in ids:
         try:
@@ -315,7 +319,7 @@ def interrupted_text(data: str | None, ids: list[str]) -> str:
             stopped.append(bid)
     if not stopped:
         return "interrupted"
-    again = "; ".join(f"dsq simulate --resume {bid}{named}" for bid in stopped)
+    again = "; ".join(resume_line(bid, data) for bid in stopped)
     return f"interrupted; the games played are recorded, to play the rest: {again}"
 
 
@@ -368,7 +372,7 @@ def run(args: argparse.Namespace) -> int:
                 # The machine, not the batch: one line, exit 2; what was recorded is kept.
                 print(
                     f"dsq simulate: error: batch {exc.batch_id} stopped: {exc}; the games "
-                    f"recorded are kept (dsq simulate --resume {exc.batch_id} plays the rest)",
+                    f"recorded are kept ({resume_line(exc.batch_id, args.data)} plays the rest)",
                     file=sys.stderr,
                 )
                 return 2

@@ -14,7 +14,7 @@ from sim.batch.backends import max_workers
 from sim.commands._common import add_data_arg, int_in, sigterm_as_interrupt, spec_arg_kind
 from sim.commands._variety import opening_plies_kind, tournament_plies
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
-from sim.storage.paths import existing_data_dir, resolve_data_dir, writable_data_dir
+from sim.storage.paths import dsq_line, existing_data_dir, resolve_data_dir, writable_data_dir
 
 FORMATS = ("round-robin", "gauntlet", "swiss")  # sim.tournament.plan.FORMATS
 MAX_SEED = 2**63 - 1  # sim.core.seeds.MAX_SEED, without loading numpy
@@ -266,7 +266,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(
             f"tournament {t.id}: {out['batches']} batches ({out['games']:,} games) in "
-            f"{out['seconds']:.1f} s; dsq tournament --report {t.id}",
+            f"{out['seconds']:.1f} s; {dsq_line('tournament', '--report', t.id, data=args.data)}",
             file=sys.stderr,
         )
     _print_report(t, d, args.json)
