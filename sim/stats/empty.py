@@ -58,9 +58,8 @@ def no_games_message(con: Any, selection: Selection, data: Any, void: int = 0) -
         )
     meant = [m for bot in selection.bots for m in other_evaluation(bot, have["bots"])]
     if meant:
-        parts.append(
-            f"did you mean {' or '.join(dict.fromkeys(meant))}? (the same bot under another evaluation)"
-        )
+        names = " or ".join(dict.fromkeys(meant))
+        parts.append(f"did you mean {names}? (the same bot under another evaluation)")
     parts.append("bots in this data: " + ", ".join(bot_label(b) for b in have["bots"]))
     parts.append("rules in this data: " + ", ".join(have["rules"]))
     if selection.batches:
