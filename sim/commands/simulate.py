@@ -21,11 +21,18 @@ from engine.errors import DsqError
 from sim.batch.backends import max_workers
 from sim.batch.progress import BatchProgress
 from sim.batch.spec import with_variety
-from sim.commands._common import add_data_arg, float_in, int_in, sigterm_as_interrupt, spec_arg_kind
+from sim.commands._common import (
+    SEED_ARG,
+    add_data_arg,
+    float_in,
+    int_in,
+    sigterm_as_interrupt,
+    spec_arg_kind,
+)
 from sim.commands._variety import attach_distinct, opening_plies_kind, spec_note
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 from sim.core.batchspec import MAX_GAMES, BatchSpec, spec_fields
-from sim.core.seeds import MAX_SEED, new_batch_seed
+from sim.core.seeds import new_batch_seed
 from sim.report.batch_text import summary_text
 from sim.storage.paths import (
     batch_ids,
@@ -74,9 +81,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--games", type=int_in(1, MAX_GAMES), help=f"games per batch (1..{MAX_GAMES}; required)"
     )
-    p.add_argument(
-        "--seed", type=int_in(0, MAX_SEED), help="batch seed (default: random, recorded)"
-    )
+    p.add_argument("--seed", type=SEED_ARG, help="batch seed (default: random, recorded)")
     for f in spec_fields():  # the options of the spec: flags declared with its fields
         if f.name == "opening_plies":  # auto (None) or N: see sim.bots.variety
             p.add_argument(f.flag, default=None, **opening_plies_kind())

@@ -40,9 +40,12 @@ __all__ = [
 ]
 
 
-def general_text(g: Any, reasons: pd.DataFrame, confidence: float) -> str:
+def general_text(
+    g: Any, reasons: pd.DataFrame, confidence: float, every_reason: bool = False
+) -> str:
     """Results with intervals, the first player's score and its tests, the lengths, and
-    the end reasons (``g``: :class:`sim.stats.GeneralStats`; ``reasons``: the table of
+    the end reasons that occur (``every_reason``: every one, zeros included) (``g``:
+    :class:`sim.stats.GeneralStats`; ``reasons``: the table of
     :func:`sim.stats.end_reasons`)."""
     c = ci_label(confidence)
     rows = [
@@ -80,8 +83,11 @@ def general_text(g: Any, reasons: pd.DataFrame, confidence: float) -> str:
             count(r["draw"]),
         ]
         for r in reasons.to_dict("records")
+        if every_reason or r["games"]
     ]
     out.append(aligned_table(["end reason", "games", "share", c, "red", "blue", "draw"], rrows))
+    if not every_reason and len(rrows) < len(reasons):
+        out.append(f"  ({len(reasons) - len(rrows)} other end reasons: none; --details lists them)")
     return "\n".join(out)
 
 
@@ -346,7 +352,8 @@ def stats_text(out: dict[str, Any]) -> str:
             f"{sel.describe()})\n" + compare_text(c)
         ]
     else:
-        sections = [head, general_text(g, out["reasons"], out["confidence"])]
+        every = "details" in out
+        sections = [head, general_text(g, out["reasons"], out["confidence"], every)]
     if "by" in out:
         sections.append(_by_section(out["by"]["key"], out["by"]["table"]))
     if "ratings" in out:
