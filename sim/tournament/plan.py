@@ -134,10 +134,11 @@ def make_tournament(
     if sprt is not None and fmt != "gauntlet":
         raise DsqError("--sprt tests each pairing of a gauntlet: use --format gauntlet")
     if fmt == "swiss" and rounds >= len(players) + (len(players) % 2):
+        most = len(players) + len(players) % 2 - 1
         raise DsqError(
-            f"a Swiss of {len(players)} players has at most "
-            f"{len(players) + len(players) % 2 - 1} rounds without rematches; got --rounds "
-            f"{rounds} (use round-robin)"
+            f"a Swiss of {len(players)} players has at most {most} "
+            f"round{'' if most == 1 else 's'} without rematches; got --rounds {rounds} "
+            "(use round-robin)"
         )
     options: dict[str, Any] = {
         "swap": True,

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import sim.stats as st
+from engine.errors import DsqError
 from sim.bots.spec import short_spec
 from sim.commands.stats import collect, parse_request
 from sim.report import fmt
@@ -175,11 +176,11 @@ def test_the_whole_report_is_plain_ascii_with_every_section(data: Path) -> None:
 
 
 def test_no_games_for_the_selection(data: Path) -> None:
-    out = collect(request(data, "--rules", "datou"))
-    assert stats_text(out) == (
-        f"no games in {data} match the selection (rules: datou; bots: all)\n"
-        "bots in this data: alphabeta:depth=2, random\n"
-        "rules in this data: standard, yeshou"
+    with pytest.raises(DsqError) as caught:
+        collect(request(data, "--rules", "datou"))
+    assert str(caught.value) == (
+        f"no games in {data} match the selection (rules: datou; bots: all); "
+        "bots in this data: alphabeta:depth=2, random; rules in this data: standard, yeshou"
     )
 
 
