@@ -198,13 +198,13 @@ def test_tune_says_what_the_best_k_is_and_warns_when_classic_predicts_better(
 @pytest.mark.parametrize(
     "argv",
     [
-        ["serve", "--seed", "-1"],
+        ["serve", "--bot", "random", "--seed", "-1"],
         ["play", "--red", "random", "--blue", "random", "--seed", "-4"],
-        ["bestmove", "--seed", "-4"],
+        ["bestmove", "--bot", "random", "--seed", "-4"],
         ["simulate", "--games", "1", "--seed", "-1"],
         ["tournament", "--format", "round-robin", "--players", "random", "greedy", "--seed", "-1"],
         ["simulate", "--games", "1", "--seed", str(2**63)],
-        ["serve", "--seed", str(2**63)],
+        ["serve", "--bot", "random", "--seed", str(2**63)],
     ],
 )
 def test_every_seed_has_one_range(argv: list[str]) -> None:

@@ -78,8 +78,11 @@ def test_general_text_shows_the_statistics_layers_figures(ds: Dataset) -> None:
         f"mean {fmt.num(g.length.mean)} {fmt.interval(g.length.low, g.length.high, fmt.num)}"
         in text
     )
+    every = general_text(g, reasons, 0.95, every_reason=True)
     for r in reasons.to_dict("records"):
-        (row,) = lines_starting(text, r["reason"])
+        rows = lines_starting(text, r["reason"])
+        assert len(rows) == (1 if r["games"] else 0)  # the reasons that occur; all with details
+        (row,) = lines_starting(every, r["reason"])
         assert row[1:4] == [fmt.count(r["games"]), fmt.pct(r["share"]),
                             fmt.interval(r["low"], r["high"])]  # fmt: skip
     assert "99% CI" in general_text(st.general_stats(ds.con, Selection(), 0.99), reasons, 0.99)
