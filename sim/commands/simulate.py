@@ -302,9 +302,9 @@ class NotedProgress(BatchProgress):
         super().start(name, total, done, counts)
 
 
-def resume_line(batch_id: str, data: str | None) -> str:
+def resume_line(batch_id: str | None, data: str | None) -> str:
     """The command that plays the rest of batch ``batch_id`` (``--data`` as given)."""
-    return dsq_line("simulate", "--resume", batch_id, data=data)
+    return dsq_line("simulate", "--resume", str(batch_id), data=data)
 
 
 def interrupted_text(data: str | None, ids: list[str]) -> str:
