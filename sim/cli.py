@@ -9,6 +9,7 @@ print one line on stderr and exit with code 2: never a traceback.
 from __future__ import annotations
 
 import argparse
+import difflib
 import errno
 import importlib
 import sys
@@ -80,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(names.get(argv[0]) if argv else None)
     if argv and argv[0] in names and names[argv[0]] != argv[0]:
         _answer_as(parser, argv[0])
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        _unrecognized(parser, args, extra)
     name = command_name(args)
     try:
         code = args.func(args)
@@ -106,6 +109,31 @@ def command_name(args: argparse.Namespace) -> str:
     words = [args.command]
     words += [v for k, v in vars(args).items() if k.endswith("_command") and isinstance(v, str)]
     return " ".join(words)
+
+
+def _unrecognized(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, extra: list[str]
+) -> NoReturn:
+    """Refuse ``extra`` arguments in the name of the sub-command that was given them
+    (``dsq simulate: error: ...``, its ``--help``), suggesting the closest of its flags."""
+    words = command_name(args).split()
+    for word in words:  # down the sub-commands: ``tablebase`` then ``stats``
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction) and word in action.choices:
+                parser = action.choices[word]
+                break
+    message = f"unrecognized arguments: {' '.join(extra)}"
+    flags = [f for a in parser._actions for f in a.option_strings if f.startswith("--")]
+    close = [
+        hit[0]
+        for word in extra
+        if word.startswith("--")
+        for hit in [difflib.get_close_matches(word.split("=", 1)[0], flags, n=1, cutoff=0.6)]
+        if hit
+    ]
+    if close:
+        message += f"; did you mean {' '.join(dict.fromkeys(close))}?"
+    parser.error(message)
 
 
 def _answer_as(parser: argparse.ArgumentParser, alias: str) -> None:

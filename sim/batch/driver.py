@@ -47,7 +47,7 @@ from sim.bots.registry import fast_kinds
 from sim.bots.spec import parse_bot
 from sim.core.tally import SequentialCheck, StopCheck, Tally
 from sim.storage.locks import BatchLock
-from sim.storage.paths import batch_path, games_dir
+from sim.storage.paths import batch_path, dsq_line, games_dir
 from sim.storage.records import (
     cancel_requested,
     clear_cancel,
@@ -319,7 +319,8 @@ class BatchDriver:
             if self.deadline is not None and time.monotonic() >= self.deadline:
                 self.stop_reason = (
                     f"stopped at its time limit of {self.options.max_seconds:g} s; "
-                    f"dsq simulate --resume {self.batch_id} plays the rest"
+                    f"{dsq_line('simulate', '--resume', self.batch_id, data=self.data_dir)} "
+                    "plays the rest"
                 )
                 return "cancelled"
 

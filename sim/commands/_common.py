@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
 from sim.core.batchspec import FieldInfo, spec_fields
+from sim.core.seeds import MAX_SEED
 
 if TYPE_CHECKING:
     from engine.position import Position
@@ -93,7 +94,7 @@ def _show(text: str) -> str:
 
 
 INT32_MAX = 2**31 - 1
-SEED_ARG = int_in(-(2**63), 2**64 - 1, "seed")
+SEED_ARG = int_in(0, MAX_SEED, "seed")  # every command's --seed: one range
 non_negative_int = int_in(0, INT32_MAX, "whole number >= 0")
 positive_int = int_in(1, INT32_MAX, "whole number >= 1")
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DsqError
-from sim.commands._common import non_negative_int, positive_int
+from sim.commands._common import SEED_ARG, non_negative_int, positive_int
 from sim.storage.paths import sample_unnamed
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=positive_int, default=20, help="random games (20)")
     p.add_argument("--plies", type=positive_int, default=200, help="plies per game (200)")
     p.add_argument("--perft-depth", type=non_negative_int, default=4, help="perft depth (4)")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the random games")
+    p.add_argument("--seed", type=SEED_ARG, default=0, help="seed of the random games")
     p.add_argument("--fen", help="start the random games (and perft) from this position")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")

@@ -63,8 +63,13 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         for path, reason in ds.skipped:
             print(f"dsq games: skipped {path}: {reason}", file=sys.stderr)
-        export_games(ds.con, selection, args.format, sys.stdout, batch_dates(ds.batches))
+        written = export_games(ds.con, selection, args.format, sys.stdout, batch_dates(ds.batches))
         sys.stdout.flush()
+        if not written:
+            # lazy: start-up time (as the export)
+            from sim.stats.empty import no_games
+
+            raise no_games(ds.con, selection, ds.data_dir)
     finally:
         ds.close()
     return 0

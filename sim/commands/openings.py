@@ -111,7 +111,7 @@ def run_build(args: argparse.Namespace) -> int:
         built = ds.read(
             lambda: build_suite(
                 ds.con, selection, criterion, count=args.count, seed=args.seed,
-                rules=rules, header=header,
+                rules=rules, header=header, data=data,
             )
         )  # fmt: skip
     finally:

@@ -9,7 +9,7 @@ import signal
 import sys
 
 from sim.commands import ALIASES
-from sim.commands._common import non_negative_int
+from sim.commands._common import SEED_ARG
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="rules spec, e.g. datou (default: standard; a client's setoption name rules "
         "changes it)",
     )
-    p.add_argument("--seed", type=non_negative_int, default=0, help="the bot's generator seed")
+    p.add_argument("--seed", type=SEED_ARG, default=0, help="the bot's generator seed")
     p.set_defaults(func=run)
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import shlex
 import sys
 import time
 from typing import TYPE_CHECKING, Any
@@ -21,16 +20,24 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
 from sim.batch.progress import BatchProgress
-from sim.commands._common import add_data_arg, float_in, int_in, sigterm_as_interrupt, spec_arg_kind
+from sim.commands._common import (
+    SEED_ARG,
+    add_data_arg,
+    float_in,
+    int_in,
+    sigterm_as_interrupt,
+    spec_arg_kind,
+)
 from sim.commands._variety import attach_distinct, opening_plies_kind, spec_note
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
 from sim.core.batchspec import MAX_GAMES, BatchSpec, spec_fields
-from sim.core.seeds import MAX_SEED, new_batch_seed
+from sim.core.seeds import new_batch_seed
 from sim.report.batch_text import summary_text
 from sim.storage.paths import (
     batch_ids,
     batch_path,
     check_batch_id,
+    dsq_line,
     new_batch_id,
     resolve_data_dir,
     writable_data_dir,
@@ -73,9 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--games", type=int_in(1, MAX_GAMES), help=f"games per batch (1..{MAX_GAMES}; required)"
     )
-    p.add_argument(
-        "--seed", type=int_in(0, MAX_SEED), help="batch seed (default: random, recorded)"
-    )
+    p.add_argument("--seed", type=SEED_ARG, help="batch seed (default: random, recorded)")
     for f in spec_fields():  # the options of the spec: flags declared with its fields
         if f.name == "opening_plies":  # auto (None) or N: see sim.bots.variety
             p.add_argument(f.flag, default=None, **opening_plies_kind())
@@ -298,6 +303,11 @@ class NotedProgress(BatchProgress):
         super().start(name, total, done, counts)
 
 
+def resume_line(batch_id: str | None, data: str | None) -> str:
+    """The command that plays the rest of batch ``batch_id`` (``--data`` as given)."""
+    return dsq_line("simulate", "--resume", str(batch_id), data=data)
+
+
 def interrupted_text(data: str | None, ids: list[str]) -> str:
     """What ``dsq simulate`` says when interrupted: which batches stopped short, and the
     command that plays the rest of each."""
@@ -305,7 +315,6 @@ def interrupted_text(data: str | None, ids: list[str]) -> str:
     from sim.storage.records import read_batch_record
 
     d = resolve_data_dir(data)
-    named = "" if data is None else f" --data {shlex.quote(data)}"
     stopped = []
     for bid in ids:
         try:
@@ -316,7 +325,7 @@ def interrupted_text(data: str | None, ids: list[str]) -> str:
             stopped.append(bid)
     if not stopped:
         return "interrupted"
-    again = "; ".join(f"dsq simulate --resume {bid}{named}" for bid in stopped)
+    again = "; ".join(resume_line(bid, data) for bid in stopped)
     return f"interrupted; the games played are recorded, to play the rest: {again}"
 
 
@@ -369,7 +378,7 @@ def run(args: argparse.Namespace) -> int:
                 # The machine, not the batch: one line, exit 2; what was recorded is kept.
                 print(
                     f"dsq simulate: error: batch {exc.batch_id} stopped: {exc}; the games "
-                    f"recorded are kept (dsq simulate --resume {exc.batch_id} plays the rest)",
+                    f"recorded are kept ({resume_line(exc.batch_id, args.data)} plays the rest)",
                     file=sys.stderr,
                 )
                 return 2

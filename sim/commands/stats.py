@@ -260,8 +260,10 @@ def _collect(ds: Any, request: StatsRequest) -> dict[str, Any]:
 
         out["distinct"] = distinct_games(con, sel).total
     if g.games == 0:
-        out["available"] = st.distinct_values(con)
-        return out
+        # lazy: start-up time (as sim.stats)
+        from sim.stats.empty import no_games
+
+        raise no_games(con, sel, ds.data_dir, 0 if sel.voids else g.void)
     out["reasons"] = st.end_reasons(con, sel, conf)
     if request.json:
         out["length_histogram"] = st.length_histogram(con, sel, request.bins)

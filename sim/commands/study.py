@@ -11,7 +11,13 @@ from typing import Any
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
 from sim.commands._common import add_data_arg, float_in, int_in, sigterm_as_interrupt
-from sim.storage.paths import existing_data_dir, resolve_data_dir, sample_unnamed, writable_data_dir
+from sim.storage.paths import (
+    dsq_line,
+    existing_data_dir,
+    resolve_data_dir,
+    sample_unnamed,
+    writable_data_dir,
+)
 
 
 def register(subparsers: Any) -> None:
@@ -138,9 +144,8 @@ def run_cmd(args: argparse.Namespace) -> int:
         )
     print(
         f"study {study.name}: {out['games']:,} games played in {out['seconds']:.1f} s "
-        f"({out['batches']} batches); dsq study report {args.file}"
-        + (" --quick" if args.quick else "")
-        + (f" --data {args.data}" if args.data else "")
+        f"({out['batches']} batches); "
+        + dsq_line("study", "report", args.file, *_quick(args), data=args.data)
     )
     return 0
 
@@ -169,12 +174,8 @@ def report_cmd(args: argparse.Namespace) -> int:
             study = load_study(study.path, quick=True)
         rep = build_report(study, data)
         if not any(c["games"] for c in rep["cells"]):
-            where = f" --data {args.data}" if args.data else ""
-            raise DsqError(
-                f"study {study.name!r} has no games in {data}: dsq study run {study.path}"
-                + (" --quick" if args.quick else "")
-                + where
-            )
+            again = dsq_line("study", "run", str(study.path), *_quick(args), data=args.data)
+            raise DsqError(f"study {study.name!r} has no games in {data}: {again}")
     if args.csv:
         cells_frame(rep).to_csv(args.csv, index=False)
     if args.curves_csv or args.findings_csv:
@@ -192,6 +193,11 @@ def report_cmd(args: argparse.Namespace) -> int:
     else:
         print(report_text(rep), end="")
     return 0
+
+
+def _quick(args: argparse.Namespace) -> list[str]:
+    """``--quick`` when it was given: the hints repeat it."""
+    return ["--quick"] if args.quick else []
 
 
 def _sizes(text: str) -> list[int]:

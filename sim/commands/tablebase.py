@@ -9,10 +9,12 @@ import time
 from typing import Any, TextIO
 
 from engine.errors import DsqError
-from sim.commands._common import data_folder, positive_int, print_json
+from sim.commands._common import data_folder, int_in, positive_int, print_json
 from sim.report.fmt import count, pct
 from sim.report.tables import aligned_table
 from sim.storage.paths import writable_data_dir
+
+MAX_PIECES = 4  # sim.tablebase.material.MAX_PIECES (a test keeps them equal), without numpy
 
 RULES_HELP = "rules spec, e.g. standard+elephant_captures_rat (default: standard)"
 DATA_HELP = (
@@ -43,7 +45,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     _common(b)
     what = b.add_mutually_exclusive_group(required=True)
     what.add_argument("--material", help="one material, e.g. 'LR v e'")
-    what.add_argument("--pieces", type=positive_int, help="every material of 2..N animals")
+    what.add_argument(
+        "--pieces",
+        type=int_in(2, MAX_PIECES, "animals"),
+        help=f"every material of 2..N animals (N from 2 to {MAX_PIECES})",
+    )
     b.add_argument("--jobs", type=positive_int, default=1, help="processes to build on (1)")
     b.add_argument("--quiet", action="store_true", help="no progress output")
     b.add_argument("--json", action="store_true", help="print a JSON summary at the end")

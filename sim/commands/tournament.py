@@ -11,13 +11,12 @@ from typing import Any
 
 from engine.errors import DsqError
 from sim.batch.backends import max_workers
-from sim.commands._common import add_data_arg, int_in, sigterm_as_interrupt, spec_arg_kind
+from sim.commands._common import SEED_ARG, add_data_arg, int_in, sigterm_as_interrupt, spec_arg_kind
 from sim.commands._variety import opening_plies_kind, tournament_plies
 from sim.commands.engines import add_engine_log_arg, add_engines_arg, check_progress, logged
-from sim.storage.paths import existing_data_dir, resolve_data_dir, writable_data_dir
+from sim.storage.paths import dsq_line, existing_data_dir, resolve_data_dir, writable_data_dir
 
 FORMATS = ("round-robin", "gauntlet", "swiss")  # sim.tournament.plan.FORMATS
-MAX_SEED = 2**63 - 1  # sim.core.seeds.MAX_SEED, without loading numpy
 # The flags that say what a tournament plays (refused with --resume and --report).
 PLAN_ARGS = (
     "format", "players", "games_per_pair", "rounds", "openings", "openings_order", "rules",
@@ -91,7 +90,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--seed",
-        type=int_in(0, MAX_SEED),
+        type=SEED_ARG,
         help="the tournament seed (default: derived from the id)",
     )
     p.add_argument(
@@ -216,6 +215,29 @@ def _print_report(t: Any, data: Any, as_json: bool) -> None:
         print(report_text(rep), end="")
 
 
+def _print_list(d: Any) -> None:
+    """The tournaments of the data folder ``d``: id, format, players, games, status."""
+    # lazy: start-up time (the batch records)
+    from sim.bots.spec import short_spec
+    from sim.report.tables import aligned_table
+    from sim.tournament import plan
+    from sim.tournament.report import tournament_line
+
+    rows = []
+    for tid in plan.recorded_tournaments(d):
+        try:
+            line = tournament_line(plan.load(d, tid), d)
+        except DsqError as exc:
+            rows.append([tid, "?", "?", "?", f"unreadable: {exc}"])
+            continue
+        players = " ".join(short_spec(p) for p in line["players"])
+        rows.append([tid, line["format"], players, f"{line['games']:,}", line["status"]])
+    if rows:
+        print(aligned_table(["ID", "FORMAT", "PLAYERS", "GAMES", "STATUS"], rows, {3}, ""))
+    else:
+        print(f"no tournament in {d}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq tournament``; 0 complete, 1 failed, 3 stopped before the end."""
     # lazy: start-up time (the batch machinery)
@@ -232,9 +254,7 @@ def run(args: argparse.Namespace) -> int:
     if modes and _given(args):
         raise DsqError(f"--{modes[0]} reads the recorded plan; drop {', '.join(_given(args))}")
     if args.list:
-        d = existing_data_dir(args.data)
-        for tid in plan.recorded_tournaments(d):
-            print(tid)
+        _print_list(existing_data_dir(args.data))
         return 0
     if args.report is not None:
         d = existing_data_dir(args.data)
@@ -266,7 +286,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(
             f"tournament {t.id}: {out['batches']} batches ({out['games']:,} games) in "
-            f"{out['seconds']:.1f} s; dsq tournament --report {t.id}",
+            f"{out['seconds']:.1f} s; {dsq_line('tournament', '--report', t.id, data=args.data)}",
             file=sys.stderr,
         )
     _print_report(t, d, args.json)

@@ -113,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
             summary["file"] = str(kept) if kept.exists() else None
         else:
             summary["file"] = str(write_eval(folder, result.evaluation))
+    if summary["held_out_loss"] > summary["classic_held_out_loss"]:
+        say(f"warning: {worse_than_classic(summary)}")
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -120,11 +122,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def worse_than_classic(s: dict[str, Any]) -> str:
+    """The warning of a fit that predicts the held-out games worse than the classic
+    evaluation does."""
+    kept = "it is kept" if s.get("file") else "it was not kept"
+    return (
+        f"evaluation {s['name']} predicts the held-out games worse than the classic one "
+        f"(held-out loss {s['held_out_loss']:.5f} > {s['classic_held_out_loss']:.5f}); "
+        f"{kept}, but eval=classic is likely the better: fit on more games (--play N), "
+        "or let a match decide (--accept)"
+    )
+
+
 def _print(s: dict[str, Any]) -> None:
     print(f"evaluation {s['name']} for {s['rules']}: {s['positions']:,} positions from "
           f"{s['games']:,} games ({s['held_out_positions']:,} held out)")  # fmt: skip
-    print(f"held-out loss {s['held_out_loss']:.5f} (classic {s['classic_held_out_loss']:.5f};"
-          f" classic at its best k {s['classic_held_out_loss_best_k']:.5f}), "
+    print(f"held-out loss {s['held_out_loss']:.5f} (lower is better; the classic evaluation "
+          f"{s['classic_held_out_loss']:.5f} at its scale k = 1/400, "
+          f"{s['classic_held_out_loss_best_k']:.5f} at k = 1/{1 / s['classic_best_k']:.0f}, "
+          "the scale that fits the training positions best), "
           f"train {s['train_loss']:.5f}, {s['iterations']} iterations")  # fmt: skip
     acc = s.get("accepted")
     if acc:

@@ -18,7 +18,7 @@ from typing import Any
 from engine.errors import DsqError
 from sim.external.registry import EngineEntry, EngineRegistry
 from sim.storage.atomic import atomic_write_json
-from sim.storage.paths import read_bounded, resolve_data_dir
+from sim.storage.paths import dsq_line, read_bounded, resolve_data_dir
 
 QUICK: dict[str, Any] = {"games": 4, "plies": 120, "perft_depth": 3}
 
@@ -100,10 +100,11 @@ def admit(
                     "; ".join(f"{d['clause']}: {d['moves']} moves" for d in report["differences"])
                     or "perft differs"
                 )
+                named = [] if registry.path is None else ["--engines", str(registry.path)]
+                check = dsq_line("engines", "check", name, "--rules", target, *named, data=data_dir)
                 raise DsqError(
                     f"engine {name} fails the rules check under {target} ({found}); "
-                    f"'dsq engines check {name} --rules {target}' shows the differences, "
-                    "--force-engines plays it anyway"
+                    f"{check} shows the differences; --force-engines plays it anyway"
                 )
     return registry.entries_json(names)
 

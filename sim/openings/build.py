@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.errors import DsqError, FenError, MoveError
 from engine.position import Position, decode_move
 from engine.rules import parse_rules
 from sim.openings.suite import MAX_LINE_MOVES, MAX_SUITE_LINES, Entry, parse_suite
+from sim.stats.empty import no_games
 from sim.stats.intervals import score_interval
 from sim.stats.query import FIRST_SIDE_SQL, Selection
 
@@ -156,12 +157,19 @@ def _groups(con: Any, c: Criterion, selection: Selection) -> Iterator[dict[str, 
             yield dict(zip(names, row, strict=True))
 
 
-def selected_rules(con: Any, selection: Selection) -> str:
-    """The one rule set of the selected games (DsqError if none or several)."""
+def _any_game(con: Any, selection: Selection, rules: str) -> bool:
+    """Whether the selection holds a game under ``rules``."""
+    cte, params = replace(selection, rules=(rules,)).cte()
+    return con.execute(f"{cte} SELECT 1 FROM sel LIMIT 1", params).fetchone() is not None
+
+
+def selected_rules(con: Any, selection: Selection, data: Any = "the data folder") -> str:
+    """The one rule set of the selected games (DsqError if none or several; ``data`` names
+    the data folder in the message of none)."""
     cte, params = selection.cte()
     found = [r for (r,) in con.execute(f"{cte} SELECT DISTINCT rules FROM sel", params).fetchall()]
     if not found:
-        raise DsqError(f"no game in the selection ({selection.describe()})")
+        raise no_games(con, selection, data)
     if len(found) > 1:
         names = ", ".join(sorted(found)[:5])
         raise DsqError(f"the selected games are under {len(found)} rule sets ({names}, ...): "
@@ -262,14 +270,18 @@ def build_suite(
     seed: int = 0,
     rules: str | None = None,
     header: tuple[str, ...] = (),
+    data: Any = "the data folder",
 ) -> Built:
-    """The suite of the selected games' near-even positions (DsqError when none qualifies)."""
+    """The suite of the selected games' near-even positions (DsqError when none qualifies;
+    ``data`` names the data folder when no game is selected)."""
     if not 1 <= criterion.plies <= MAX_LINE_MOVES:
         raise DsqError(f"--plies must be between 1 and {MAX_LINE_MOVES}")
     if not 1 <= count <= MAX_SUITE_LINES:
         raise DsqError(f"--count must be between 1 and {MAX_SUITE_LINES}")
-    rules = rules or selected_rules(con, selection)
+    rules = rules or selected_rules(con, selection, data)
     found, games, rejected = candidates(con, criterion, selection, rules)
+    if not found and not _any_game(con, selection, rules):
+        raise no_games(con, selection, data)
     good = sorted(
         (cand.entry(criterion.confidence) for cand in found.values() if cand.qualifies(criterion)),
         key=Entry.line,

@@ -295,6 +295,8 @@ def read_games(lines: Iterable[tuple[int, str]], name: str) -> dict[str, _Batch]
             count += 1
     except GameTextError as exc:
         raise DsqError(f"{name}:{exc.line}: {exc}") from None
+    except FileReadError:
+        raise  # names the file (and line) itself
     except DsqError as exc:
         where = game.first_line if game is not None else 1
         raise DsqError(f"{name}:{where}: {exc}") from None
@@ -321,26 +323,37 @@ def write_batches(data_dir: Path, batches: dict[str, _Batch], source: str) -> li
     return list(batches)
 
 
+class FileReadError(DsqError):
+    """A file that cannot be read as text lines; the message names it (and the line)."""
+
+
 def numbered_lines(path: str, limit: int) -> Iterator[tuple[int, str]]:
-    """The lines of a file a person names (``-``: standard input), numbered from 1; a line
-    longer than ``limit`` characters, a special file or text that is not UTF-8 is a
-    DsqError naming the file (and line)."""
+    """The lines of a file a person names (``-``: standard input), numbered from 1; a file
+    that cannot be opened (raised at once), a line longer than ``limit`` characters, a
+    special file or text that is not UTF-8 is a :class:`FileReadError` naming the file
+    (and line)."""
     # lazy: start-up time
     import stat
     import sys
 
     shown = "<stdin>" if path == "-" else path
     if path == "-":
-        stream = sys.stdin
-    else:
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-        except OSError as exc:
-            raise DsqError(f"{shown}: cannot read: {exc.strerror or exc}") from None
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            raise DsqError(f"{shown}: cannot read: not a regular file")
-        stream = open(fd, encoding="utf-8", newline=None)  # noqa: SIM115 (closed below)
+        return _lines(sys.stdin, shown, limit)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise FileReadError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise FileReadError(f"{shown}: cannot read: not a regular file")
+    return _lines(open(fd, encoding="utf-8", newline=None), shown, limit)  # noqa: SIM115
+
+
+def _lines(stream: Any, shown: str, limit: int) -> Iterator[tuple[int, str]]:
+    """The numbered lines of ``stream`` (closed at the end unless it is standard input)."""
+    # lazy: start-up time
+    import sys
+
     try:
         number = 0
         while True:
@@ -348,11 +361,11 @@ def numbered_lines(path: str, limit: int) -> Iterator[tuple[int, str]]:
             try:
                 line = stream.readline(limit + 1)
             except UnicodeDecodeError:
-                raise DsqError(f"{shown}:{number}: not UTF-8 text") from None
+                raise FileReadError(f"{shown}:{number}: not UTF-8 text") from None
             if not line:
                 return
             if len(line) > limit and not line.endswith("\n"):
-                raise DsqError(f"{shown}:{number}: line longer than {limit} characters")
+                raise FileReadError(f"{shown}:{number}: line longer than {limit} characters")
             yield number, line
     finally:
         if stream is not sys.stdin:

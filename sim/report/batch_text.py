@@ -215,6 +215,22 @@ def bots_label(spec: dict[str, Any]) -> str:
     return label + (" (outcomes only)" if spec.get("record") == "outcomes" else "")
 
 
+FEW = 30  # an Elo resting on fewer pairs (or games) than this says how many in a table
+
+
+def _elo_cell(s: BatchScore) -> str:
+    """The Elo of a table's row: as :func:`_elo_text`, with how few pairs or games it rests
+    on when they are fewer than :data:`FEW` (``< +113.4 (2 pairs)``)."""
+    text = _elo_text(s)
+    if s.elo is None or s.elo_from == "none":
+        return text
+    if s.elo_from in ("pairs", "distinct pairs"):
+        n, what = s.pairs, "pair"
+    else:
+        n, what = s.wins + s.draws + s.losses, "game"
+    return f"{text} ({n} {what}{'' if n == 1 else 's'})" if n < FEW else text
+
+
 def _elo_text(s: BatchScore) -> str:
     if s.elo_from == "none" and s.elo is not None:
         return f"{signed(s.elo.point, 1)} ({_distinct_words(s.distinct)}: no interval)"
@@ -316,7 +332,7 @@ def batch_row(r: dict[str, Any]) -> list[str]:
         count(c.get("draw", 0)),
         (SELF_PLAY if self_play else MISSING) if s is None else wdl(s.wins, s.draws, s.losses),
         MISSING if s is None else num(s.score, 3),
-        MISSING if s is None else _elo_text(s),
+        MISSING if s is None else _elo_cell(s),
         sprt_cell(r),
         str(r.get("label") or ""),
     ]

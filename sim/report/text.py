@@ -40,9 +40,12 @@ __all__ = [
 ]
 
 
-def general_text(g: Any, reasons: pd.DataFrame, confidence: float) -> str:
+def general_text(
+    g: Any, reasons: pd.DataFrame, confidence: float, every_reason: bool = False
+) -> str:
     """Results with intervals, the first player's score and its tests, the lengths, and
-    the end reasons (``g``: :class:`sim.stats.GeneralStats`; ``reasons``: the table of
+    the end reasons that occur (``every_reason``: every one, zeros included) (``g``:
+    :class:`sim.stats.GeneralStats`; ``reasons``: the table of
     :func:`sim.stats.end_reasons`)."""
     c = ci_label(confidence)
     rows = [
@@ -80,8 +83,11 @@ def general_text(g: Any, reasons: pd.DataFrame, confidence: float) -> str:
             count(r["draw"]),
         ]
         for r in reasons.to_dict("records")
+        if every_reason or r["games"]
     ]
     out.append(aligned_table(["end reason", "games", "share", c, "red", "blue", "draw"], rrows))
+    if not every_reason and len(rrows) < len(reasons):
+        out.append(f"  ({len(reasons) - len(rrows)} other end reasons: none; --details lists them)")
     return "\n".join(out)
 
 
@@ -317,28 +323,6 @@ def void_note(g: Any, sel: Any) -> str:
     )
 
 
-def _no_games_text(out: dict[str, Any]) -> str:
-    """An empty selection: what it asked for, and the bots, rules (and batches, when some
-    were asked for) that the data does hold."""
-    # lazy: start-up time (duckdb, pandas)
-    from sim.stats.query import bot_label
-
-    sel, have = out["selection"], out.get("available") or {}
-    if not have.get("rules"):
-        return f"no games in {out['data']}"
-    lines = [f"no games in {out['data']} match the selection ({sel.describe()})"]
-    lines[0] += void_note(out["general"], sel)
-    lines.append("bots in this data: " + ", ".join(bot_label(b) for b in have["bots"]))
-    lines.append("rules in this data: " + ", ".join(have["rules"]))
-    if sel.batches:
-        shown = have["batches"][:20]
-        more = len(have["batches"]) - len(shown)
-        lines.append(
-            "batches in this data: " + ", ".join(shown) + (f" and {more} more" if more else "")
-        )
-    return "\n".join(lines)
-
-
 def _distinct(d: Any) -> str:
     """``, all distinct``, ``, 2 distinct``; empty when the distinct games were not
     counted."""
@@ -353,8 +337,8 @@ def stats_text(out: dict[str, Any]) -> str:
     ``reasons`` and the optional ``by``, ``compare``, ``ratings`` and ``details``). With
     ``compare`` the comparison replaces the overview of the pooled games."""
     g, sel = out["general"], out["selection"]
-    if g.games == 0:
-        return _no_games_text(out)
+    if g.games == 0:  # ``dsq stats`` says so as an error (sim.stats.empty) before this
+        return f"no games in {out['data']} ({sel.describe()})"
     head = f"{count(g.games)} games in {out['data']}  ({sel.describe()})"
     head += _distinct(out.get("distinct")) + void_note(g, sel)
     if "compare" in out:
@@ -368,7 +352,8 @@ def stats_text(out: dict[str, Any]) -> str:
             f"{sel.describe()})\n" + compare_text(c)
         ]
     else:
-        sections = [head, general_text(g, out["reasons"], out["confidence"])]
+        every = "details" in out
+        sections = [head, general_text(g, out["reasons"], out["confidence"], every)]
     if "by" in out:
         sections.append(_by_section(out["by"]["key"], out["by"]["table"]))
     if "ratings" in out:

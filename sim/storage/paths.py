@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import shlex
 import stat
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,6 +48,21 @@ def resolve_data_dir(data: str | os.PathLike[str] | None = None) -> Path:
     if env:
         return Path(env).expanduser()
     return project_root() / "data"
+
+
+def dsq_line(*words: str, data: str | os.PathLike[str] | None = None) -> str:
+    """A ``dsq`` command line to paste: ``words`` quoted for the shell, then ``--data DATA``
+    unless ``data`` is None or the folder ``$DSQ_DATA`` already names (so a hint works in
+    the shell that ran the command, whatever folder it ran on)."""
+    line = " ".join(["dsq", *(shlex.quote(str(w)) for w in words)])
+    if data is None:
+        return line
+    env = os.environ.get(ENV_VAR, "")
+    try:
+        same = bool(env) and Path(env).expanduser().resolve() == Path(data).expanduser().resolve()
+    except (OSError, RuntimeError, ValueError):
+        same = False
+    return line if same else f"{line} --data {shlex.quote(str(data))}"
 
 
 def bundled_sample_dir() -> Path:

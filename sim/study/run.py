@@ -222,7 +222,7 @@ class StudyProgress(BatchProgress):
         elapsed = time.monotonic() - self.t_study
         rate = (self.played + current) / elapsed if elapsed > 0 else 0.0
         left = max(0, self.planned - games)
-        eta = "0:00" if final else fmt_eta(left / rate if rate > 0 else None)
+        eta = fmt_eta(0 if final else left / rate if rate > 0 else None)
         self.stream.write(
             f"study {self.study.name}: cells {self.cells_done}/{len(self.study.cells)} done, "
             f"{games:,} games (at most {self.planned:,}), {rate:.1f} games/s, ETA {eta}\n"

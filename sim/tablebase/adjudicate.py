@@ -22,6 +22,7 @@ from engine import core
 from engine.codes import BLUE_WON, DRAWN, RED_WON, TABLEBASE
 from engine.errors import DsqError
 from engine.rules import Ruleset, parse_rules
+from sim.storage.paths import dsq_line
 from sim.tablebase import kernels as K
 from sim.tablebase import outcomes as V
 from sim.tablebase.material import Material
@@ -82,9 +83,12 @@ def _adjudicator(spec: str, root: str) -> Adjudicator:
     cache = cache_for(Path(root))
     top = max((m.pieces for m in cache.materials(key)), default=0)
     if top == 0:
+        build = dsq_line(
+            "tablebase", "build", "--rules", ruleset.spec, "--pieces", "3", data=cache.root.parent
+        )
         raise DsqError(
             f"--adjudicate tablebase: no tables for rules {key} in {cache.root}; "
-            f"build them first, e.g. dsq tablebase build --rules {ruleset.spec} --pieces 3"
+            f"build them first, e.g. {build}"
         )
     return Adjudicator(key, ruleset.no_capture_plies, cache, top)
 

@@ -20,6 +20,7 @@ from engine.errors import DsqError
 from engine.fen import parse_fen
 from engine.position import decode_move
 from engine.rules import Ruleset, parse_rules
+from sim.storage.paths import dsq_line
 from sim.tablebase import outcomes as V
 from sim.tablebase.material import MAX_PIECES, Material, index_of, material_of_board
 from sim.tablebase.store import TableCache, TableError, cache_for, rules_key, table_ruleset
@@ -101,9 +102,12 @@ def move_codes(
         if child is None:
             found = material_of_board(board)
             name = found[0].name if found is not None else "?"
+            build = dsq_line(
+                "tablebase", "build", "--rules", key, "--material", name, data=cache.root.parent
+            )
             raise NoTable(
                 f"the table of a position after {decode_move(int(mv))} is missing"
-                f" (material {name}); build it with dsq tablebase build"
+                f" (material {name}); build it with {build}"
             )
         out.append(V.after_move(child))
     return out
@@ -151,10 +155,11 @@ def probe_fen(rules: Ruleset | str | None, fen: str, root: Path | str | None = N
     answer = probe_state(st, rules, cache)
     if answer is None:
         material = material_needed(st)
-        raise NoTable(
-            f"no table {material} for rules {key} in {cache.root}; "
-            f"build it with dsq tablebase build"
-        )
+        build = dsq_line(
+            "tablebase", "build", "--rules", key, "--material", str(material),
+            data=cache.root.parent,
+        )  # fmt: skip
+        raise NoTable(f"no table {material} for rules {key} in {cache.root}; build it with {build}")
     return answer
 
 

@@ -19,7 +19,7 @@ from engine.errors import DsqError
 from sim.batch.plan import plan_changes
 from sim.core.seeds import MAX_SEED
 from sim.storage.atomic import atomic_write_json
-from sim.storage.paths import check_batch_id, read_bounded
+from sim.storage.paths import check_batch_id, dsq_line, read_bounded
 from sim.storage.records import now_iso
 
 FORMATS = ("round-robin", "gauntlet", "swiss")
@@ -134,10 +134,11 @@ def make_tournament(
     if sprt is not None and fmt != "gauntlet":
         raise DsqError("--sprt tests each pairing of a gauntlet: use --format gauntlet")
     if fmt == "swiss" and rounds >= len(players) + (len(players) % 2):
+        most = len(players) + len(players) % 2 - 1
         raise DsqError(
-            f"a Swiss of {len(players)} players has at most "
-            f"{len(players) + len(players) % 2 - 1} rounds without rematches; got --rounds "
-            f"{rounds} (use round-robin)"
+            f"a Swiss of {len(players)} players has at most {most} "
+            f"round{'' if most == 1 else 's'} without rematches; got --rounds {rounds} "
+            "(use round-robin)"
         )
     options: dict[str, Any] = {
         "swap": True,
@@ -198,7 +199,7 @@ def register(data_dir: Path, t: Tournament) -> Tournament:
             raise DsqError(
                 f"tournament {t.id!r} was started with another plan ({path}); changed: "
                 f"{', '.join(changes)}. Give it another --tournament-id, or run "
-                f"dsq tournament --resume {t.id}"
+                f"{dsq_line('tournament', '--resume', t.id, data=data_dir)}"
             )
         return old
     save(data_dir, t)
@@ -239,7 +240,8 @@ def load(data_dir: Path, tid: str) -> Tournament:
     check_batch_id(tid)
     path = tournament_path(data_dir, tid)
     if not path.exists():
-        raise DsqError(f"no tournament {tid!r} in {data_dir} (dsq tournament --list shows them)")
+        shows = dsq_line("tournament", "--list", data=data_dir)
+        raise DsqError(f"no tournament {tid!r} in {data_dir} ({shows} shows them)")
     d = _read(path)
     try:
         p = d["plan"]

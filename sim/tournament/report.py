@@ -41,6 +41,21 @@ def tournament_batches(t: Tournament) -> list[dict[str, Any]]:
     return out
 
 
+def tournament_line(t: Tournament, data_dir: Path) -> dict[str, Any]:
+    """What ``dsq tournament --list`` shows of ``t``: its id, format, players, the games
+    recorded so far and its status (``complete``, else ``rounds played/rounds``)."""
+    batches = tournament_batches(t)
+    states = [_batch_status(data_dir, b["batch"]) for b in batches]
+    done = len(t.rounds_played) == t.rounds and all(s == "done" for s, _ in states)
+    return {
+        "id": t.id,
+        "format": t.format,
+        "players": list(t.players),
+        "games": sum(g for _, g in states),
+        "status": "complete" if done else f"{len(t.rounds_played)}/{t.rounds} rounds, unfinished",
+    }
+
+
 def _batch_status(data_dir: Path, bid: str) -> tuple[str, int]:
     try:
         rec = read_batch_record(data_dir, bid)

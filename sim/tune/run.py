@@ -114,13 +114,19 @@ def _collect(job: TuneJob, order: tuple[int, ...], say: Say) -> Collected:
     try:
         for path, reason in ds.skipped:
             say(f"skipped {path}: {reason}")
-        return ds.read(
+        got = ds.read(
             lambda: collect(
                 ds.con, job.selection, job.rules, order, job.positions, job.seed,
                 tables_root(job.data_dir),
                 lambda g, n: say(f"positions: {g:,} games replayed, {n:,} quiet positions"),
             )
         )  # fmt: skip
+        if not got.games:
+            # lazy: start-up time (as the dataset)
+            from sim.stats.empty import no_games
+
+            raise no_games(ds.con, job.selection, job.data_dir)
+        return got
     finally:
         ds.close()
 

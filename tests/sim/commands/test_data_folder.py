@@ -84,7 +84,7 @@ def test_a_writing_command_refuses_the_unnamed_sample(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from sim.storage.paths import bundled_sample_dir
-    from tests.test_readme_examples import sample_status
+    from tests.test_docs_examples import sample_status
 
     monkeypatch.delenv("DSQ_DATA", raising=False)
     monkeypatch.chdir(ROOT)

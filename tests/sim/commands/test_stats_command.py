@@ -139,15 +139,17 @@ def test_compare_prints_the_comparison_not_the_pooled_overview(data: Path) -> No
 
 
 def test_no_games(tmp_path: Path) -> None:
+    # An empty selection is one error line, exit 2 (as in games export, openings, tune).
     r = dsq("--data", str(tmp_path))
-    assert r.returncode == 0 and "no games" in r.stdout
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == f"dsq stats: error: no games in {tmp_path}\n"
     r = dsq("--data", str(tmp_path), "--json")
-    assert r.returncode == 0 and json.loads(r.stdout)["general"]["games"] == 0
+    assert r.returncode == 2 and r.stdout == "" and "no games" in r.stderr
 
 
 def test_no_games_for_selection(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = dsq_inproc(capsys, "--data", str(data), "--rules", "datou")
-    assert code == 0 and "no games" in out
+    code, out, err = dsq_inproc(capsys, "--data", str(data), "--rules", "datou")
+    assert code == 2 and out == "" and "no games" in err and "rules in this data: " in err
 
 
 @pytest.mark.parametrize(

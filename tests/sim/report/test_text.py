@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import sim.stats as st
+from engine.errors import DsqError
 from sim.bots.spec import short_spec
 from sim.commands.stats import collect, parse_request
 from sim.report import fmt
@@ -77,8 +78,11 @@ def test_general_text_shows_the_statistics_layers_figures(ds: Dataset) -> None:
         f"mean {fmt.num(g.length.mean)} {fmt.interval(g.length.low, g.length.high, fmt.num)}"
         in text
     )
+    every = general_text(g, reasons, 0.95, every_reason=True)
     for r in reasons.to_dict("records"):
-        (row,) = lines_starting(text, r["reason"])
+        rows = lines_starting(text, r["reason"])
+        assert len(rows) == (1 if r["games"] else 0)  # the reasons that occur; all with details
+        (row,) = lines_starting(every, r["reason"])
         assert row[1:4] == [fmt.count(r["games"]), fmt.pct(r["share"]),
                             fmt.interval(r["low"], r["high"])]  # fmt: skip
     assert "99% CI" in general_text(st.general_stats(ds.con, Selection(), 0.99), reasons, 0.99)
@@ -175,11 +179,11 @@ def test_the_whole_report_is_plain_ascii_with_every_section(data: Path) -> None:
 
 
 def test_no_games_for_the_selection(data: Path) -> None:
-    out = collect(request(data, "--rules", "datou"))
-    assert stats_text(out) == (
-        f"no games in {data} match the selection (rules: datou; bots: all)\n"
-        "bots in this data: alphabeta:depth=2, random\n"
-        "rules in this data: standard, yeshou"
+    with pytest.raises(DsqError) as caught:
+        collect(request(data, "--rules", "datou"))
+    assert str(caught.value) == (
+        f"no games in {data} match the selection (rules: datou; bots: all); "
+        "bots in this data: alphabeta:depth=2, random; rules in this data: standard, yeshou"
     )
 
 

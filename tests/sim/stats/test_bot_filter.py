@@ -106,28 +106,18 @@ def test_an_empty_selection_names_what_exists(
     capsys: pytest.CaptureFixture[str], data: Path
 ) -> None:
     code, out, err = stats(capsys, data, "--bot", "alphabeta:depth=4")
-    assert code == 0 and err == ""
-    lines = out.strip().splitlines()
-    assert lines[0] == (
-        f"no games in {data} match the selection (rules: all; bots: alphabeta (default parameters))"
+    assert code == 2 and out == ""
+    assert err.strip() == (
+        f"dsq stats: error: no games in {data} match the selection (rules: all; bots: "
+        "alphabeta (default parameters)); bots in this data: alphabeta:depth=2, "
+        "alphabeta:depth=3, greedy, mcts:playouts=200, random; rules in this data: standard"
     )
-    assert lines[1] == (
-        "bots in this data: alphabeta:depth=2, alphabeta:depth=3, greedy, mcts:playouts=200, random"
-    )
-    assert lines[2] == "rules in this data: standard"
-    code, out, _ = stats(capsys, data, "--rules", "yeshou", "--batch", "ab2")
-    assert code == 0
-    assert "rules: yeshou" in out.splitlines()[0]
-    assert "rules in this data: standard" in out
-    assert "batches in this data: ab2, ab3, mc" in out
-    code, out, _ = stats(capsys, data, "--json", "--bot", "mcts:playouts=999")
-    doc = json.loads(out)
-    assert doc["general"]["games"] == 0
-    assert doc["available"] == {
-        "rules": ["standard"],
-        "bots": sorted([AB2, AB3, MC, "greedy", "random"]),
-        "batches": ["ab2", "ab3", "mc"],
-    }
+    code, out, err = stats(capsys, data, "--rules", "yeshou", "--batch", "ab2")
+    assert code == 2 and out == ""
+    assert "rules: yeshou" in err and "rules in this data: standard" in err
+    assert "batches in this data: ab2, ab3, mc" in err
+    code, out, err = stats(capsys, data, "--json", "--bot", "mcts:playouts=999")
+    assert code == 2 and out == "" and "no games in" in err
 
 
 def test_an_unknown_bot_is_one_error_line(data: Path) -> None:

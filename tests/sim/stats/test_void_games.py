@@ -96,6 +96,6 @@ def test_dsq_stats_reports_them(data: Path, capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     assert out.startswith(f"{total - 12} games in ") and "void games counted" in out
     assert f"{void} of them void" in out
-    assert main(["stats", "--data", str(data), "--batch", "y20"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("no games in ") and "12 more void" in out
+    assert main(["stats", "--data", str(data), "--batch", "y20"]) == 2  # every game void
+    err = capsys.readouterr().err
+    assert err.startswith("dsq stats: error: no games in ") and "; 12 more void, left out" in err
