@@ -26,7 +26,14 @@ import pyarrow as pa
 
 from engine.errors import DsqError
 from sim.storage.committing import resolve_committing
-from sim.storage.paths import MAX_RECORD_BYTES, batches_dir, read_bounded, resolve_data_dir
+from sim.storage.importing import pending_batches
+from sim.storage.paths import (
+    GAMES_DIR,
+    MAX_RECORD_BYTES,
+    batches_dir,
+    read_bounded,
+    resolve_data_dir,
+)
 from sim.storage.recordcheck import check_record
 from sim.storage.repeats import find_repeats
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS
@@ -126,12 +133,17 @@ class Dataset:
 
 
 def _parquet_files(data_dir: Path) -> list[Path]:
-    """Every ``*.parquet`` file under ``data_dir`` (hidden folders excluded), sorted."""
+    """Every ``*.parquet`` file under ``data_dir`` (hidden folders excluded, and the
+    games folders of imports not yet finished: :mod:`sim.storage.importing`), sorted."""
     out: list[Path] = []
     if not data_dir.is_dir():
         return out
+    pending = pending_batches(data_dir)
+    games_root = data_dir / GAMES_DIR
     for root, dirs, files in os.walk(data_dir):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        if pending and Path(root) == games_root:
+            dirs[:] = [d for d in dirs if d not in pending]
         for name in files:
             if name.endswith(".parquet") and not name.startswith("."):
                 out.append(Path(root) / name)
@@ -151,8 +163,9 @@ def load_batch_records(data_dir: Path) -> tuple[list[dict[str, Any]], list[tuple
     bdir = batches_dir(data_dir)
     if not bdir.is_dir():
         return records, skipped
+    pending = pending_batches(data_dir)
     for p in sorted(bdir.glob("*.json")):
-        if p.name.startswith("."):
+        if p.name.startswith(".") or p.stem in pending:
             continue
         try:
             text = read_bounded(p, MAX_RECORD_BYTES).decode("utf-8")
