@@ -25,6 +25,7 @@ import duckdb
 import pyarrow as pa
 
 from engine.errors import DsqError
+from sim.core.addrspace import duckdb_config
 from sim.storage.committing import resolve_committing
 from sim.storage.importing import pending_batches
 from sim.storage.paths import (
@@ -284,7 +285,10 @@ def open_dataset(data_dir: str | os.PathLike[str] | None = None) -> Dataset:
     records, bad_records = load_batch_records(d)
     skipped.extend(bad_records)
 
-    con = duckdb.connect(database=":memory:")
+    try:
+        con = duckdb.connect(database=":memory:", config=duckdb_config())
+    except duckdb.OutOfMemoryException:
+        raise MemoryError from None
     con.register("_games_empty", empty_games_table())
     valid = _create_views(con, valid, skipped)
     return Dataset(
