@@ -48,6 +48,7 @@ from sim.storage.verify import (
 )
 
 T = TypeVar("T")
+ONE_THREAD_MEMORY = "256MB"  # DuckDB's memory limit on a connection of one thread
 
 __all__ = [
     "Dataset",
@@ -261,14 +262,18 @@ def _create_views(
     return files
 
 
-def open_dataset(data_dir: str | os.PathLike[str] | None = None) -> Dataset:
+def open_dataset(
+    data_dir: str | os.PathLike[str] | None = None, threads: int | None = None
+) -> Dataset:
     """Open a data folder for reading.
 
     Returns a :class:`Dataset` whose ``con`` has a view ``games`` with exactly the columns
     of :data:`sim.storage.schema.GAME_SCHEMA` over every verified games parquet file under
     the folder (zero rows if there are none or the folder does not exist). Corrupt, damaged
     or foreign parquet files and unreadable batch records are listed in ``skipped``;
-    nothing is deleted.
+    nothing is deleted. ``threads``: DuckDB's threads (default: sized to the machine
+    and its limits, :func:`sim.core.addrspace.duckdb_config`); one thread also bounds
+    DuckDB's memory to :data:`ONE_THREAD_MEMORY` (a download of the dashboard).
     """
     d = resolve_data_dir(data_dir)
     files = _parquet_files(d)
@@ -286,7 +291,12 @@ def open_dataset(data_dir: str | os.PathLike[str] | None = None) -> Dataset:
     skipped.extend(bad_records)
 
     try:
-        con = duckdb.connect(database=":memory:", config=duckdb_config())
+        config = duckdb_config()
+        if threads is not None:
+            config["threads"] = threads
+        if threads == 1:
+            config["memory_limit"] = ONE_THREAD_MEMORY
+        con = duckdb.connect(database=":memory:", config=config)
     except duckdb.OutOfMemoryException:
         raise MemoryError from None
     con.register("_games_empty", empty_games_table())
