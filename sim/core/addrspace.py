@@ -53,7 +53,7 @@ def pool_threads(limit: int | None = None) -> int:
     return max(1, min(cpus, (limit - BASE) // PER_THREAD))
 
 
-def duckdb_config() -> dict[str, object]:
+def duckdb_config() -> dict[str, str | bool | int | float | list[str]]:
     """The ``config`` of every DuckDB connection: empty without a limit; under one, the
     threads of :func:`pool_threads` and a memory limit of :data:`DUCKDB_SHARE` of it."""
     limit = address_space_limit()
