@@ -7,7 +7,12 @@ by batch and game index. Text, CSV and JSON lines are read from DuckDB a page of
 a time and sent as they are written (:func:`sim.records.gameexport.export_chunks`);
 parquet is written by DuckDB and pyarrow a page at a time into a temporary file, which is
 unlinked before it is sent from its open handle. A request holds one page of rows
-(``PAGE_ROWS`` games), never the selection. A bad query is a 400 with one line.
+(``PAGE_ROWS`` games), never the selection, on a DuckDB connection of one thread. A bad
+query is a 400 with one line. At most ``DSQ_DASHBOARD_MAX_DOWNLOADS`` downloads (default
+:data:`MAX_DOWNLOADS`) stream at once: one more is answered 503 with ``Retry-After``.
+
+When the server has a token (:data:`dashboard.access.TOKEN_VAR`), every request but the
+health check must carry it (:class:`dashboard.access.TokenGate`).
 """
 
 from __future__ import annotations
@@ -15,16 +20,19 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import streamlit as st
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from dashboard.access import TOKEN_VAR, TokenGate
 from dashboard.downloadlink import EXTENSIONS, ROUTE, parse_query
 from dashboard.settings import load_settings
 from engine.errors import DsqError
@@ -39,6 +47,61 @@ MEDIA = {
     "parquet": "application/vnd.apache.parquet",
 }
 FILE_CHUNK = 1 << 20  # bytes of the parquet file read at a time
+MAX_DOWNLOADS = 4  # streamed downloads at once (DSQ_DASHBOARD_MAX_DOWNLOADS)
+RETRY_SECONDS = 10  # the Retry-After of a download refused for want of a slot
+
+
+def max_downloads() -> int:
+    """How many downloads may stream at once (``DSQ_DASHBOARD_MAX_DOWNLOADS``, 1 to 64)."""
+    text = os.environ.get("DSQ_DASHBOARD_MAX_DOWNLOADS", "").strip()
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= 64:
+        return int(text)
+    return MAX_DOWNLOADS
+
+
+class Slots:
+    """A bound on the downloads streaming at once (never waits: full is full)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        """Take a slot; False when every slot is taken."""
+        with self._lock:
+            if self.used >= self.size:
+                return False
+            self.used += 1
+            return True
+
+    def give(self) -> None:
+        """Give a slot back."""
+        with self._lock:
+            self.used = max(0, self.used - 1)
+
+
+SLOTS = Slots(max_downloads())
+
+
+class HeldStream(StreamingResponse):
+    """A streamed download holding one of :data:`SLOTS`: given back, and ``chunks``
+    closed, once the response ends, fails or its client goes away."""
+
+    def __init__(self, chunks: Iterator[bytes], **kwargs: Any) -> None:
+        super().__init__(chunks, **kwargs)
+        self.chunks = chunks
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            try:
+                close = getattr(self.chunks, "close", None)
+                if close is not None:
+                    await run_in_threadpool(close)
+            finally:
+                SLOTS.give()
 
 
 def _text_stream(
@@ -85,20 +148,31 @@ async def games_download(request: Request) -> Response:
         return PlainTextResponse(f"dsq: {exc}\n", status_code=400)
     fmt = EXTENSIONS[ext]
     headers = {"Content-Disposition": f'attachment; filename="games.{ext}"'}
+    if not SLOTS.take():
+        return PlainTextResponse(
+            f"dsq: {SLOTS.size} downloads are under way; try again in a moment\n",
+            status_code=503,
+            headers={"Retry-After": str(RETRY_SECONDS)},
+        )
     try:
-        ds = await run_in_threadpool(open_dataset, load_settings().data_dir)
+        ds = await run_in_threadpool(open_dataset, load_settings().data_dir, 1)
         if fmt == "parquet":
             handle = await run_in_threadpool(_parquet_file, ds, selection, winners, reasons)
-            size = os.fstat(handle.fileno()).st_size
-            headers["Content-Length"] = str(size)
-            return StreamingResponse(_file_stream(handle), media_type=MEDIA[ext], headers=headers)
+            headers["Content-Length"] = str(os.fstat(handle.fileno()).st_size)
+            chunks: Iterator[bytes] = _file_stream(handle)
+        else:
+            chunks = _text_stream(ds, selection, fmt, winners, reasons)
     except DsqError as exc:
+        SLOTS.give()
         return PlainTextResponse(f"dsq: {exc}\n", status_code=500)
-    stream = _text_stream(ds, selection, fmt, winners, reasons)
-    return StreamingResponse(stream, media_type=MEDIA[ext], headers=headers)
+    except BaseException:
+        SLOTS.give()
+        raise
+    return HeldStream(chunks, media_type=MEDIA[ext], headers=headers)
 
 
 app = st.App(
     Path(__file__).with_name("app.py"),
     routes=[Route(ROUTE.replace("{ext}", "{ext:str}"), games_download, methods=["GET"])],
+    middleware=[Middleware(TokenGate, token=os.environ.get(TOKEN_VAR) or None)],
 )

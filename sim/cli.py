@@ -18,6 +18,7 @@ from typing import NoReturn
 from engine import __version__
 from engine.errors import DsqError
 from sim.commands import ALIASES
+from sim.core.addrspace import check_address_space, fit_to_address_space, out_of_memory
 
 # Order here is the order in ``dsq --help``.
 COMMAND_MODULES = [
@@ -85,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     if extra:
         _unrecognized(parser, args, extra)
     name = command_name(args)
+    fit_to_address_space()
     try:
+        check_address_space()
         code = args.func(args)
     except DsqError as exc:
         return _error(name, str(exc))
@@ -95,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except MemoryError:
-        return _error(name, "out of memory (ask for less, or free some memory)")
+        return _error(name, out_of_memory())
     except RecursionError:
         return _error(name, "input nested too deeply")
     except OSError as exc:  # a full disk, a file size limit, a folder that vanished, ...

@@ -13,7 +13,9 @@ import argparse
 import contextlib
 import ctypes
 import ctypes.util
+import ipaddress
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -43,12 +45,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         "dashboard",
         help="browse statistics, compare rules and bots, launch batches, replay games",
         description="Run the Streamlit dashboard on a data folder. It binds to 127.0.0.1 "
-        "unless --host says otherwise; batches launched from the browser are bounded by the "
-        "--max-* settings and write only inside the data folder.",
+        "unless --host says otherwise; on any other address it requires a token (printed "
+        "in its address, kept in a cookie; see docs/dashboard-access.md); batches launched "
+        "from the browser are bounded by the --max-* settings and write only inside the "
+        "data folder.",
     )
     add_data_arg(p)
     p.add_argument("--port", type=int_in(1, 65535), default=8501, help="port (8501)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
+    p.add_argument(
+        "--token",
+        help="the secret a browser must present (default: $DSQ_DASHBOARD_TOKEN; for a "
+        "--host that is not a loopback address, one is generated and printed in the address)",
+    )
     p.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
     p.add_argument("--max-games", type=positive_int, help="most games per launched batch (20000)")
     p.add_argument(
@@ -77,6 +86,34 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+TOKEN_VAR = "DSQ_DASHBOARD_TOKEN"  # dashboard.access.TOKEN_VAR: the server reads it
+MAX_TOKEN = 200
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address to bind) is reachable from this machine only."""
+    if host.strip().lower() in ("localhost", "localhost.", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def access_token(host: str, given: str | None) -> str | None:
+    """The token the server requires: ``given`` (``--token``, else ``$DSQ_DASHBOARD_TOKEN``),
+    checked; else, for a host that is not a loopback address, a fresh one (192 random bits);
+    else None (no token, as on 127.0.0.1)."""
+    token = given if given is not None else os.environ.get(TOKEN_VAR) or None
+    if token is None:
+        return None if is_loopback(host) else secrets.token_urlsafe(24)
+    if not 8 <= len(token) <= MAX_TOKEN:
+        raise DsqError(f"--token must have 8 to {MAX_TOKEN} characters, got {len(token)}")
+    if not all(33 <= ord(c) < 127 for c in token) or any(c in token for c in ";,\"'\\"):
+        raise DsqError("--token must be printable ASCII without spaces, quotes, ';' or ','")
+    return token
+
+
 def _check_port(host: str, port: int) -> None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -92,8 +129,11 @@ def _check_port(host: str, port: int) -> None:
             ) from None
 
 
-def command(args: argparse.Namespace, data_dir: Path) -> tuple[list[str], dict[str, str]]:
-    """The ``streamlit run`` command line and environment for these arguments."""
+def command(
+    args: argparse.Namespace, data_dir: Path, token: str | None = None
+) -> tuple[list[str], dict[str, str]]:
+    """The ``streamlit run`` command line and environment for these arguments (``token``:
+    the one the server requires)."""
     cmd = [
         sys.executable, "-m", "streamlit", "run", str(APP),
         "--server.address", args.host,
@@ -107,6 +147,9 @@ def command(args: argparse.Namespace, data_dir: Path) -> tuple[list[str], dict[s
     ]  # fmt: skip
     env = dict(os.environ)
     env["DSQ_DATA"] = str(data_dir)
+    env.pop(TOKEN_VAR, None)
+    if token is not None:
+        env[TOKEN_VAR] = token
     if getattr(args, "engines", None):  # the app and the batches it launches read it
         env["DSQ_ENGINES"] = str(Path(args.engines).expanduser().resolve())
     root = str(project_root())
@@ -121,15 +164,23 @@ def command(args: argparse.Namespace, data_dir: Path) -> tuple[list[str], dict[s
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq dashboard`` (blocks until the server stops)."""
     data_dir = existing_data_dir(args.data).resolve()
+    token = access_token(args.host, getattr(args, "token", None))
     _check_port(args.host, args.port)
     if getattr(args, "engines", None):
         # lazy: start-up time (engine registry and client: only when an engine is used)
         from sim.external.registry import load_registry
 
         load_registry(args.engines)  # a bad registry is one clear error here, not in the app
-    cmd, env = command(args, data_dir)
-    url = f"http://{args.host}:{args.port}"
+    cmd, env = command(args, data_dir, token)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    url = f"http://{host}:{args.port}" + (f"/?token={token}" if token else "")
     print(f"dsq dashboard: {url} on {data_dir}", file=sys.stderr)
+    if token and not is_loopback(args.host):
+        print(
+            "dsq dashboard: listening beyond this machine: only browsers that opened the "
+            "address above (with its token) get in",
+            file=sys.stderr,
+        )
     if sample_unnamed(args.data):
         print(
             "dsq dashboard: this is the bundled sample; games launched or saved in the "
@@ -221,7 +272,8 @@ def _open_browser_when_ready(url: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+            health = url.split("/?", 1)[0] + "/_stcore/health"  # without the token
+            with urllib.request.urlopen(health, timeout=2) as response:
                 if response.status == 200:
                     webbrowser.open(url)
                     return

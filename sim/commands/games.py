@@ -4,6 +4,7 @@ records (docs/game-records.md)."""
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 
 from sim.commands._common import add_data_arg
@@ -78,12 +79,19 @@ def run_export(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     """Run ``dsq games import``."""
     # lazy: start-up time (numba kernels, pyarrow)
-    from sim.records.gameimport import numbered_lines, read_games, write_batches
+    from sim.records.gameimport import hashed, numbered_lines, read_games, write_batches
 
     data_dir = writable_data_dir(args.data)
     name = "<stdin>" if args.file == "-" else args.file
-    batches = read_games(numbered_lines(args.file, MAX_LINE), name)
-    written = write_batches(data_dir, batches, name)
+    digest = hashlib.sha256()
+    batches = read_games(hashed(numbered_lines(args.file, MAX_LINE), digest), name)
+    written, earlier = write_batches(data_dir, batches, name, digest.hexdigest()[:32])
+    if earlier:
+        print(
+            f"finished the import of this file stopped earlier into {data_dir}: batches "
+            f"{', '.join(written)}"
+        )
+        return 0
     games = sum(len(b.indices) for b in batches.values())
     print(f"imported {games} games into {data_dir}: batches {', '.join(written)}")
     return 0

@@ -9,12 +9,14 @@ child it left behind still holds its pipes open.
 
 The engine runs in its own session (its own process group), so a Ctrl-C meant for dsq
 does not reach it mid-game; :meth:`EngineProcess.close` sends ``quit``, then kills the
-whole group, so processes the engine started do not outlive it. In any case it reads end
+whole group and every process the engine started, even one that daemonized
+(:mod:`sim.external.reaper`), so none outlives it. In any case it reads end
 of file on its stdin when dsq's process ends.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -23,6 +25,7 @@ import time
 from collections.abc import Sequence
 
 from engine.errors import DsqError
+from sim.external import reaper
 from sim.external.enginelog import EngineLog
 
 MAX_LINE = 1 << 20  # a longer line is garbage
@@ -58,6 +61,8 @@ class EngineProcess:
     ) -> None:
         self.label = label or os.path.basename(argv[0])
         self.log: EngineLog | None = None
+        self.token = reaper.new_token()
+        reaper.adopt_orphans()
         try:
             self.proc = subprocess.Popen(
                 list(argv),
@@ -67,6 +72,7 @@ class EngineProcess:
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 start_new_session=True,
+                env=reaper.engine_env(self.token),
             )
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the command line
             raise EngineFault(
@@ -74,6 +80,7 @@ class EngineProcess:
                 f"engine {self.label} cannot start {str(argv[0])[:300]!r}"
                 f"{f' in {cwd}' if cwd else ''}: {getattr(exc, 'strerror', None) or exc}",
             ) from None
+        reaper.started(self.proc.pid)
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in = self.proc.stdin.fileno()
         os.set_blocking(self._in, False)
@@ -222,9 +229,15 @@ class EngineProcess:
                 pass
 
     def kill(self) -> None:
-        """Kill the process and its process group at once, and reap it."""
+        """Kill the process, its process group and every process it started (even one
+        that left the group, see :mod:`sim.external.reaper`) at once, and reap it."""
+        pid = self.proc.pid
+        below: set[int] = set()
+        if self.proc.poll() is None:  # what it started, while they are still below it
+            with contextlib.suppress(OSError):
+                below = reaper.doomed(tree_of=pid)
         try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
+            os.killpg(pid, signal.SIGKILL)
         except OSError:  # the group is gone already
             pass
         try:
@@ -232,3 +245,5 @@ class EngineProcess:
             self.proc.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
             pass
+        last = reaper.stopped(pid)
+        reaper.end_descendants(pid, self.token, everything=last, also=below)

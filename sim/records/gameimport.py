@@ -37,6 +37,7 @@ from sim.records.human import done_record
 from sim.records.replay import agrees
 from sim.records.rowreplay import PlyError, replay_columns
 from sim.stats.query import HUMAN
+from sim.storage import importing
 from sim.storage.paths import batch_path, check_batch_id, games_dir
 from sim.storage.recordcheck import RecordError, check_record
 from sim.storage.records import create_batch_record, now_iso
@@ -307,20 +308,39 @@ def read_games(lines: Iterable[tuple[int, str]], name: str) -> dict[str, _Batch]
     return batches
 
 
-def write_batches(data_dir: Path, batches: dict[str, _Batch], source: str) -> list[str]:
-    """Write each batch's games and then its record; DsqError, with nothing written, when
-    a batch of that id is already in ``data_dir``."""
-    for bid in batches:
-        if batch_path(data_dir, bid).exists() or games_dir(data_dir, bid).exists():
-            raise DsqError(f"batch {bid} is already in {data_dir}: nothing imported")
-    records = {bid: b.record(bid, source) for bid, b in batches.items()}
-    for bid, batch in batches.items():
-        table = pa.concat_tables(batch.tables).sort_by("game_index")
-        for start in range(0, table.num_rows, FILE_ROWS):
-            write_games_chunk(data_dir, bid, table.slice(start, FILE_ROWS))
-        if not create_batch_record(data_dir, records[bid]):
-            raise DsqError(f"batch {bid} appeared in {data_dir} while importing")
-    return list(batches)
+def hashed(lines: Iterable[tuple[int, str]], digest: Any) -> Iterator[tuple[int, str]]:
+    """``lines`` as they are, each fed to ``digest`` (a ``hashlib`` object) on the way."""
+    for number, line in lines:
+        digest.update(line.encode("utf-8"))
+        yield number, line
+
+
+def write_batches(
+    data_dir: Path, batches: dict[str, _Batch], source: str, key: str
+) -> tuple[list[str], bool]:
+    """Write every batch (games and record) all at once (:mod:`sim.storage.importing`):
+    readers see all of them or none. ``key`` names the import (a digest of the file): an
+    import of the same file that was stopped half-way is finished instead, and nothing
+    else written. Returns the batch ids and whether they are that earlier import's.
+    DsqError, with nothing written, when a batch of that id is already in ``data_dir``."""
+    with importing.import_lock(data_dir):
+        earlier = importing.finish_journals(data_dir).get(key)
+        if earlier is not None:
+            return earlier, True
+        for bid in batches:
+            if batch_path(data_dir, bid).exists() or games_dir(data_dir, bid).exists():
+                raise DsqError(f"batch {bid} is already in {data_dir}: nothing imported")
+        records = {bid: b.record(bid, source) for bid, b in batches.items()}
+        stage = importing.begin(data_dir, key)
+        for bid, batch in batches.items():
+            table = pa.concat_tables(batch.tables).sort_by("game_index")
+            for start in range(0, table.num_rows, FILE_ROWS):
+                write_games_chunk(stage, bid, table.slice(start, FILE_ROWS))
+            if not create_batch_record(stage, records[bid]):
+                raise DsqError(f"batch {bid} is twice in the import")
+            importing.step(f"staged {bid}")
+        importing.commit(data_dir, stage, list(batches))
+    return list(batches), False
 
 
 class FileReadError(DsqError):

@@ -28,6 +28,7 @@ import duckdb
 
 from engine.errors import DsqError
 from sim.bots.variety import deterministic
+from sim.core.addrspace import duckdb_config
 from sim.stats.query import CELLS, Selection, query_rows
 from sim.storage.paths import check_batch_id, games_dir, resolve_data_dir
 
@@ -190,7 +191,7 @@ def distinct_connection(
     cte, params = sel.cte()
     sql = cte + _DEDUP.format(key=_KEY)
     table = con.sql(sql, params=[*params, bots, bots]).to_arrow_table()
-    out = duckdb.connect(database=":memory:")
+    out = duckdb.connect(database=":memory:", config=duckdb_config())
     out.register("_distinct_games", table)
     out.execute("CREATE VIEW games AS SELECT * FROM _distinct_games")
     return out

@@ -25,8 +25,16 @@ import duckdb
 import pyarrow as pa
 
 from engine.errors import DsqError
+from sim.core.addrspace import duckdb_config
 from sim.storage.committing import resolve_committing
-from sim.storage.paths import MAX_RECORD_BYTES, batches_dir, read_bounded, resolve_data_dir
+from sim.storage.importing import pending_batches
+from sim.storage.paths import (
+    GAMES_DIR,
+    MAX_RECORD_BYTES,
+    batches_dir,
+    read_bounded,
+    resolve_data_dir,
+)
 from sim.storage.recordcheck import check_record
 from sim.storage.repeats import find_repeats
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS
@@ -40,6 +48,7 @@ from sim.storage.verify import (
 )
 
 T = TypeVar("T")
+ONE_THREAD_MEMORY = "256MB"  # DuckDB's memory limit on a connection of one thread
 
 __all__ = [
     "Dataset",
@@ -126,12 +135,17 @@ class Dataset:
 
 
 def _parquet_files(data_dir: Path) -> list[Path]:
-    """Every ``*.parquet`` file under ``data_dir`` (hidden folders excluded), sorted."""
+    """Every ``*.parquet`` file under ``data_dir`` (hidden folders excluded, and the
+    games folders of imports not yet finished: :mod:`sim.storage.importing`), sorted."""
     out: list[Path] = []
     if not data_dir.is_dir():
         return out
+    pending = pending_batches(data_dir)
+    games_root = data_dir / GAMES_DIR
     for root, dirs, files in os.walk(data_dir):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        if pending and Path(root) == games_root:
+            dirs[:] = [d for d in dirs if d not in pending]
         for name in files:
             if name.endswith(".parquet") and not name.startswith("."):
                 out.append(Path(root) / name)
@@ -151,8 +165,9 @@ def load_batch_records(data_dir: Path) -> tuple[list[dict[str, Any]], list[tuple
     bdir = batches_dir(data_dir)
     if not bdir.is_dir():
         return records, skipped
+    pending = pending_batches(data_dir)
     for p in sorted(bdir.glob("*.json")):
-        if p.name.startswith("."):
+        if p.name.startswith(".") or p.stem in pending:
             continue
         try:
             text = read_bounded(p, MAX_RECORD_BYTES).decode("utf-8")
@@ -247,14 +262,18 @@ def _create_views(
     return files
 
 
-def open_dataset(data_dir: str | os.PathLike[str] | None = None) -> Dataset:
+def open_dataset(
+    data_dir: str | os.PathLike[str] | None = None, threads: int | None = None
+) -> Dataset:
     """Open a data folder for reading.
 
     Returns a :class:`Dataset` whose ``con`` has a view ``games`` with exactly the columns
     of :data:`sim.storage.schema.GAME_SCHEMA` over every verified games parquet file under
     the folder (zero rows if there are none or the folder does not exist). Corrupt, damaged
     or foreign parquet files and unreadable batch records are listed in ``skipped``;
-    nothing is deleted.
+    nothing is deleted. ``threads``: DuckDB's threads (default: sized to the machine
+    and its limits, :func:`sim.core.addrspace.duckdb_config`); one thread also bounds
+    DuckDB's memory to :data:`ONE_THREAD_MEMORY` (a download of the dashboard).
     """
     d = resolve_data_dir(data_dir)
     files = _parquet_files(d)
@@ -271,7 +290,15 @@ def open_dataset(data_dir: str | os.PathLike[str] | None = None) -> Dataset:
     records, bad_records = load_batch_records(d)
     skipped.extend(bad_records)
 
-    con = duckdb.connect(database=":memory:")
+    try:
+        config = duckdb_config()
+        if threads is not None:
+            config["threads"] = threads
+        if threads == 1:
+            config["memory_limit"] = ONE_THREAD_MEMORY
+        con = duckdb.connect(database=":memory:", config=config)
+    except duckdb.OutOfMemoryException:
+        raise MemoryError from None
     con.register("_games_empty", empty_games_table())
     valid = _create_views(con, valid, skipped)
     return Dataset(

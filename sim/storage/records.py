@@ -29,6 +29,7 @@ from sim.core.batchspec import BatchSpec
 from sim.storage.atomic import atomic_write_json, create_json_exclusive
 from sim.storage.batchrecord import BatchRecord
 from sim.storage.committing import resolve_committing
+from sim.storage.importing import pending_batches
 from sim.storage.locks import batch_locked
 from sim.storage.paths import (
     GAMES_DIR,
@@ -158,7 +159,7 @@ def unlisted_batches(data_dir: Path) -> list[tuple[str, str]]:
     data_dir = Path(data_dir)
     records, bad = load_batch_records(data_dir)
     out = [(Path(p).stem, reason) for p, reason in bad]
-    known = {r["batch_id"] for r in records} | {b for b, _ in out}
+    known = {r["batch_id"] for r in records} | {b for b, _ in out} | pending_batches(data_dir)
     gdir = data_dir / GAMES_DIR
     if gdir.is_dir():
         for folder in sorted(gdir.iterdir()):

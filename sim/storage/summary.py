@@ -46,6 +46,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from sim.core.addrspace import duckdb_config
 from sim.storage.gamesql import ADJUDICATED, FIRST_SIDE_SQL, VOID_ROUNDS_SQL
 
 SUMMARY_VERSION = 1  # a footer's summary of another version is computed again
@@ -229,7 +230,7 @@ def _per_value(column: pa.ChunkedArray, sql: str, name: str, kind: pa.DataType) 
         # Opened and closed here, in the calling thread (a verifier's pool thread too): a
         # connection left to a thread that has ended can abort the process when it exits
         # (duckdb/duckdb#13904). New distinct values are rare, so this seldom runs.
-        with duckdb.connect(database=":memory:", config={"threads": 1}) as con:
+        with duckdb.connect(database=":memory:", config={**duckdb_config(), "threads": 1}) as con:
             con.register("v", pa.table({name: pa.array(todo, pa.string())}))
             got = con.sql(f"SELECT {sql} FROM v").to_arrow_table().column(0).to_pylist()
         with _memo_lock:

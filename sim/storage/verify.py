@@ -26,7 +26,6 @@ again. Concurrent updates may lose an entry; that only costs a second verificati
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from sim.core.addrspace import pool_threads
 from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import read_bounded, special_reason
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
@@ -280,7 +280,7 @@ def verify_with_games(paths: Iterable[Path], threads: int | None = None) -> dict
         else:
             todo.append((p, key))
     if todo:
-        workers = max(1, min(len(todo), threads or os.cpu_count() or 1))
+        workers = max(1, min(len(todo), threads or pool_threads()))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="dsq-verify") as pool:
             verdicts = list(pool.map(lambda item: inspect(item[0]), todo))
         updates: dict[Path, dict[str, list]] = {}

@@ -6,7 +6,10 @@ memory of ``dsq simulate`` against each flooding engine (``pytest -s`` shows it)
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
+import signal
 from pathlib import Path
 
 import pytest
@@ -81,6 +84,36 @@ def test_what_an_engine_starts_ends_with_it(tmp_path: Path) -> None:
     res, _ = dsq_peak(*simulate(reg, tmp_path / "data", "engine:forks,movetime=2000"))
     assert res.returncode == 0, res.stderr
     assert left_behind(marker) == []
+
+
+def parent_of(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("fault", ["setsid", "daemon"])
+def test_an_engine_that_daemonizes_a_child_leaves_nothing(
+    tmp_path: Path, fault: str, workers: int
+) -> None:
+    """A child in a session of its own, or a daemon (double fork, empty environment)
+    leaves the engine's process group: the process that started the engine adopts it
+    (child subreaper) and ends it with the engine."""
+    marker = tag()
+    reg = write_registry(tmp_path / "engines.toml", bad_engine("d", fault, tag=marker))
+    args = simulate(reg, tmp_path / "data", "engine:d,movetime=100")
+    args[args.index("--games") + 1] = "4"
+    res, _ = dsq_peak(*args, "--workers", str(workers))
+    assert res.returncode == 0, res.stderr
+    left = left_behind(marker)
+    orphans = [pid for pid in left if parent_of(pid) == 1]
+    print(f"\n{fault} on {workers} worker(s): {len(left)} left, {len(orphans)} with parent 1")
+    for pid in left:  # a failing run cleans up after itself
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert left == []
 
 
 def test_a_handshake_that_never_ends_leaves_no_engine(tmp_path: Path) -> None:

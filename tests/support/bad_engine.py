@@ -18,7 +18,11 @@ legal move (by dsq's engine) for its first N searches, then commits FAULT at eve
 - ``flood_options``: floods the handshake with ``option name ...`` lines (never ``ok``);
 - ``flood_perft``: answers ``perft`` with endless lines of 1,000,000 characters;
 - ``fork``: starts a child that sleeps (stdio detached), then plays like ``good``;
-- ``orphan``: starts a child that holds its pipes open, then exits at its first ``go``.
+- ``orphan``: starts a child that holds its pipes open, then exits at its first ``go``;
+- ``setsid``: starts a child in a session of its own (``setsid``), then plays like ``good``;
+- ``daemon``: daemonizes a child as a service does (fork, ``setsid``, fork again, the
+  middle process exits, the last one runs on with an empty environment), then plays like
+  ``good``.
 
 ``--scores "cp 120;mate -3"`` gives the ``info ... score`` of each search in turn (cycled;
 default ``cp 0``; ``cp 50,mate 2``: one ``info`` line for each, in that order).
@@ -33,7 +37,8 @@ import sys
 import time
 
 FAULTS = ("good", "illegal", "null", "silence", "crash", "garbage", "slow", "handshake",
-          "deaf", "mute", "flood_options", "flood_perft", "fork", "orphan")  # fmt: skip
+          "deaf", "mute", "flood_options", "flood_perft", "fork", "orphan", "setsid",
+          "daemon")  # fmt: skip
 
 
 def child(tag: str, detached: bool) -> None:
@@ -46,6 +51,26 @@ def child(tag: str, detached: bool) -> None:
     subprocess.Popen(
         [sys.executable, "-c", "import time; time.sleep(600)", tag], close_fds=detached, **io
     )
+
+
+DAEMON = "import os, sys, time\nif os.fork() == 0:\n    time.sleep(600)\n"
+"""The middle process of ``daemon``: forks the daemon (which sleeps) and exits at once."""
+
+
+def daemonize(tag: str, double: bool) -> None:
+    """Start a child that sleeps in a session of its own (``tag`` on its command line);
+    ``double``: through a middle process that exits, with an empty environment, so that
+    neither the engine's process group, nor its session, nor its environment leads to it."""
+    import subprocess
+
+    code = DAEMON if double else "import time; time.sleep(600)"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, tag],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True, env={} if double else None,
+    )  # fmt: skip
+    if double:
+        proc.wait()  # the middle process is gone: the daemon's parent is whoever adopts it
 
 
 def flood(line: str) -> int:
@@ -69,6 +94,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.fault in ("fork", "orphan"):
         child(args.tag, detached=args.fault == "fork")
+    if args.fault in ("setsid", "daemon"):
+        daemonize(args.tag, double=args.fault == "daemon")
     setup: tuple[str | None, list[str]] = (None, [])  # the FEN (None: start) and the moves
     searches = 0
 
@@ -106,7 +133,7 @@ def main() -> int:
                 time.sleep(600)
                 return 0
         elif cmd == "isready":
-            if args.fault in ("good", "slow", "fork") or args.after:
+            if args.fault in ("good", "slow", "fork", "setsid", "daemon") or args.after:
                 legal()  # load dsq's engine now, not during a timed search
             say("readyok")
         elif cmd == "position":

@@ -48,13 +48,16 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = WAIT) -> Non
 
 
 @contextmanager
-def dashboard_server(data_dir: Path, log: Path, **env: str) -> Iterator[str]:
-    """``dsq dashboard --data DATA --port FREE --no-browser`` running; yields its URL."""
+def dashboard_server(
+    data_dir: Path, log: Path, *args: str, host: str = "127.0.0.1", **env: str
+) -> Iterator[str]:
+    """``dsq dashboard --data DATA --port FREE --host HOST --no-browser ARGS`` running;
+    yields its URL on 127.0.0.1 (tests never reach it by another address)."""
     port = free_port()
     environ = dict(os.environ, **env)
     environ["PYTHONPATH"] = str(ROOT) + os.pathsep + environ.get("PYTHONPATH", "")
     cmd = [sys.executable, "-m", "sim.cli", "dashboard", "--data", str(data_dir),
-           "--port", str(port), "--host", "127.0.0.1", "--no-browser"]  # fmt: skip
+           "--port", str(port), "--host", host, "--no-browser", *args]  # fmt: skip
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=environ, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
