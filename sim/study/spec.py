@@ -268,7 +268,10 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
         opening = VARIETY_PLIES  # deterministic bots from one start would repeat their games
     if opening >= ply_cap:
         raise _err(path, "opening_plies", f"must be below ply_cap ({ply_cap})")
-    rules, grid, base, design, interactions = read_rules(path, raw.get("rules", {}))
+    each = sum(len(axes.pairings(f)) for f in families_seen) if "block" not in raw else 1
+    rules, grid, base, design, interactions = read_rules(
+        path, raw.get("rules", {}), each, exact="block" not in raw
+    )
     families = families_seen
     games = read_games(path, raw.get("games", {}))
     if quick:
