@@ -306,7 +306,7 @@ def _checked(path: Path, d: dict[str, Any], tid: str) -> Tournament:
     if not isinstance(played, list) or len(played) > rounds:
         raise fail("rounds", f"must be a list of at most {rounds} rounds")
     for k, rnd in enumerate(played):
-        _check_round(fail, whole, f"rounds[{k}]", rnd, len(specs))
+        _check_round(fail, whole, f"rounds[{k}]", rnd, len(specs), fmt == "swiss")
     try:
         t = make_tournament(
             str(fmt), specs, rules=text("plan.rules", p.get("rules")), games_per_pair=gpp,
@@ -321,21 +321,26 @@ def _checked(path: Path, d: dict[str, Any], tid: str) -> Tournament:
     return Tournament(**{**t.__dict__, "rounds_played": played})
 
 
-def _check_round(fail: Any, whole: Any, key: str, rnd: Any, n: int) -> None:
-    """A recorded round: ``pairings`` of two players each (indices below ``n``), no player
-    twice, and a ``bye`` (a player not paired) or null."""
+def _check_round(fail: Any, whole: Any, key: str, rnd: Any, n: int, swiss: bool) -> None:
+    """A recorded round: ``pairings`` of two players each (indices below ``n``), no pair
+    twice, and a ``bye`` or null; in a Swiss, no player twice, and the bye not paired."""
     if not isinstance(rnd, dict) or not isinstance(rnd.get("pairings"), list):
         raise fail(key, "must be an object with a list of pairings")
     seen: set[int] = set()
+    pairs: set[frozenset[int]] = set()
     for m, pair in enumerate(rnd["pairings"]):
+        where = f"{key}.pairings[{m}]"
         if not isinstance(pair, list) or len(pair) != 2:
-            raise fail(f"{key}.pairings[{m}]", "must be a pair of players")
-        for i in pair:
-            if whole(f"{key}.pairings[{m}]", i, 0, n - 1) in seen:
-                raise fail(f"{key}.pairings[{m}]", f"player {i} plays twice in the round")
-            seen.add(i)
+            raise fail(where, "must be a pair of players")
+        i, j = (whole(where, x, 0, n - 1) for x in pair)
+        if i == j or frozenset((i, j)) in pairs:
+            raise fail(where, f"players {i} and {j}: a player against itself, or a pair twice")
+        if swiss and (i in seen or j in seen):
+            raise fail(where, "a player plays twice in a round of a Swiss")
+        pairs.add(frozenset((i, j)))
+        seen.update((i, j))
     bye = rnd.get("bye")
-    if bye is not None and whole(f"{key}.bye", bye, 0, n - 1) in seen:
+    if bye is not None and whole(f"{key}.bye", bye, 0, n - 1) in seen and swiss:
         raise fail(f"{key}.bye", f"player {bye} has a bye and a pairing")
 
 

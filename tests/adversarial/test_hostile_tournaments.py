@@ -83,7 +83,9 @@ CASES: list[tuple[str, tuple[Any, ...], Any, str]] = [
     ("a pairing of one", (*PAIRS, 0), [0], "rounds[0].pairings[0]: must be a pair"),
     ("a player out of range", (*PAIRS, 0), [0, 9], "rounds[0].pairings[0]: must be from 0 to 2"),
     ("a player as text", (*PAIRS, 0), ["0", 1], "rounds[0].pairings[0]: must be a whole"),
-    ("a player against itself", (*PAIRS, 0), [1, 1], "plays twice"),
+    ("a player against itself", (*PAIRS, 0), [1, 1], "a player against itself"),
+    ("a Swiss player twice", PAIRS, [[0, 1], [1, 2]], "plays twice in a round of a Swiss"),
+    ("a pair twice", PAIRS, [[0, 1], [1, 0]], "a pair twice"),
     ("bye garbage", ("rounds", 0, "bye"), "x", "rounds[0].bye"),
     ("bye out of range", ("rounds", 0, "bye"), 7, "rounds[0].bye"),
     ("bye also paired", ("rounds", 0, "bye"), None, ""),  # set below to a paired player
