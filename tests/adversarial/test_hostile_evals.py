@@ -80,8 +80,8 @@ def test_an_evaluation_at_the_largest_weights_plays_legal_moves_and_a_batch(
         sane(searched(data, f"alphabeta:depth={depth},eval=maxed"))
         sane(searched(data, f"alphabeta:depth={depth},eval=maxed", LOPSIDED))
     bot = "alphabeta:depth=2,eval=maxed"
-    code, _, err = in_process(["simulate", "--data", str(data), "--red", bot, "--blue", bot,
-                               "--games", "4", "--batch-id", "maxed", "--ply-cap", "120"])  # fmt: skip
+    argv = ["simulate", "--data", str(data), "--red", bot, "--blue", bot, "--games", "4"]
+    code, _, err = in_process([*argv, "--batch-id", "maxed", "--ply-cap", "120"])
     assert code == 0, err
     record = json.loads((data / "batches" / "maxed.json").read_text())
     assert record["status"] == "done" and record["games_done"] == 4, record

@@ -59,61 +59,121 @@ STUDY_FILES: list[tuple[str, str, tuple[str, ...], str]] = [
     ("bots = 3", edited(BOTS, "bots = 3"), (), "ladder.bots"),
     ("empty bot list", edited(BOTS, "bots = []"), (), "ladder.bots"),
     ("a bot a number", edited(BOTS, "bots = [1]"), (), "ladder.bots[0]"),
-    ("ladder a list", edited("seed = 3", "seed = 3\nladder = [1]").replace("[ladder]\n" + BOTS,
-     ""), (), "ladder: must be"),  # fmt: skip
+    (
+        "ladder a list",
+        edited("seed = 3", "seed = 3\nladder = [1]").replace("[ladder]\n" + BOTS, ""),
+        (),
+        "ladder: must be",
+    ),
     ("pairings a number", edited(BOTS, BOTS + "\npairings = 2"), (), "ladder.pairings"),
     ("name a number", edited('name = "h"', "name = 1"), (), "name"),
     ("seed a fraction", edited("seed = 3", "seed = 1.5"), (), "seed"),
     ("seed too large", edited("seed = 3", "seed = 1099511627776"), (), "seed"),
     ("seed as text", edited("seed = 3", 'seed = "3"'), (), "seed"),
     ("ply_cap 0", edited("ply_cap = 200", "ply_cap = 0"), (), "ply_cap"),
-    ("opening plies at the cap", edited("ply_cap = 200", "ply_cap = 5\nopening_plies = 5"), (),
-     "opening_plies"),  # fmt: skip
-    ("games a number", edited("seed = 3", "seed = 3\ngames = 3").replace(GAMES, ""), (),
-     "games: must be a table"),  # fmt: skip
+    (
+        "opening plies at the cap",
+        edited("ply_cap = 200", "ply_cap = 5\nopening_plies = 5"),
+        (),
+        "opening_plies",
+    ),
+    (
+        "games a number",
+        edited("seed = 3", "seed = 3\ngames = 3").replace(GAMES, ""),
+        (),
+        "games: must be a table",
+    ),
     ("per_cell as text", edited("per_cell = 2", 'per_cell = "2"'), (), "games.per_cell"),
     ("target as text", edited(GAMES, TARGET.replace("0.1", '"x"')), (), "games.target"),
     ("step 0", edited(GAMES, TARGET.replace("step = 50", "step = 0")), (), "games.step"),
     ("cap below step", edited(GAMES, TARGET.replace("cap = 100", "cap = 10")), (), "games.step"),
-    ("grid values not a list", edited(RULES, GRID.replace("[true]", "true")), (),
-     "rules.grid.rule_17_5"),  # fmt: skip
+    (
+        "grid values not a list",
+        edited(RULES, GRID.replace("[true]", "true")),
+        (),
+        "rules.grid.rule_17_5",
+    ),
     ("grid values empty", edited(RULES, GRID.replace("[true]", "[]")), (), "rules.grid.rule_17_5"),
-    ("grid without a base", edited(RULES, GRID.replace('base = "standard"\n', "")), (),
-     "rules.base"),  # fmt: skip
+    (
+        "grid without a base",
+        edited(RULES, GRID.replace('base = "standard"\n', "")),
+        (),
+        "rules.base",
+    ),
     ("grid a list", edited(RULES, '[rules]\nbase = "standard"\ngrid = [1]'), (), "rules.grid"),
-    ("design unknown", edited(RULES, GRID.replace("[rules.grid]", 'design = "x"\n[rules.grid]')),
-     (), "rules.design"),  # fmt: skip
-    ("half with three levels", edited(RULES, '[rules]\nbase = "standard"\ndesign = "half"\n'
-     '[rules.grid]\nlion_jump = ["horizontal", "none"]'), (), "'half' needs"),  # fmt: skip
-    ("interactions as text", edited(RULES, RULES + '\ninteractions = "yes"'), (),
-     "rules.interactions"),  # fmt: skip
+    (
+        "design unknown",
+        edited(RULES, GRID.replace("[rules.grid]", 'design = "x"\n[rules.grid]')),
+        (),
+        "rules.design",
+    ),
+    (
+        "half with three levels",
+        edited(
+            RULES,
+            '[rules]\nbase = "standard"\ndesign = "half"\n'
+            '[rules.grid]\nlion_jump = ["horizontal", "none"]',
+        ),
+        (),
+        "'half' needs",
+    ),
+    (
+        "interactions as text",
+        edited(RULES, RULES + '\ninteractions = "yes"'),
+        (),
+        "rules.interactions",
+    ),
     ("quick rules = 3", BASE + "[quick]\nper_cell = 2\nrules = 3\n", ("--quick",), "quick.rules"),
     ("quick bots = 3", BASE + "[quick]\nper_cell = 2\nbots = 3\n", ("--quick",), "ladder.bots"),
-    ("quick keeps no rule set", BASE + '[quick]\nper_cell = 2\nrules = ["datou"]\n', ("--quick",),
-     "quick.rules"),  # fmt: skip
+    (
+        "quick keeps no rule set",
+        BASE + '[quick]\nper_cell = 2\nrules = ["datou"]\n',
+        ("--quick",),
+        "quick.rules",
+    ),
     ("quick without per_cell", BASE + "[quick]\n", ("--quick",), "quick.per_cell"),
     ("families = 3", FAMILIES.replace("[[families]]", "families = 3\n[x]"), (), "families"),
-    ("family rungs = 3", FAMILIES.replace('rungs = ["random", "greedy"]', "rungs = 3"), (),
-     "families[0].rungs"),  # fmt: skip
+    (
+        "family rungs = 3",
+        FAMILIES.replace('rungs = ["random", "greedy"]', "rungs = 3"),
+        (),
+        "families[0].rungs",
+    ),
     ("family pairings unknown", FAMILIES + 'pairings = "x"\n', (), "families[0].pairings"),
     ("axes seeds as text", FAMILIES + '[axes]\nseeds = ["a"]\n', (), "axes.seeds[0]"),
     ("axes seed negative", FAMILIES + "[axes]\nseeds = [-1]\n", (), "axes.seeds[0]"),
-    ("axes protocol garbage", FAMILIES + '[axes]\nopenings = ["random:x"]\n', (),
-     "axes.openings[0]"),  # fmt: skip
+    (
+        "axes protocol garbage",
+        FAMILIES + '[axes]\nopenings = ["random:x"]\n',
+        (),
+        "axes.openings[0]",
+    ),
     ("block rules = 3", FAMILIES + "[[block]]\nrules = 3\n", (), "block[0].rules"),
     ("block rung out of range", FAMILIES + "[[block]]\nrungs = [99]\n", (), "block[0].rungs[0]"),
-    ("block per_cell as text", FAMILIES + '[[block]]\nper_cell = "9"\n', (),
-     "block[0].per_cell"),  # fmt: skip
-    ("blocks of too many cells", FAMILIES + "[axes]\nseeds = [" +
-     ", ".join(map(str, range(150))) + ']\nopenings = [' +
-     ", ".join(f'"random:{k}"' for k in range(150)) + ']\n[[block]]\nseeds = [' +
-     ", ".join(map(str, range(150))) + "]\nopenings = [" +
-     ", ".join(f'"random:{k}"' for k in range(150)) + "]\n",
-     (), "would make 45,000 cells"),  # fmt: skip
+    ("block per_cell as text", FAMILIES + '[[block]]\nper_cell = "9"\n', (), "block[0].per_cell"),
+    (
+        "blocks of too many cells",
+        FAMILIES
+        + "[axes]\nseeds = ["
+        + ", ".join(map(str, range(150)))
+        + "]\nopenings = ["
+        + ", ".join(f'"random:{k}"' for k in range(150))
+        + "]\n[[block]]\nseeds = ["
+        + ", ".join(map(str, range(150)))
+        + "]\nopenings = ["
+        + ", ".join(f'"random:{k}"' for k in range(150))
+        + "]\n",
+        (),
+        "would make 45,000 cells",
+    ),
     ("evals a number", BASE + "[evals]\nstandard = 3\n", (), "evals.standard"),
     ("openings a number", edited("seed = 3", "seed = 3\nopenings = 3"), (), "openings"),
-    ("openings_order unknown", edited("seed = 3", 'seed = 3\nopenings = "o.txt"\n'
-     'openings_order = "x"'), (), "openings_order"),  # fmt: skip
+    (
+        "openings_order unknown",
+        edited("seed = 3", 'seed = 3\nopenings = "o.txt"\nopenings_order = "x"'),
+        (),
+        "openings_order",
+    ),
 ]
 
 
@@ -144,7 +204,7 @@ def test_a_grid_of_27_million_cells_is_refused_before_any_is_built(tmp_path: Pat
     f = tmp_path / "grid.toml"
     f.write_text(
         f'name = "g"\n[rules]\nbase = "standard"\n[rules.grid]\nno_capture_plies = [{values}]\n'
-        f"move_time = [{values}]\ngame_time = [{values}]\n[ladder]\nbots = [\"random\"]\n"
+        f'move_time = [{values}]\ngame_time = [{values}]\n[ladder]\nbots = ["random"]\n'
         "[games]\nper_cell = 2\n",
         encoding="utf-8",
     )
@@ -274,10 +334,18 @@ RECORDS: list[tuple[str, tuple[Any, ...], Any, str]] = [
     ("cell per_cell 1", ("study", "cells", 0, "per_cell"), 1, "study.cells[0].per_cell"),
     ("cell opening unknown", ("study", "cells", 0, "opening"), "random:3", "opening"),
     ("cell options a list", ("study", "cells", 0, "options"), [], "study.cells[0].options"),
-    ("games target as text", ("study", "games"),
-     {"target": "x", "cap": 100, "step": 50}, "study.games.target"),  # fmt: skip
-    ("games step 0", ("study", "games"), {"target": 0.1, "cap": 100, "step": 0},
-     "study.games.step"),  # fmt: skip
+    (
+        "games target as text",
+        ("study", "games"),
+        {"target": "x", "cap": 100, "step": 50},
+        "study.games.target",
+    ),
+    (
+        "games step 0",
+        ("study", "games"),
+        {"target": 0.1, "cap": 100, "step": 0},
+        "study.games.step",
+    ),
     ("games per_cell negative", ("study", "games", "per_cell"), -2, "study.games.per_cell"),
     ("games empty", ("study", "games"), {}, "study.games: gives neither"),
     ("bots empty", ("study", "bots"), [], "study.bots: no bot"),
@@ -285,8 +353,12 @@ RECORDS: list[tuple[str, tuple[Any, ...], Any, str]] = [
     ("pairings unknown", ("study", "pairings"), "x", "study.pairings"),
     ("ply_cap 0", ("study", "ply_cap"), 0, "study.ply_cap"),
     ("families an int", ("study", "families"), 3, "study.families"),
-    ("protocol plies negative", ("study", "protocols"),
-     [{"label": "random:1", "plies": -1}], "study.protocols[0].plies"),  # fmt: skip
+    (
+        "protocol plies negative",
+        ("study", "protocols"),
+        [{"label": "random:1", "plies": -1}],
+        "study.protocols[0].plies",
+    ),
     ("grid an int", ("study", "grid"), 3, "study.grid"),
     ("pins of numbers", ("study", "pins"), {"a": 1}, "study.pins.a"),
     ("name a number", ("study", "name"), 3, "study.name"),
