@@ -335,9 +335,10 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
     _check_even(path, games, families)
     run = _unknown(path, "run", raw.get("run", {}), RUN_KEYS)
     workers = _int(path, "run.workers", run.get("workers", 1), 1, 256)
-    scheduler = run.get("scheduler") or None
+    scheduler = run.get("scheduler")
     if scheduler is not None and not isinstance(scheduler, str):
         raise _err(path, "run.scheduler", f"must be a scheduler address (text), got {scheduler!r}")
+    scheduler = scheduler or None
     title = raw.get("title", name)
     return Study(
         name, str(title), path, seed, ply_cap, opening, base, design,

@@ -50,6 +50,8 @@ GRID = '[rules]\nbase = "standard"\n[rules.grid]\nrule_17_5 = [true]'
 STUDY_FILES: list[tuple[str, str, tuple[str, ...], str]] = [
     ("scheduler = 1", BASE + "[run]\nscheduler = 1\n", (), "run.scheduler"),
     ("scheduler a list", BASE + '[run]\nscheduler = ["h:1"]\n', (), "run.scheduler"),
+    ("scheduler 0", BASE + "[run]\nscheduler = 0\n", (), "run.scheduler"),
+    ("scheduler an empty list", BASE + "[run]\nscheduler = []\n", (), "run.scheduler"),
     ("workers text", BASE + '[run]\nworkers = "2"\n', (), "run.workers"),
     ("run a list", edited("seed = 3", "seed = 3\nrun = [1]"), (), "run: must be a table"),
     ("rules = 3", edited(RULES, "rules = 3"), (), "rules: must be a table"),
