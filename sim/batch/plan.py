@@ -177,8 +177,8 @@ def plan_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     changes: list[str] = []
     oc, nc = old.get("cells", []), new.get("cells", [])
     if oc != nc:
-        gone = [" ".join(c) for c in oc if c not in nc]
-        added = [" ".join(c) for c in nc if c not in oc]
+        gone = [" ".join(map(str, c)) for c in oc if c not in nc]
+        added = [" ".join(map(str, c)) for c in nc if c not in oc]
         text = "cells"
         if gone:
             text += f" removed: {'; '.join(gone[:3])}" + (" ..." if len(gone) > 3 else "")

@@ -33,6 +33,7 @@ from engine.errors import DsqError
 from engine.rules import Ruleset, parse_rules
 from engine.ruleset_options import OPTIONS
 from sim.bots import evaluate as E
+from sim.bots.evalbound import MAX_EVAL, tuned_reach
 from sim.bots.params import AUTO, CLASSIC, EVAL_NAME, PIN_DIGITS, split_pin
 from sim.bots.piece_values import values_array
 from sim.storage.paths import read_bounded
@@ -170,11 +171,25 @@ def parse_eval(text: str, name: str) -> EvalFile:
         tempo=_ints([tempo], 1, "tempo")[0],
         order=order,
     )
+    check_reach(weights)
     meta = doc.get("fitted", {})
     accepted = doc.get("accepted", {})
     if not isinstance(meta, dict) or not isinstance(accepted, dict):
         raise EvalError("[fitted] and [accepted] are tables")
     return EvalFile(name, rules, weights, meta, accepted)
+
+
+def check_reach(w: Weights) -> None:
+    """EvalError when the weights could make a score beyond :data:`MAX_EVAL` (into the
+    search's mate scores): their largest sum (:func:`sim.bots.evalbound.tuned_reach`)."""
+    reach = tuned_reach(w.material, w.squares, w.first_danger, w.second_danger, w.tempo)
+    if reach > MAX_EVAL:
+        raise EvalError(
+            f"these weights could score {reach:,}, beyond the {MAX_EVAL:,} an evaluation may "
+            "reach (the search's mate scores are above): the largest value plus square of "
+            "each animal, both signs, the move bonus and the largest penalties must sum to "
+            f"at most {MAX_EVAL:,}"
+        )
 
 
 def _toml_value(v: Any) -> str:
@@ -234,6 +249,7 @@ def write_eval(folder: Path, ef: EvalFile, *, replace: bool = False) -> Path:
     path = folder / f"{ef.name}{SUFFIX}"
     if path.exists() and not replace:
         raise EvalError(f"evaluation {ef.name!r} already exists ({path}): choose another name")
+    check_reach(ef.weights)
     tmp = folder / f".{ef.name}.{os.getpid()}.tmp"
     tmp.write_text(format_eval(ef), encoding="utf-8")
     os.replace(tmp, path)

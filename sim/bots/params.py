@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import DsqError
+from sim.bots.evalbound import CLASSIC_POSITIONAL, MAX_EVAL, classic_reach
 
 DEFAULT_VALUES = (450, 200, 300, 350, 500, 800, 900, 1000)
 EVAL_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
@@ -80,8 +81,9 @@ class Param:
                 f"optionally pinned to its content as NAME@HEX ({PIN_DIGITS} hex digits)"
             )
         return (
-            "8 whole numbers 0..100000 separated by '/' "
-            "(rat/cat/dog/wolf/leopard/tiger/lion/elephant)"
+            "8 whole numbers from 0 separated by '/' "
+            "(rat/cat/dog/wolf/leopard/tiger/lion/elephant) whose sum plus three quarters of "
+            f"the largest is at most {MAX_EVAL - 8 * CLASSIC_POSITIONAL:,}"
         )
 
     def parse(self, bot: str, text: str) -> Any:
@@ -125,6 +127,13 @@ class Param:
             raise bad from None
         if any(not 0 <= v <= 100000 for v in values):
             raise bad
+        if classic_reach(values) > MAX_EVAL:
+            raise BotSpecError(
+                f"bot {bot}: {self.name} {text!r} could score {classic_reach(values):,}, beyond "
+                f"the {MAX_EVAL:,} an evaluation may reach (the search's mate scores are "
+                f"above): their sum plus three quarters of the largest must be at most "
+                f"{MAX_EVAL - 8 * CLASSIC_POSITIONAL:,}"
+            )
         return values
 
     def format(self, value: Any) -> str:

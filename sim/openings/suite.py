@@ -17,6 +17,7 @@ the ``k mod size``-th of a permutation drawn from the batch seed and the cycle `
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -47,6 +48,8 @@ MAX_SUITE_BYTES = 1 << 20  # a suite file is at most 1 MiB
 MAX_SUITE_LINES = 10_000  # positions in a suite
 MAX_LINE_MOVES = 200  # moves after a line's start position (the most random opening plies)
 ORDERS = ("sequential", "random")
+BOARD_RE = re.compile(r"[0-9A-Za-z]*(?:/[0-9A-Za-z]*)+")
+"""What a FEN's board looks like: a line starting otherwise is not shown in an error."""
 
 
 class SuiteError(DsqError):
@@ -121,6 +124,15 @@ def _entry(source: str, number: int, raw: str, rules: Ruleset) -> Entry | None:
         fen, moves = None, tokens[1:]
         if moves[:1] == ["moves"]:
             moves = moves[1:]
+    elif not BOARD_RE.fullmatch(tokens[0]):
+        # not echoed: a file that is no suite (a path naming another file) keeps its content
+        raise _fail(
+            source, number, "not a position: a line starts with startpos or a FEN's board "
+            "(ranks of letters and digits separated by '/'; docs/openings.md)",
+        )  # fmt: skip
+    elif len(tokens) < 4:
+        raise _fail(source, number, f"a FEN has 4 fields '<board> <side> <clock> <fullmove>', "
+                    f"got {len(tokens)}")  # fmt: skip
     else:
         fen, rest = " ".join(tokens[:4]), tokens[4:]
         if rest and rest[0] != "moves":

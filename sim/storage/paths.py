@@ -171,14 +171,19 @@ def _size_text(n: int) -> str:
     return f"{n >> 20} MiB" if n >= 1 << 20 and not n % (1 << 20) else f"{n:,} bytes"
 
 
-def read_bounded(path: Path, limit: int = MAX_RECORD_BYTES, follow: bool = False) -> bytes:
+def read_bounded(
+    path: Path, limit: int = MAX_RECORD_BYTES, follow: bool = False, sized: bool = False
+) -> bytes:
     """The bytes of a small regular file, never waiting on a FIFO or a device and, unless
     ``follow`` (a file a person names), never following a symbolic link; OSError (a link,
-    a special file) or ValueError (over ``limit`` bytes)."""
+    a special file) or ValueError (over ``limit`` bytes). With ``sized`` the file must hold
+    what its size says: a file of /proc or /sys (whose size the system does not know, such
+    as /proc/self/environ) is refused as not a regular file."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags if follow else flags | os.O_NOFOLLOW)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise OSError(0, f"{path} is not a regular file")
         chunks, size = [], 0
         while size <= limit:
@@ -191,6 +196,8 @@ def read_bounded(path: Path, limit: int = MAX_RECORD_BYTES, follow: bool = False
         os.close(fd)
     if size > limit:
         raise ValueError(f"larger than {_size_text(limit)}")
+    if sized and size != info.st_size:
+        raise OSError(0, f"{path} is not a regular file (its size is not what it holds)")
     return b"".join(chunks)
 
 

@@ -20,11 +20,12 @@ def _shown(path: Path) -> str:
 def read_named_text(
     path: str | Path, what: str, limit: int, error: type[DsqError] = DsqError
 ) -> str:
-    """The UTF-8 text of the file ``path`` (links followed) of at most ``limit`` bytes;
-    ``error`` (a DsqError) naming the file and ``what`` it should hold otherwise."""
+    """The UTF-8 text of the regular file ``path`` (links followed; never a device, a FIFO
+    nor a file of /proc or /sys) of at most ``limit`` bytes; ``error`` (a DsqError) naming
+    the file and ``what`` it should hold otherwise."""
     p = Path(path)
     try:
-        data = read_bounded(p, limit, follow=True)
+        data = read_bounded(p, limit, follow=True, sized=True)
     except OSError as exc:
         raise error(f"{_shown(p)}: cannot read {what}: {exc.strerror or exc}") from None
     except ValueError as exc:  # over the limit, or a NUL in the path

@@ -4,11 +4,13 @@ options over a base in a full, half-fraction or one-at-a-time design."""
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 from engine import parse_rules
 from engine.errors import DsqError
 from engine.rules import OPTION_NAMES
+from sim.study.axes import MAX_CELLS
 from sim.study.errors import err as _err
 from sim.study.games import _unknown
 
@@ -26,13 +28,28 @@ def rules_spec(path: str, key: str, spec: Any) -> str:
         raise _err(path, key, str(exc)) from None
 
 
-def _grid_sets(path: str, base: str, grid: dict[str, list[Any]], design: str) -> list[dict]:
-    """The grid's option settings (dicts option -> value; the base's values left out)."""
+def _levels(base: str, grid: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """Each grid option's levels: the base's value first, then the others given."""
     base_rules = parse_rules(base)
-    levels = {
+    return {
         o: [getattr(base_rules, o)] + [v for v in vs if v != getattr(base_rules, o)]
         for o, vs in grid.items()
     }
+
+
+def grid_size(levels: dict[str, list[Any]], design: str) -> int:
+    """How many rule sets a grid of ``levels`` makes in ``design``, counted without making
+    them (a product of level counts can be millions)."""
+    if design == "one_at_a_time":
+        return 1 + sum(len(vs) - 1 for vs in levels.values())
+    full = math.prod(len(vs) for vs in levels.values())
+    return full // 2 if design == "half" and levels else full
+
+
+def _grid_sets(base: str, grid: dict[str, list[Any]], design: str) -> list[dict]:
+    """The grid's option settings (dicts option -> value; the base's values left out)."""
+    base_rules = parse_rules(base)
+    levels = _levels(base, grid)
     names = list(levels)
     sets: list[dict[str, Any]]
     if design == "one_at_a_time":
@@ -46,8 +63,6 @@ def _grid_sets(path: str, base: str, grid: dict[str, list[Any]], design: str) ->
             if design == "half" and len(chosen) % 2:
                 continue  # the half fraction I = AB...K: an even number of options changed
             sets.append(chosen)
-    if design == "half" and any(len(v) != 2 for v in levels.values()):
-        raise _err(path, "rules.design", "'half' needs exactly two levels of every option")
     return sets
 
 
@@ -59,8 +74,13 @@ def _spec_of(base: str, options: dict[str, Any]) -> str:
 
 
 def read_rules(
-    path: str, table: Any
+    path: str, table: Any, cells_each: int = 1, exact: bool = False
 ) -> tuple[list[tuple[str, dict]], dict, str | None, str | None, bool]:
+    """The rule sets of the ``[rules]`` table (canonical spec and grid options each), the
+    grid, its base and design, and whether interactions are estimated. Each rule set makes
+    ``cells_each`` cells (``exact``: without ``[[block]]`` tables; else at least one): a
+    grid that would make more than :data:`sim.study.axes.MAX_CELLS` cells is refused with
+    their number before any rule set is made."""
     t = _unknown(path, "rules", table, RULES_KEYS)
     out: list[tuple[str, dict]] = []
     specs = t.get("specs", [])
@@ -82,7 +102,15 @@ def read_rules(
         design = design or "full"
         if design not in DESIGNS:
             raise _err(path, "rules.design", f"must be one of {', '.join(DESIGNS)}, got {design!r}")
-        for opts in _grid_sets(path, base, grid, design):
+        levels = _levels(base, grid)
+        if design == "half" and any(len(v) != 2 for v in levels.values()):
+            raise _err(path, "rules.design", "'half' needs exactly two levels of every option")
+        sets = grid_size(levels, design)
+        if sets * cells_each > MAX_CELLS:
+            made = f"{sets * cells_each:,} cells" if exact else f"{sets:,} rule sets"
+            raise _err(path, "rules.grid", f"would make {made}, more than the {MAX_CELLS:,} "
+                       "cells a study may have")  # fmt: skip
+        for opts in _grid_sets(base, grid, design):
             out.append((rules_spec(path, "rules.grid", _spec_of(base, opts)), opts))
     elif "grid" in t:
         raise _err(path, "rules.grid", "the grid is empty")

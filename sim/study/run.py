@@ -10,7 +10,6 @@ again after any stop ends with the same games as an uninterrupted run.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from dataclasses import replace
@@ -21,10 +20,10 @@ from engine.errors import DsqError
 from sim.batch.plan import NewSpec, plan_batches, plan_changes, recorded
 from sim.batch.progress import BatchProgress, fmt_eta
 from sim.storage.atomic import atomic_write_json
-from sim.storage.paths import read_bounded, resolve_data_dir
+from sim.storage.paths import resolve_data_dir
 from sim.storage.records import now_iso
-from sim.study.axes import Family, Protocol
-from sim.study.spec import Cell, Games, Study
+from sim.study.record import read_study_record
+from sim.study.spec import Cell, Study
 
 STUDIES_DIR = "studies"
 
@@ -42,17 +41,11 @@ def register_study(data_dir: Path, study: Study, *, recorded_pins: bool = False)
     path = study_path(data_dir, study.name)
     plan = study.plan()
     if path.exists():
-        try:
-            old = json.loads(read_bounded(path).decode("utf-8"))
-            old_plan = old.get("plan", {}) if isinstance(old, dict) else None
-            if not isinstance(old_plan, dict):
-                raise ValueError("no plan")
-        except (OSError, ValueError) as exc:
-            raise DsqError(f"{path}: unreadable study record: {exc}") from None
+        old_plan = read_study_record(path).plan
         if "pins" not in old_plan:  # recorded before bots were pinned: as it was then
             plan.pop("pins", None)
-        elif recorded_pins and isinstance(old_plan["pins"], dict):
-            study = replace(study, pins={str(k): str(v) for k, v in old_plan["pins"].items()})
+        elif recorded_pins:
+            study = replace(study, pins=dict(old_plan["pins"]))
             plan = study.plan()
         changes = plan_changes(old_plan, plan)
         if changes:
@@ -114,24 +107,9 @@ def recorded_studies(data_dir: Path) -> list[str]:
 
 
 def recorded_study(data_dir: Path, name: str) -> Study:
-    """The study ``name`` as recorded when it started (no need of its file)."""
-    path = study_path(data_dir, name)
-    try:
-        d = json.loads(read_bounded(path).decode("utf-8"))["study"]
-        return Study(
-            name=d["name"], title=d["title"], path=str(path), seed=d["seed"],
-            ply_cap=d["ply_cap"], opening_plies=d["opening_plies"], base=d["base"],
-            design=d["design"], grid=d["grid"], interactions=d["interactions"],
-            bots=d["bots"], pairings=d["pairings"], games=Games(**d["games"]),
-            cells=[Cell(**c) for c in d["cells"]],
-            families=[Family(f["name"], tuple(f["rungs"]), f["pairings"])
-                      for f in d.get("families", [])],
-            protocols={p["label"]: Protocol(**p) for p in d.get("protocols", [])},
-            seeds=list(d.get("seeds", [])), pins=dict(d.get("pins", {})),
-            openings=d.get("openings", ""), openings_order=d.get("openings_order", "sequential"),
-        )  # fmt: skip
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise DsqError(f"{path}: unreadable study record: {exc}") from None
+    """The study ``name`` as recorded when it started (no need of its file); its record
+    checked in full (:func:`sim.study.record.read_study_record`)."""
+    return read_study_record(study_path(data_dir, name)).study
 
 
 def _counts(rec: dict[str, Any]) -> tuple[int, int, int]:

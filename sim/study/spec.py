@@ -277,7 +277,10 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
         opening = VARIETY_PLIES  # deterministic bots from one start would repeat their games
     if opening >= ply_cap:
         raise _err(path, "opening_plies", f"must be below ply_cap ({ply_cap})")
-    rules, grid, base, design, interactions = read_rules(path, raw.get("rules", {}))
+    each = sum(len(axes.pairings(f)) for f in families_seen) if "block" not in raw else 1
+    rules, grid, base, design, interactions = read_rules(
+        path, raw.get("rules", {}), each, exact="block" not in raw
+    )
     families = families_seen
     games = read_games(path, raw.get("games", {}))
     if quick:
@@ -341,9 +344,10 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
     _check_even(path, games, families)
     run = _unknown(path, "run", raw.get("run", {}), RUN_KEYS)
     workers = _int(path, "run.workers", run.get("workers", 1), 1, 256)
-    scheduler = run.get("scheduler") or None
+    scheduler = run.get("scheduler")
     if scheduler is not None and not isinstance(scheduler, str):
         raise _err(path, "run.scheduler", f"must be a scheduler address (text), got {scheduler!r}")
+    scheduler = scheduler or None
     title = raw.get("title", name)
     return Study(
         name, str(title), path, seed, ply_cap, opening, base, design,

@@ -8,6 +8,9 @@ from typing import Any
 
 from sim.study.errors import err
 
+MAX_SUITE_CHECKS = 200_000
+"""The most suite lines times rule sets a study checks (each line is played under each)."""
+
 
 def read_openings(
     path: str, raw: dict[str, Any], rules: list[str], opening: int, ply_cap: int
@@ -30,10 +33,16 @@ def read_openings(
     target = Path(path).parent / file
     try:
         text = read_suite_file(target)
-        suites = [parse_suite(text, r, str(target)) for r in dict.fromkeys(rules)]
+        distinct = list(dict.fromkeys(rules))
+        lines = sum(1 for line in text.splitlines() if line.split("#", 1)[0].strip())
+        if lines * len(distinct) > MAX_SUITE_CHECKS:
+            raise err(path, "openings", f"{lines:,} lines checked under {len(distinct):,} rule "
+                      f"sets: {lines * len(distinct):,} checks, more than {MAX_SUITE_CHECKS:,} "
+                      "(a shorter suite, or fewer rule sets)")  # fmt: skip
+        suites = [parse_suite(text, r, str(target)) for r in distinct]
     except SuiteError as exc:
         raise err(path, "openings", str(exc)) from None
-    longest = max(s.longest for s in suites)
+    longest = max((s.longest for s in suites), default=0)
     if longest + opening >= ply_cap:
         raise err(path, "openings", f"a line of {longest} moves and opening_plies ({opening})"
                    f" must stay below ply_cap ({ply_cap})")  # fmt: skip

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.errors import DsqError
 from sim.batch.plan import plan_changes
+from sim.core.batchspec import MAX_GAMES, MAX_OPENING_PLIES, MAX_PLY_CAP, ORDERS
 from sim.core.seeds import MAX_SEED
 from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import check_batch_id, dsq_line, read_bounded
@@ -236,31 +237,113 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def load(data_dir: Path, tid: str) -> Tournament:
-    """The tournament ``tid`` as recorded (``DsqError`` if missing or unreadable)."""
+    """The tournament ``tid`` as recorded (``DsqError`` if missing, or unreadable: every
+    field of its file is checked by :func:`_checked` before it is used)."""
     check_batch_id(tid)
     path = tournament_path(data_dir, tid)
     if not path.exists():
         shows = dsq_line("tournament", "--list", data=data_dir)
         raise DsqError(f"no tournament {tid!r} in {data_dir} ({shows} shows them)")
-    d = _read(path)
+    return _checked(path, _read(path), tid)
+
+
+def _kind(value: Any) -> str:
+    """The JSON kind of ``value`` in words (never its content)."""
+    if isinstance(value, bool) or value is None:
+        return "true/false" if value is not None else "null"
+    return {dict: "an object", list: "a list", str: "text", int: "a whole number",
+            float: "a number"}.get(type(value), type(value).__name__)  # fmt: skip
+
+
+def _checked(path: Path, d: dict[str, Any], tid: str) -> Tournament:
+    """The tournament of a file's content ``d``, every field checked for its type and range
+    (the limits of the flags: ``rounds`` at most :data:`MAX_ROUNDS`, ...) and the plan made
+    again by :func:`make_tournament`, which must give the same plan."""
+
+    def fail(key: str, message: str) -> DsqError:
+        return DsqError(f"{path}: unreadable tournament file: {key}: {message}")
+
+    def whole(key: str, value: Any, low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise fail(key, f"must be a whole number, not {_kind(value)}")
+        if not low <= value <= high:
+            raise fail(key, f"must be from {low:,} to {high:,}, got {value:,}")
+        return value
+
+    def text(key: str, value: Any) -> str:
+        if not isinstance(value, str):
+            raise fail(key, f"must be text, not {_kind(value)}")
+        return value
+
+    p = d.get("plan")
+    if not isinstance(p, dict):
+        raise fail("plan", f"must be an object, not {_kind(p)}")
+    if d.get("id") != tid:
+        raise fail("id", f"must be {tid!r}, the file's name")
+    fmt = p.get("format")
+    if fmt not in FORMATS:
+        raise fail("plan.format", f"must be one of {', '.join(FORMATS)}")
+    players = p.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= MAX_PLAYERS:
+        raise fail("plan.players", f"must be a list of 2 to {MAX_PLAYERS} bot specs")
+    specs = [text(f"plan.players[{i}]", s) for i, s in enumerate(players)]
+    gpp = whole("plan.games_per_pair", p.get("games_per_pair"), 2, MAX_GAMES)
+    if gpp % 2:
+        raise fail("plan.games_per_pair", f"must be even (colour-swapped pairs), got {gpp}")
+    rounds = whole("plan.rounds", p.get("rounds"), 1, MAX_ROUNDS)
+    seed = whole("plan.seed", p.get("seed"), 0, MAX_SEED)
+    plies = whole("plan.opening_plies", p.get("opening_plies"), 0, MAX_OPENING_PLIES)
+    ply_cap = whole("plan.ply_cap", p.get("ply_cap"), 1, MAX_PLY_CAP)
+    p = {"openings": "", "openings_order": "sequential", "sprt": None, **p}  # older files
+    order = p["openings_order"]
+    if order not in ORDERS:
+        raise fail("plan.openings_order", f"must be one of {', '.join(ORDERS)}")
+    sprt = p.get("sprt")
+    if sprt is not None:
+        text("plan.sprt", sprt)
+    suite = text("openings_text", d.get("openings_text", ""))
+    if suite_digest(suite) != p.get("openings"):
+        raise fail("openings_text", "the opening suite does not match its digest")
+    played = d.get("rounds", [])
+    if not isinstance(played, list) or len(played) > rounds:
+        raise fail("rounds", f"must be a list of at most {rounds} rounds")
+    for k, rnd in enumerate(played):
+        _check_round(fail, whole, f"rounds[{k}]", rnd, len(specs), fmt == "swiss")
     try:
-        p = d["plan"]
-        text = str(d.get("openings_text", ""))
-        if suite_digest(text) != p["openings"]:
-            raise ValueError("the opening suite does not match its digest")
-        rounds = d.get("rounds", [])
-        if not isinstance(rounds, list):
-            raise ValueError("rounds is not a list")
-        return Tournament(
-            id=str(d["id"]), format=str(p["format"]), players=tuple(map(str, p["players"])),
-            rules=str(p["rules"]), games_per_pair=int(p["games_per_pair"]),
-            rounds=int(p["rounds"]), seed=int(p["seed"]),
-            opening_plies=int(p["opening_plies"]), ply_cap=int(p["ply_cap"]), openings=text,
-            openings_order=str(p["openings_order"]), sprt=p.get("sprt"),
-            rounds_played=rounds,
+        t = make_tournament(
+            str(fmt), specs, rules=text("plan.rules", p.get("rules")), games_per_pair=gpp,
+            rounds=rounds, seed=seed, tid=tid, opening_plies=plies, ply_cap=ply_cap,
+            openings=suite, openings_order=str(order), sprt=sprt,
         )  # fmt: skip
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DsqError(f"{path}: unreadable tournament file: {exc}") from None
+    except DsqError as exc:
+        raise fail("plan", str(exc)) from None
+    changes = plan_changes(p, t.plan())
+    if changes:
+        raise fail("plan", f"not as dsq writes it ({', '.join(changes)})")
+    return Tournament(**{**t.__dict__, "rounds_played": played})
+
+
+def _check_round(fail: Any, whole: Any, key: str, rnd: Any, n: int, swiss: bool) -> None:
+    """A recorded round: ``pairings`` of two players each (indices below ``n``), no pair
+    twice, and a ``bye`` or null; in a Swiss, no player twice, and the bye not paired."""
+    if not isinstance(rnd, dict) or not isinstance(rnd.get("pairings"), list):
+        raise fail(key, "must be an object with a list of pairings")
+    seen: set[int] = set()
+    pairs: set[frozenset[int]] = set()
+    for m, pair in enumerate(rnd["pairings"]):
+        where = f"{key}.pairings[{m}]"
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise fail(where, "must be a pair of players")
+        i, j = (whole(where, x, 0, n - 1) for x in pair)
+        if i == j or frozenset((i, j)) in pairs:
+            raise fail(where, f"players {i} and {j}: a player against itself, or a pair twice")
+        if swiss and (i in seen or j in seen):
+            raise fail(where, "a player plays twice in a round of a Swiss")
+        pairs.add(frozenset((i, j)))
+        seen.update((i, j))
+    bye = rnd.get("bye")
+    if bye is not None and whole(f"{key}.bye", bye, 0, n - 1) in seen and swiss:
+        raise fail(f"{key}.bye", f"player {bye} has a bye and a pairing")
 
 
 def recorded_tournaments(data_dir: Path) -> list[str]:
