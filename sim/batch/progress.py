@@ -1,8 +1,10 @@
 """Progress of a running batch: a redrawn bar on a terminal, plain periodic lines otherwise.
 
-The rate and the time to go are computed here, once: :class:`BatchProgress` (the CLI) and
-the dashboard's batch list (:mod:`dashboard.jobs`) both call :func:`games_rate`,
-:func:`eta_seconds` and :func:`fmt_eta`.
+The rate and the time to go are computed here, once: :class:`BatchProgress` (the CLI), the
+batch driver (which writes its run's rate into the batch record) and the dashboard's batch
+list (:mod:`dashboard.jobs`) call :func:`games_rate`, :func:`eta_seconds` and
+:func:`fmt_eta`. How a run's first chunks and files grow (:func:`ramped_chunk`,
+:func:`flush_wait`) is here too: they decide how soon progress shows.
 """
 
 from __future__ import annotations
@@ -12,6 +14,24 @@ import time
 from typing import Any, TextIO
 
 from sim.report.fmt import count
+
+FIRST_CHUNK = 16
+"""Games in a batch's first chunk: its first results, the first progress and rate a page
+shows, come within a second or two even between the fastest bots (whose later chunks
+hold 1,000 games and more)."""
+
+
+def ramped_chunk(size: int, submitted: int, first: int = FIRST_CHUNK) -> int:
+    """The games of a run's chunk number ``submitted`` (0: its first): ``first``, doubling
+    with each chunk, up to ``size`` (and at least 1)."""
+    return max(1, min(size, first << min(submitted, 40)))
+
+
+def flush_wait(flushes: int, cap: float) -> float:
+    """Seconds between a run's files of buffered games after ``flushes`` of them: none
+    before the first (a run's first games are on disk, and counted, as soon as they are
+    played), then 1, 2, 4, ... up to ``cap``."""
+    return 0.0 if flushes <= 0 else min(cap, 2.0 ** (flushes - 1))
 
 
 def games_rate(done: int, start_done: int, elapsed: float) -> float:
