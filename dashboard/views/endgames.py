@@ -160,37 +160,40 @@ letters = [piece_letter(int(c)) for c in material.codes]
 
 
 def piece_label(letter: str) -> str:
-    """A piece as the pickers show it: its name, and its letter (the grid's and FEN's)."""
-    return f"{piece(letter)} ({letter})"
+    """A piece as the placing picker shows it: its letter (the grid's and FEN's) and name."""
+    return f"{letter} · {piece(letter)}"
 
 
-cols = st.columns([1, 1, 3])
+cols = st.columns(2)  # the pickers above the map: a piece's name takes its room
 keep("eg_piece", "choice", param="heat_piece", default=0, options=range(len(letters)))
 keep("eg_mover", "choice", param="heat_mover", default=0, options=(0, 1))
 piece_index = cols[0].selectbox(
     text("heat_piece"),
     range(len(letters)),
-    format_func=lambda i: piece_label(letters[i]),
+    format_func=lambda i: piece(letters[i]),
     key="eg_piece",
 )
 mover = cols[1].radio(
-    text("heat_side"), (0, 1), format_func=lambda s: side(("red", "blue")[s]), key="eg_mover"
+    text("heat_side"),
+    (0, 1),
+    format_func=lambda s: side(("red", "blue")[s]),
+    key="eg_mover",
+    horizontal=True,
 )
 stamp = cache_for(root).path(key, material).stat().st_mtime
 counts = cached_heatmap(str(root), ruleset.spec, material.name, int(piece_index), int(mover), stamp)
 piece_side = 0 if material.codes[int(piece_index)] <= 8 else 1
-with cols[2]:
-    heat_title = text("heat_colorbar", side=side(("red", "blue")[piece_side]))
-    grid = heat_grid(counts, piece_side, int(mover))
-    st.plotly_chart(heat_chart(grid, heat_title), key="eg_heat")
-    st.caption(
-        text(
-            "heat_caption",
-            piece=piece(letters[int(piece_index)]),
-            side=side(("red", "blue")[piece_side]),
-            mover=side(("red", "blue")[int(mover)]),
-        )
+heat_title = text("heat_colorbar", side=side(("red", "blue")[piece_side]))
+grid = heat_grid(counts, piece_side, int(mover))
+st.plotly_chart(heat_chart(grid, heat_title), key="eg_heat")
+st.caption(
+    text(
+        "heat_caption",
+        piece=piece(letters[int(piece_index)]),
+        side=side(("red", "blue")[piece_side]),
+        mover=side(("red", "blue")[int(mover)]),
     )
+)
 
 st.subheader(text("probe"))
 letters_of_material = letters

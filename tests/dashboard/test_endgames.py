@@ -120,8 +120,8 @@ def test_the_board_and_the_pickers_speak_the_page_s_language(
     assert f">{i18n_text(lang, 'board.den')}<" in svg and f">{lion}<" in svg
     assert ">DEN<" not in svg and ">trap<" not in svg and ">Lion<" not in svg
     red_lion = i18n_text(lang, "board.piece", side=side_name(lang, "red"), animal=lion)
-    assert f"{red_lion} (L)" in at.selectbox(key="eg_place").options
-    assert f"{red_lion} (L)" in at.selectbox(key="eg_piece").options
+    assert f"L · {red_lion}" in at.selectbox(key="eg_place").options
+    assert red_lion in at.selectbox(key="eg_piece").options
 
 
 def test_build_shows_the_new_tables_at_once_under_the_rules_as_given(
