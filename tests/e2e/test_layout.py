@@ -130,8 +130,9 @@ def page_faults(page, lang: str, path: str) -> list[str]:  # noqa: ANN001
     picker = page.locator('[data-testid="stSelectbox"]').filter(
         has_text=text(lang, "endgames.heat_piece")
     )
-    if lion not in picker.first.inner_text():
-        faults.append(f"the piece picker shows {picker.first.inner_text()!r}, not {lion!r}")
+    shown = picker.first.locator("input").first.input_value()  # the chosen piece
+    if lion not in shown:
+        faults.append(f"the piece picker shows {shown!r}, not {lion!r}")
     return faults
 
 
