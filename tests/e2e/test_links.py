@@ -82,9 +82,9 @@ def test_a_copied_link_opens_the_same_view(server, browser):
 
 def shown_ply(page) -> str:  # noqa: ANN001
     """The replay's ply as its slider shows it."""
-    slider = page.get_by_role("slider").first
-    slider.wait_for()
-    return str(slider.get_attribute("aria-valuenow"))
+    slider = page.locator('[data-testid="stSlider"] input[type="range"]').first
+    slider.wait_for(state="attached")
+    return slider.input_value()
 
 
 def test_a_replay_link_copied_at_ply_5_opens_at_ply_5(server, browser):
