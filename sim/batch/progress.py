@@ -3,8 +3,8 @@
 The rate and the time to go are computed here, once: :class:`BatchProgress` (the CLI), the
 batch driver (which writes its run's rate into the batch record) and the dashboard's batch
 list (:mod:`dashboard.jobs`) call :func:`games_rate`, :func:`eta_seconds` and
-:func:`fmt_eta`. How a run's first chunks and files grow (:func:`ramped_chunk`,
-:func:`flush_wait`) is here too: they decide how soon progress shows.
+:func:`fmt_eta`. How small a run's first chunk and how soon its first files are
+(:func:`first_small`, :func:`flush_wait`) is here too: they decide how soon progress shows.
 """
 
 from __future__ import annotations
@@ -16,15 +16,21 @@ from typing import Any, TextIO
 from sim.report.fmt import count
 
 FIRST_CHUNK = 16
-"""Games in a batch's first chunk: its first results, the first progress and rate a page
+"""Games in a run's first chunk: its first results, the first progress and rate a page
 shows, come within a second or two even between the fastest bots (whose later chunks
-hold 1,000 games and more)."""
+hold 1,000 games and more, a file each: only the first is small)."""
 
 
-def ramped_chunk(size: int, submitted: int, first: int = FIRST_CHUNK) -> int:
-    """The games of a run's chunk number ``submitted`` (0: its first): ``first``, doubling
-    with each chunk, up to ``size`` (and at least 1)."""
-    return max(1, min(size, first << min(submitted, 40)))
+def first_small(size: int, submitted: int, first: int = FIRST_CHUNK) -> int:
+    """The games of a run's chunk number ``submitted`` (0: its first): at most ``first``
+    for the first, ``size`` after it (and at least 1)."""
+    return max(1, min(size, first) if submitted == 0 else size)
+
+
+def chunk_rate(games: int, seconds: float, parallel: int) -> float | None:
+    """Games per second of a batch from one chunk: ``games`` played in ``seconds`` by one
+    worker of ``parallel`` (None without a measure)."""
+    return games * max(1, parallel) / seconds if games > 0 and seconds > 0 else None
 
 
 def flush_wait(flushes: int, cap: float) -> float:
