@@ -414,12 +414,13 @@ class BatchDriver:
         """Keep a chunk's new games (its file, or its table) and queue the indices it had
         no time for."""
         recorder = self._recorder
+        if self.first_rate is None:  # before the commit: its record carries the rate
+            parallel = self.backend.slots // 2  # each worker: one chunk playing, one queued
+            self.first_rate = chunk_rate(len(res.played), res.seconds or 0.0, parallel)
         games = recorder.commit(res.file) if res.file is not None else recorder.add(res.table)
         self.collected += len(games)
         if self.first_collected is None and games:
             self.first_collected = (time.monotonic(), len(games))
-            parallel = self.backend.slots // 2  # each worker: one chunk playing, one queued
-            self.first_rate = chunk_rate(len(res.played), res.seconds or 0.0, parallel)
         self.tally.add_all(games)
         if self.sequential is not None:
             self.sequential.add(games)
