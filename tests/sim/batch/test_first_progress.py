@@ -34,7 +34,7 @@ def test_a_fast_batch_s_first_file_is_small_and_its_record_has_a_rate(tmp_path: 
     files = sorted((tmp_path / "games" / "fast").glob("*.parquet"))
     first = pq.read_table(files[0], columns=["game_index"]).column("game_index").to_pylist()
     assert first == list(range(FIRST_CHUNK))  # was one file of all 400 games
-    assert len(files) == 2 and isinstance(rec.get("rate"), float) and rec["rate"] > 0
+    assert len(files) >= 2 and isinstance(rec.get("rate"), float) and rec["rate"] > 0
 
 
 def test_a_slow_batch_s_first_games_are_on_disk_at_once(tmp_path: Path):
