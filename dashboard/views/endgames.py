@@ -164,16 +164,16 @@ def piece_label(letter: str) -> str:
     return f"{letter} · {piece(letter)}"
 
 
-cols = st.columns(2)  # the pickers above the map: a piece's name takes its room
+picker_col, side_col = st.columns(2)  # the pickers above the map: a name takes room
 keep("eg_piece", "choice", param="heat_piece", default=0, options=range(len(letters)))
 keep("eg_mover", "choice", param="heat_mover", default=0, options=(0, 1))
-piece_index = cols[0].selectbox(
+piece_index = picker_col.selectbox(
     text("heat_piece"),
     range(len(letters)),
     format_func=lambda i: piece(letters[i]),
     key="eg_piece",
 )
-mover = cols[1].radio(
+mover = side_col.radio(
     text("heat_side"),
     (0, 1),
     format_func=lambda s: side(("red", "blue")[s]),
