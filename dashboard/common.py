@@ -3,6 +3,8 @@ the empty states."""
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -100,3 +102,11 @@ def sample_note(data_dir: Path) -> None:
     written there joins the sample's statistics) and how to keep one's own apart."""
     if is_bundled_sample(data_dir):
         st.info(t("common.sample_writes", folder=data_dir), icon=":material/info:")
+
+
+def spec_code(spec: str) -> str:
+    """A bot or rules spec as inline code (HTML for ``st.markdown(...,
+    unsafe_allow_html=True)``) that a narrow column wraps only after a ``:``, ``,`` or
+    ``+``, never inside a word; a copy of it is the spec itself (``<wbr>`` adds no
+    character)."""
+    return "<code>" + re.sub(r"([:,+])", r"\1<wbr>", html.escape(spec)) + "</code>"

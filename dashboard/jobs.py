@@ -1,5 +1,5 @@
 """Batches launched from the browser: validate within limits, start a detached
-``dsq simulate``, find every batch on disk, cancel one.
+``dsq simulate``, find every batch on disk, cancel one, resume one that stopped.
 
 A launch writes ``DIR/.dashboard/jobs/<group>.json`` (what was asked, the pid, the log
 file) and hands the specs to a ``dsq simulate`` in its own session as data
@@ -39,6 +39,7 @@ from sim.batch import (
     make_spec,
     new_batch_id,
     prepare_data_dir,
+    spawn_detached,
 )
 from sim.batch.budget import duration_text, estimate_seconds
 from sim.batch.progress import eta_seconds, games_rate
@@ -59,6 +60,7 @@ from sim.storage.writing import pid_alive
 
 JOBS_DIR = Path(".dashboard") / "jobs"
 ACTIVE = ("starting", "queued", "running")
+RESUMABLE = ("cancelled", "interrupted", "failed")
 LAUNCH_SUFFIX = ".launch"  # the specs handed to the simulator (sim.batch.launch_detached)
 
 
@@ -105,6 +107,7 @@ class JobView:
     started_at: str | None = None
     updated_at: str | None = None
     pid: int | None = None
+    rate: float | None = None  # games per second of the running run, as its driver measured
 
     @property
     def played_by_person(self) -> bool:
@@ -115,6 +118,17 @@ class JobView:
     def active(self) -> bool:
         """Whether the batch may still make progress."""
         return self.status in ACTIVE
+
+    @property
+    def resumable(self) -> bool:
+        """Whether the batch stopped before its end (cancelled, interrupted, failed) and
+        ``dsq simulate --resume`` can play its missing games."""
+        return (
+            self.status in RESUMABLE
+            and 0 < self.games_planned
+            and self.games_done < self.games_planned
+            and not self.played_by_person
+        )
 
     @property
     def fraction(self) -> float:
@@ -136,21 +150,22 @@ def _seconds(stamp: str | None) -> float | None:
 
 def job_speed(job: JobView) -> tuple[float, float | None] | None:
     """A running batch's games per second and seconds to go (None: not yet known), by
-    :mod:`sim.batch.progress`'s rules, from its record's timestamps: between the first
-    record the dashboard saw of this run and the latest one; before a second record, over
-    the batch since ``started_at`` (for a resumed batch, time it stood still included).
-    None for a batch not running or with no games yet."""
+    :mod:`sim.batch.progress`'s rules: the rate its driver measured from the run's first
+    games on (``rate`` in the record: the start-up, loading bots and kernels, is not
+    counted); for a record without one, between the first record with games the
+    dashboard saw of this run and the latest one. None for a batch not running, or before
+    two chunks."""
     updated = _seconds(job.updated_at)
     if job.status != "running" or updated is None:
         return None
-    first = _FIRST_SEEN.setdefault((job.batch_id, job.pid), (updated, job.games_done))
-    if updated > first[0] and job.games_done > first[1]:
-        rate = games_rate(job.games_done, first[1], updated - first[0])
-    else:
-        started = _seconds(job.started_at)
-        if started is None or job.games_done <= 0:
+    rate = job.rate
+    if rate is None:
+        if job.games_done <= 0:
+            return None  # a run's record before its first games: loading takes its time
+        first = _FIRST_SEEN.setdefault((job.batch_id, job.pid), (updated, job.games_done))
+        if updated <= first[0] or job.games_done <= first[1]:
             return None
-        rate = games_rate(job.games_done, 0, updated - started)
+        rate = games_rate(job.games_done, first[1], updated - first[0])
     if rate <= 0:
         return None
     return rate, eta_seconds(job.games_planned, job.games_done, rate)
@@ -232,6 +247,17 @@ def running_count(data_dir: Path) -> int:
     return sum(1 for j in list_jobs(data_dir) if j.active)
 
 
+def check_room(data_dir: Path, limits: Limits) -> None:
+    """LimitError when ``max_running`` batches run already (call under the launch lock)."""
+    if running_count(data_dir) >= limits.max_running:
+        raise LimitError(
+            "too_many_running",
+            f"{limits.max_running} batches are already running; wait for one to finish "
+            "or cancel one",
+            limit=limits.max_running,
+        )
+
+
 def launch(data_dir: Path, request: LaunchRequest, limits: Limits) -> list[str]:
     """Validate and start a detached ``dsq simulate``; return the batch ids it will write.
 
@@ -241,13 +267,7 @@ def launch(data_dir: Path, request: LaunchRequest, limits: Limits) -> list[str]:
     specs = validate(request, limits)
     data_dir = prepare_data_dir(data_dir)
     with launch_lock(data_dir):
-        if running_count(data_dir) >= limits.max_running:
-            raise LimitError(
-                "too_many_running",
-                f"{limits.max_running} batches are already running; wait for one to finish "
-                "or cancel one",
-                limit=limits.max_running,
-            )
+        check_room(data_dir, limits)
         return _start(data_dir, request, limits, specs)
 
 
@@ -343,7 +363,13 @@ def _from_record(rec: BatchRecord, launched: set[str], data_dir: Path) -> JobVie
         started_at=rec.started_at,
         updated_at=rec.updated_at,
         pid=rec.pid,
+        rate=_rate(rec.extra.get("rate")),
     )
+
+
+def _rate(value: Any) -> float | None:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+    return float(value) if ok else None
 
 
 def list_jobs(data_dir: Path) -> list[JobView]:
@@ -362,6 +388,7 @@ def list_jobs(data_dir: Path) -> list[JobView]:
                     games_done=0, games_planned=0, error=reason,
                     from_dashboard=bid in launched)
         )  # fmt: skip
+    _mark_resuming(views, launches)
     known = {v.batch_id for v in views}
     for rec in launches:
         specs = [s if isinstance(s, dict) else {} for s in rec.get("specs") or [{}]]
@@ -391,6 +418,52 @@ def list_jobs(data_dir: Path) -> list[JobView]:
             )
     views.sort(key=lambda v: (v.created_at, v.batch_id), reverse=True)
     return views
+
+
+def _mark_resuming(views: list[JobView], launches: list[dict[str, Any]]) -> None:
+    """A stopped batch whose resume this dashboard started, still alive, is ``starting``
+    until its simulator marks it running."""
+    for rec in launches:
+        bid, pid, at = rec.get("resume"), rec.get("pid"), str(rec.get("launched_at") or "")
+        if not isinstance(bid, str) or not isinstance(pid, int) or not pid_alive(pid):
+            continue
+        for v in views:
+            if v.batch_id == bid and v.status in RESUMABLE and (v.finished_at or "") <= at:
+                v.status = "starting"
+
+
+def resume(data_dir: Path, batch_id: str, limits: Limits) -> None:
+    """Start ``dsq simulate --resume BATCH_ID`` detached (the missing games, with the
+    batch's own spec; stopped after ``max_hours`` as a launch is). DsqError when the
+    batch cannot be resumed now or too many batches run already."""
+    data_dir = Path(data_dir)
+    with launch_lock(data_dir):
+        job = next((j for j in list_jobs(data_dir) if j.batch_id == batch_id), None)
+        if job is None or not job.resumable:
+            raise LimitError("not_resumable", f"batch {batch_id} has nothing to resume now",
+                             batch=batch_id)  # fmt: skip
+        check_room(data_dir, limits)
+        group = new_batch_id()
+        folder = jobs_dir(data_dir)
+        log = folder / f"{group}.log"
+        record: dict[str, Any] = {
+            "group": group,
+            "batch_ids": [batch_id],
+            "resume": batch_id,
+            "launched_at": now_iso(),
+            "log": log.name,
+            "pid": None,
+        }
+        atomic_write_json(folder / f"{group}.json", record)
+        argv = ["--resume", batch_id, "--data", str(data_dir), "--quiet",
+                "--max-seconds", str(limits.max_seconds)]  # fmt: skip
+        try:
+            record["pid"] = spawn_detached(argv, log)
+        except OSError as exc:
+            record["error"] = f"could not start dsq simulate: {exc}"
+            atomic_write_json(folder / f"{group}.json", record)
+            raise DsqError(record["error"]) from None
+        atomic_write_json(folder / f"{group}.json", record)
 
 
 def cancel(data_dir: Path, batch_id: str) -> None:

@@ -117,7 +117,7 @@ div[class*="st-key-{KEY}"] {{
 div[class*="st-key-{KEY}"] button {{
   width: var(--sq); height: var(--sq); min-height: var(--sq); padding: 0; margin: 0;
   border-radius: 0; border: 1px solid #6d7a5a; position: relative; color: #5b4630;
-  font-size: 10px; line-height: 1.1; overflow: visible;
+  font-size: 10px; line-height: 1.1; overflow: visible; vertical-align: top;
 }}
 div[class*="st-key-{KEY}"] button p {{ margin: 0; font-size: 10px !important; }}
 div[class*="st-key-{KEY}"] button div {{ overflow: visible !important; }}

@@ -16,15 +16,11 @@ from dashboard.lang import error_text, nf, side, t
 from dashboard.playgame import ClickGame
 from dashboard.settings import load_settings
 from engine.errors import DsqError
+from sim.core.timecontrol import clock_text
 from sim.interactive.setup import SIDES
 
 ABANDONED_KEY = "play_abandoned"
 TICK = timedelta(seconds=1)
-
-
-def _mmss(ms: float) -> str:
-    seconds = max(0, int(ms // 1000))
-    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def clock_lines(game: ClickGame) -> list[str]:
@@ -40,13 +36,13 @@ def clock_lines(game: ClickGame) -> list[str]:
         spent = game.turn_ms() if running else 0.0
         left = clocks.rules[i].left_ms
         if left is not None:
-            lines.append(t("play.clock_game", side=side(colour), left=_mmss(left - spent)))
+            lines.append(t("play.clock_game", side=side(colour), left=clock_text(left - spent)))
         if running and rules.move_ms is not None:
             lines.append(
                 t(
                     "play.clock_move",
                     side=side(colour),
-                    left=_mmss(rules.move_ms - spent % rules.move_ms),
+                    left=clock_text(rules.move_ms - spent % rules.move_ms),
                     strikes=clocks.strikes(i),
                     limit=rules.strikes,
                 )

@@ -5,7 +5,8 @@ is :class:`sim.interactive.session.PlayGame`; this layer adds the board's select
 a square goes to :meth:`ClickGame.click`: the first click selects one of the person's
 animals, the second plays it to one of its legal destinations (anything else does no
 harm: it selects another animal, or clears the selection) and a destination only the 7-3
-or 17-5 rule forbids is explained in :attr:`ClickGame.notice`.
+or 17-5 rule forbids is explained in :attr:`ClickGame.notice`. The clocks wait until the
+page has drawn the board (:meth:`PlayGame.start_clocks`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class ClickGame(PlayGame):
         context: BotContext = DEFAULT_CONTEXT,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__(setup, context=context, clock=clock)
+        super().__init__(setup, context=context, clock=clock, clock_waits=True)
         self.selected: int | None = None
         self.notice: Notice | None = None
 

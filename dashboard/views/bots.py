@@ -13,7 +13,7 @@ import streamlit as st
 from dashboard.charts import layout
 from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
-from dashboard.lang import lang, nf, player, t
+from dashboard.lang import confidence, lang, nf, player, t
 from dashboard.loaders import data_dir, dataset, stat
 from dashboard.tables import breakable, csv_button, show_table
 from dashboard.urlstate import keep
@@ -21,7 +21,7 @@ from engine.errors import DsqError
 from sim.report import fmt
 from sim.stats import bot_table, matchup_table, ratings
 from sim.tournament.plan import load, recorded_tournaments
-from sim.tournament.report import build_report
+from sim.tournament.report import build_report, pair_cells
 
 FORMAT_KEYS = {
     "round-robin": "bots.format_round_robin",
@@ -154,8 +154,8 @@ def ratings_chart(table: pd.DataFrame) -> go.Figure:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _tournament(folder: str, fingerprint: str, tid: str) -> dict[str, Any]:
-    return build_report(load(Path(folder), tid), Path(folder))
+def _tournament(folder: str, fingerprint: str, tid: str, level: float) -> dict[str, Any]:
+    return build_report(load(Path(folder), tid), Path(folder), confidence=level)
 
 
 def standing_display(rep: dict[str, Any]) -> pd.DataFrame:
@@ -199,12 +199,75 @@ def tournament_cross(rep: dict[str, Any]) -> pd.DataFrame:
     )
 
 
-def tournament_section() -> None:
-    """The chosen tournament's standing and cross table (nothing when none is chosen)."""
+def pairs_display(rep: dict[str, Any]) -> pd.DataFrame:
+    """Each pair of a tournament once: games, W-D-L, pentanomial and logistic Elo (``*``:
+    from W-D-L; the point alone when its distinct pairs are too few for an interval)."""
+    n = nf()
+    rows = pair_cells(rep)
+
+    def elo(c: dict[str, Any]) -> str:
+        if c["elo_from"] == "none":
+            pairs = c.get("distinct_pairs", 0)
+            return t("bots.pair_no_interval", elo=n.signed(c["elo"], 1), pairs=n.count(pairs))
+        text = n.elo(c["elo"], c["elo_error"], c["elo_low"], c["elo_high"], 1)
+        return text + ("*" if c["elo_from"] == "wdl" else "")
+
+    return pd.DataFrame(
+        {
+            t("bots.col_pair"): [t("bots.pair", a=player(a), b=player(b)) for a, b, _ in rows],
+            t("bots.col_games"): [n.count(c["games"]) for _, _, c in rows],
+            t("bots.col_wdl"): [n.wdl(c["wins"], c["draws"], c["losses"]) for _, _, c in rows],
+            t("bots.col_ptnml"): [
+                " ".join(map(n.count, c["ptnml"])) if c["ptnml"] else fmt.MISSING
+                for _, _, c in rows
+            ],
+            t("bots.col_elo"): [elo(c) for _, _, c in rows],
+        }
+    )
+
+
+def first_move_line(fm: dict[str, Any] | None) -> str:
+    """The first-move advantage of a tournament's games, as one sentence."""
+    if not fm:
+        return t("first_move.no_games")
+    if not fm["identifiable"] or fm["elo"] is None:
+        return t("first_move.not_identifiable")
+    n = nf()
+    return t(
+        "first_move.summary",
+        elo=n.signed(fm["elo"]),
+        ci=f"{n.ci()} {n.interval(fm['elo_low'], fm['elo_high'], 'signed')}",
+        p=n.p_value(fm["p_value"]),
+        verdict=t(f"first_move.{fm['verdict']}"),
+    )
+
+
+def tournament_figures(rep: dict[str, Any]) -> None:
+    """A tournament's own ratings, pairs and first-move advantage (its games only)."""
+    r = rep["ratings"]
+    st.markdown(f"**{t('bots.tournament_ratings')}**")
+    if not r or not r["table"]:
+        st.info(t("bots.need_two"))
+    else:
+        if r.get("note"):
+            st.caption(translate_note(lang(), r["note"]))
+        table = pd.DataFrame(r["table"])
+        show_table(ratings_display(table), "bots_tournament_ratings", "tournament-ratings",
+                   static=True)  # fmt: skip
+    st.markdown(f"**{t('bots.tournament_pairs')}**")
+    st.caption(t("bots.tournament_pairs_caption"))
+    show_table(pairs_display(rep), "bots_tournament_pairs", "tournament-pairs", static=True)
+    st.markdown(f"**{t('bots.tournament_first_move')}**")
+    st.markdown(first_move_line(rep["first_move"]))
+
+
+def tournament_section() -> str | None:
+    """The chosen tournament's standing, cross table, ratings, pairs and first-move
+    advantage; its id (None when none is chosen)."""
     folder = data_dir()
     ids = recorded_tournaments(Path(folder))
     if not ids:
-        return
+        return None
     keep("bots_tournament", "choice", param="tournament", default="", options=["", *ids])
     tid = st.selectbox(
         t("bots.tournament_pick"),
@@ -213,12 +276,12 @@ def tournament_section() -> None:
         format_func=lambda x: x or t("bots.tournament_all"),
     )
     if not tid:
-        return
+        return None
     try:
-        rep = _tournament(folder, dataset().fingerprint, tid)
+        rep = _tournament(folder, dataset().fingerprint, tid, confidence())
     except DsqError as exc:
         st.error(str(exc))
-        return
+        return str(tid)
     st.subheader(t("bots.tournament"))
     state = "bots.tournament_complete" if rep["complete"] else "bots.tournament_incomplete"
     st.caption(
@@ -234,19 +297,22 @@ def tournament_section() -> None:
     )
     if not rep["games"]:
         st.info(t("bots.tournament_no_games"))
-        return
+        return str(tid)
     st.markdown(f"**{t('bots.tournament_standing')}**")
     show_table(standing_display(rep), "bots_tournament_standing", "standing", static=True)
     st.caption(t("bots.tournament_cross_caption"))
     show_table(tournament_cross(rep), "bots_tournament_cross", "cross-table", hide_index=None,
                static=True)  # fmt: skip
+    tournament_figures(rep)
+    return str(tid)
 
 
 ctx = page_start(t("bots.title"), t("bots.caption"))
 if ctx is not None:
-    tournament_section()
+    chosen = tournament_section()
     r = stat(ratings, ctx.selection)
-    st.subheader(t("bots.ratings"))
+    # With a tournament above, say that these are over every selected game, not its own.
+    st.subheader(t("bots.ratings_all") if chosen else t("bots.ratings"))
     if r.table.empty:
         st.info(t("bots.need_two"))
     else:

@@ -20,7 +20,7 @@ from dashboard.endgames import (
     text,
     value_text,
 )
-from dashboard.lang import nf, side
+from dashboard.lang import fox, lang, nf, piece, side
 from dashboard.settings import load_settings
 from dashboard.urlstate import keep
 from engine.board import FILES, NFILES, NRANKS, WATER, piece_letter, square_name
@@ -97,9 +97,13 @@ except DsqError as exc:
     st.stop()
 key = rules_key(ruleset)
 names = materials_on_disk(root, ruleset)
-st.caption(text(one("tables_key", len(names)), key=key, folder=root, count=len(names)))
+# The rule set as given (`standard`); its tables' folder drops what tables ignore.
+st.caption(text(one("tables_key", len(names)), key=ruleset.spec, folder=root, count=len(names)))
 
-with st.expander(text("build"), expanded=not names):
+with st.expander(text("build"), expanded=not names or "eg_built" in st.session_state):
+    built = st.session_state.pop("eg_built", None)  # the build of the run before this one
+    if built:
+        st.success(built)
     if not names:
         st.info(text("no_tables", rules=ruleset.spec, data=data_dir))
     cols = st.columns([3, 1])
@@ -112,17 +116,17 @@ with st.expander(text("build"), expanded=not names):
             with st.spinner(text("building", material=material.name)):
                 report = build_tables(ruleset, [material], root)
             made = [b for b in report if b.how != "present"]
-            st.success(
-                text(
-                    one("built", len(made)),
-                    count=len(made),
-                    seconds=n.num(sum(b.seconds for b in made)),
-                    positions=n.count(sum(b.positions for b in made)),
-                )
+            st.session_state["eg_built"] = text(
+                one("built", len(made)),
+                count=len(made),
+                seconds=n.num(sum(b.seconds for b in made)),
+                positions=n.count(sum(b.positions for b in made)),
             )
-            names = materials_on_disk(root, ruleset)
+            st.session_state["eg_material"] = material.name  # shown at once
         except DsqError as exc:
             st.error(text("bad_input", reason=exc), icon=":material/error:")
+        else:  # draw the page again: the caption and the list hold the new tables
+            st.rerun()
 if not names:
     st.stop()
 
@@ -153,30 +157,43 @@ for col, row in zip(st.columns(2), shares.to_dict("records"), strict=True):
 
 st.subheader(text("heatmap"))
 letters = [piece_letter(int(c)) for c in material.codes]
-cols = st.columns([1, 1, 3])
+
+
+def piece_label(letter: str) -> str:
+    """A piece as the placing picker shows it: its letter (the grid's and FEN's) and name."""
+    return f"{letter} · {piece(letter)}"
+
+
+picker_col, side_col = st.columns(2)  # the pickers above the map: a name takes room
 keep("eg_piece", "choice", param="heat_piece", default=0, options=range(len(letters)))
 keep("eg_mover", "choice", param="heat_mover", default=0, options=(0, 1))
-piece = cols[0].selectbox(
-    text("heat_piece"), range(len(letters)), format_func=letters.__getitem__, key="eg_piece"
+piece_index = picker_col.selectbox(
+    text("heat_piece"),
+    range(len(letters)),
+    format_func=lambda i: piece(letters[i]),
+    key="eg_piece",
 )
-mover = cols[1].radio(
-    text("heat_side"), (0, 1), format_func=lambda s: side(("red", "blue")[s]), key="eg_mover"
+mover = side_col.radio(
+    text("heat_side"),
+    (0, 1),
+    format_func=lambda s: side(("red", "blue")[s]),
+    key="eg_mover",
+    horizontal=True,
 )
 stamp = cache_for(root).path(key, material).stat().st_mtime
-counts = cached_heatmap(str(root), ruleset.spec, material.name, int(piece), int(mover), stamp)
-piece_side = 0 if material.codes[int(piece)] <= 8 else 1
-with cols[2]:
-    heat_title = text("heat_colorbar", side=side(("red", "blue")[piece_side]))
-    grid = heat_grid(counts, piece_side, int(mover))
-    st.plotly_chart(heat_chart(grid, heat_title), key="eg_heat")
-    st.caption(
-        text(
-            "heat_caption",
-            piece=letters[int(piece)],
-            side=side(("red", "blue")[piece_side]),
-            mover=side(("red", "blue")[int(mover)]),
-        )
+counts = cached_heatmap(str(root), ruleset.spec, material.name, int(piece_index), int(mover), stamp)
+piece_side = 0 if material.codes[int(piece_index)] <= 8 else 1
+heat_title = text("heat_colorbar", side=side(("red", "blue")[piece_side]))
+grid = heat_grid(counts, piece_side, int(mover))
+st.plotly_chart(heat_chart(grid, heat_title), key="eg_heat")
+st.caption(
+    text(
+        "heat_caption",
+        piece=piece(letters[int(piece_index)]),
+        side=side(("red", "blue")[piece_side]),
+        mover=side(("red", "blue")[int(mover)]),
     )
+)
 
 st.subheader(text("probe"))
 letters_of_material = letters
@@ -229,7 +246,7 @@ with right:
         text("place"),
         [None, *letters_of_material],
         key="eg_place",
-        format_func=lambda x: text("empty") if x is None else x,
+        format_func=lambda x: text("empty") if x is None else piece_label(x),
     )
     st.session_state["eg_side"] = pos.side
     st.radio(
@@ -256,7 +273,8 @@ with right:
                 args=(sq,),
             )
 with left:
-    st.markdown(board_svg(board, dog_over_wolf=ruleset.dog_over_wolf), unsafe_allow_html=True)
+    svg = board_svg(board, dog_over_wolf=ruleset.dog_over_wolf, lang=lang(), fox=fox())
+    st.markdown(svg, unsafe_allow_html=True)
     try:
         answer = probe_fen(ruleset, fen, root)
     except DsqError as exc:

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.board import board_svg
-from dashboard.common import page_start
+from dashboard.common import page_start, spec_code
 from dashboard.downloads import download_selection
 from dashboard.endgames_replay import tables_agree, tables_value
 from dashboard.i18n import counted
@@ -35,6 +35,7 @@ from dashboard.loaders import dataset, game_download, game_record, games_listing
 from dashboard.tables import show_table
 from dashboard.urlstate import keep
 from sim.bots.spec import HUMAN
+from sim.core.timecontrol import clock_text
 from sim.records.replay import Replay, replay_cap, replay_game, verdict
 from sim.stats.games import replay_input
 from sim.storage.schema import REASONS, WINNERS
@@ -63,7 +64,7 @@ def game_facts(game: dict[str, Any]) -> list[str]:
     for colour in ("red", "blue"):
         left = game.get(f"{colour}_clock_ms")
         if left is not None and _present(left):
-            facts.append(t("games.clock_left", side=side(colour), ms=nf().count(int(left))))
+            facts.append(t("games.clock_left", side=side(colour), left=clock_text(left)))
     return facts
 
 
@@ -166,9 +167,12 @@ def show_replay(game: dict[str, Any]) -> None:
     replayed = result(rep.winner, rep.reason)
     st.subheader(t("games.game_title", batch=game["batch_id"], index=game["game_index"]))
     info = st.columns(4)
-    info[0].markdown(f"**{t('games.rules')}**  \n`{game['rules']}`")
-    info[1].markdown(f"**{t('games.red_player')}**  \n`{player(game['red'])}`")
-    info[2].markdown(f"**{t('games.blue_player')}**  \n`{player(game['blue'])}`")
+    for col, title, spec in (
+        (info[0], "games.rules", game["rules"]),
+        (info[1], "games.red_player", player(game["red"])),
+        (info[2], "games.blue_player", player(game["blue"])),
+    ):  # a spec wraps after its ":", "," and "+" only
+        col.markdown(f"**{t(title)}**  \n{spec_code(spec)}", unsafe_allow_html=True)
     person = HUMAN in (game["red"], game["blue"])  # a Play page game: no ply cap played
     info[3].markdown(
         t("games.seed_line_person" if person else "games.seed_line", seed=game["seed"],
@@ -206,6 +210,7 @@ def show_replay(game: dict[str, Any]) -> None:
         st.warning(t("games.results_differ", recorded=recorded, replayed=replayed))
     last = rep.plies
     key = f"ply_{game['batch_id']}_{game['game_index']}"
+    keep(key, "int", param="ply", default=0, low=0, high=last)  # a link opens at its ply
     if key not in st.session_state:
         st.session_state[key] = 0
     buttons = st.columns([1, 1, 1, 1, 2])

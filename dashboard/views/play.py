@@ -214,7 +214,8 @@ def status_text(game: ClickGame) -> str:
 
 
 def moves_table(game: ClickGame) -> pd.DataFrame:
-    """The moves so far, newest first."""
+    """The moves so far, newest first; the last column is the bot's thinking time (the
+    person's moves leave it empty)."""
     n = nf()
     rows = [
         (
@@ -222,12 +223,25 @@ def moves_table(game: ClickGame) -> pd.DataFrame:
             side(m.side) + ("" if m.by_bot else " · " + t("play.you")),
             m.move,
             f"× {piece(m.captured)}" if m.captured else "",
-            t("play.ms", ms=n.num(m.think_ms, 0)) if m.think_ms is not None else "",
+            t("play.ms", ms=n.num(m.think_ms, 0)) if m.by_bot and m.think_ms is not None else "",
         )
         for m in reversed(game.moves)
     ]
     cols = ["ply", "side", "move", "capture", "time"]
     return pd.DataFrame(rows, columns=[t(f"play.col_{c}") for c in cols])
+
+
+def end_notes(game: ClickGame) -> list[str]:
+    """What to know about a finished game besides its result: a resignation is final (Undo
+    does not take it back), and a game void under the rules' scoring counts for nothing."""
+    notes = []
+    if game.resigned is not None:
+        notes.append(t("play.resign_final"))
+    if game.void:
+        rounds = game.ruleset.void_rounds
+        notes.append(t(counted("play.void", rounds), rounds=nf().count(rounds),
+                       plies=nf().count(len(game.moves))))  # fmt: skip
+    return notes
 
 
 def controls(game: ClickGame, request: PlaySetup | None) -> None:
@@ -315,6 +329,8 @@ def _game_area(request: PlaySetup | None) -> None:
         bot = short_spec(game.setup.bot or "")
         st.caption(t("play.matchup", you=side(game.human), bot=bot, rules=game.setup.rules))
         thinking = st.empty()
+        for line in end_notes(game):
+            st.caption(line)
         note = notice_text(game)
         if note:
             st.info(note, icon=":material/info:")
@@ -354,6 +370,7 @@ def _game_area(request: PlaySetup | None) -> None:
             bool(game.moves and game.moves[-1].captured),
         )
         draw_board(cells, bool(st.session_state.get("play_flip")), on_square)
+        game.start_clocks()  # the person sees the board from now: their time runs
         if game.over and game.result is not None:
             winner, why = game.result
             st.markdown(f"**{t('play.final', result=result(winner, why))}**")

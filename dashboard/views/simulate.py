@@ -10,7 +10,7 @@ from dashboard.builders import bot_builder, rules_builder
 from dashboard.common import sample_note
 from dashboard.filters import current_selection
 from dashboard.i18n import counted
-from dashboard.jobs import JobView, LaunchRequest, cancel, job_speed, launch, list_jobs
+from dashboard.jobs import JobView, LaunchRequest, cancel, job_speed, launch, list_jobs, resume
 from dashboard.lang import error_text, labels, nf, side, t
 from dashboard.settings import Limits, load_settings
 from dashboard.urlstate import keep
@@ -150,11 +150,19 @@ def _cancel(data_dir: Path, batch_id: str) -> None:
     try:
         cancel(data_dir, batch_id)
     except DsqError as exc:
-        st.session_state["sim_cancel_error"] = error_text(exc)
+        st.session_state["sim_cancel_error"] = t("simulate.cancel_failed", detail=error_text(exc))
+
+
+def _resume(data_dir: Path, batch_id: str) -> None:
+    try:
+        resume(data_dir, batch_id, load_settings().limits)
+    except DsqError as exc:
+        st.session_state["sim_cancel_error"] = t("simulate.resume_failed", detail=error_text(exc))
 
 
 def show_job(job: JobView, data_dir: Path) -> None:
-    """One batch: status, progress bar, counts, and a cancel button while it runs."""
+    """One batch: status, progress bar, counts, a cancel button while it runs and a resume
+    button once it stopped before its end."""
     n = nf()
     with st.container(border=True):
         # The button takes its label's width (a narrow column cut "Cancel" to "Ca…").
@@ -172,6 +180,16 @@ def show_job(job: JobView, data_dir: Path) -> None:
                 key=f"cancel_{job.batch_id}",
                 on_click=_cancel,
                 args=(data_dir, job.batch_id),
+                width="content",
+            )
+        elif job.resumable:
+            top.button(
+                t("simulate.resume"),
+                key=f"resume_{job.batch_id}",
+                on_click=_resume,
+                args=(data_dir, job.batch_id),
+                icon=":material/play_arrow:",
+                help=t("simulate.resume_help", batch=job.batch_id),
                 width="content",
             )
         c = job.counts
@@ -211,8 +229,8 @@ def batches_panel(data_dir: Path) -> None:
 def _batches_panel(data_dir: Path) -> None:
     st.subheader(t("simulate.batches"))
     error = st.session_state.pop("sim_cancel_error", None)
-    if error:
-        st.error(t("simulate.cancel_failed", detail=error))
+    if error:  # a failed cancel or resume
+        st.error(error)
     listed = [j for j in list_jobs(data_dir) if _matches(j, current_selection())]
     jobs = [j for j in listed if not j.played_by_person]  # games, not batches to follow
     saves = len(listed) - len(jobs)

@@ -67,6 +67,7 @@ class ChunkResult:
     table: pa.Table | None
     played: tuple[int, ...]
     file: SpooledFile | None = None
+    seconds: float | None = None  # playing them took (loading kernels and bots not counted)
 
 
 @lru_cache(maxsize=8)
@@ -168,7 +169,8 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     (:mod:`sim.play.columnar`): the same games, with no Python object per game or move.
     """
 
-    deadline = time.monotonic() + job.max_seconds
+    started = time.monotonic()
+    deadline = started + job.max_seconds
     # engine processes stay up in this worker (sim.external.pool), reused by its next chunks
     engines = _registry(job) if job.engines else None
     result = None
@@ -178,8 +180,13 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
 
         if fast_pair(job.spec.red, job.spec.blue):
             load_kernels()  # a new worker's first chunk does not spend its time loading them
-            deadline = time.monotonic() + job.max_seconds
+            started = time.monotonic()
+            deadline = started + job.max_seconds
             result = _play_chunk_fast(job, deadline)
+        else:  # the bots' kernels loaded before the clock starts (once per worker)
+            _warm_up(job.spec)
+            started = time.monotonic()
+            deadline = started + job.max_seconds
     if result is None:
         rows: list[dict[str, Any]] = []
         for gi in job.indices:
@@ -191,7 +198,18 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
         if job.spec.record == "outcomes":
             table = outcomes_only(table)
         result = ChunkResult(job=job, table=table, played=played)
+    result.seconds = time.monotonic() - started
     return spool_result(result, job) if job.spool else result
+
+
+def _warm_up(spec: BatchSpec) -> None:
+    """Load the kernels both bots of ``spec`` play with (:func:`sim.bots.protocol.warm_up`:
+    once per kind and process)."""
+    # lazy: start-up time (the bots)
+    from sim.bots.protocol import warm_up
+
+    for bot in {spec.red, spec.blue}:
+        warm_up(bot, spec.rules)
 
 
 def spool_result(result: ChunkResult, job: ChunkJob) -> ChunkResult:
@@ -200,7 +218,7 @@ def spool_result(result: ChunkResult, job: ChunkJob) -> ChunkResult:
     if result.table is None:
         return result
     file = spool_games(job.spool, result.table)
-    return ChunkResult(job=job, table=None, played=result.played, file=file)
+    return ChunkResult(job=job, table=None, played=result.played, file=file, seconds=result.seconds)
 
 
 # What --record outcomes does not store of a game (null): its moves and what goes with them

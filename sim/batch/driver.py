@@ -9,7 +9,9 @@ is queued again), drops any result it already holds, and records the games throu
 batch record, only once its file is in place. In a batch between fast bots, workers on the
 driver's machine write each chunk's file themselves under a hidden temporary name
 (:mod:`sim.storage.spool`), which the driver commits; otherwise, and on Dask, workers
-return their games, which the driver writes.
+return their games, which the driver writes. A run's first chunk is small
+(:func:`~sim.batch.progress.first_small`), so the first progress, and the run's rate
+(``rate`` in the record: the start-up is not counted), come within a second or two.
 
 Between results it polls the batch's cancel request. A stop check (an SPRT) runs on the
 games in game-index order, after every game or colour-swapped pair
@@ -40,7 +42,7 @@ from typing import Any
 from sim.batch.backends import Backend
 from sim.batch.chunks import DEFAULT_PLAY_FN, ChunkJob, ChunkResult
 from sim.batch.failures import BatchFailed, MissingIndices, describe, interrupted, is_resource
-from sim.batch.progress import BatchProgress
+from sim.batch.progress import BatchProgress, chunk_rate, first_small, games_rate
 from sim.batch.recorder import GameRecorder
 from sim.batch.spec import BatchSpec, RunOptions
 from sim.bots.registry import fast_kinds
@@ -116,6 +118,10 @@ class BatchDriver:
         self.retry: deque[tuple[int, ...]] = deque()
         self.inflight: dict[Future, tuple[ChunkJob, int]] = {}
         self.chunk_size = 1
+        self.submitted = 0  # chunks of missing games handed out in this run (first_small)
+        self.collected = 0  # games accepted in this run
+        self.first_collected: tuple[float, int] | None = None  # when, and how many, first
+        self.first_rate: float | None = None  # the first chunk's own pace (chunk_rate)
         self.chunk_seconds = 1.0
         self.lost_workers = 0
         self.recorder: GameRecorder | None = None
@@ -213,6 +219,7 @@ class BatchDriver:
         )
         rec.pop("stopped_early", None)
         rec.pop("decided_at", None)
+        rec.pop("rate", None)  # measured again in each run
         write_batch_record(d, rec)
         if self.progress:
             self.progress.start(
@@ -230,9 +237,23 @@ class BatchDriver:
         return self.recorder
 
     def _record_progress(self, fields: dict[str, Any]) -> None:
-        """Write the recorder's counts to the batch record (``OnRecorded`` of the recorder)."""
+        """Write the recorder's counts to the batch record (``OnRecorded`` of the recorder),
+        with the run's rate once it is known (:meth:`run_rate`)."""
         self.record.update(fields)
+        rate = self.run_rate()
+        if rate is not None:
+            self.record["rate"] = round(rate, 4)
         write_batch_record(self.data_dir, self.record)
+
+    def run_rate(self) -> float | None:
+        """Games per second of this run: from its first collected chunk to now once a
+        second one is in, before that the first chunk's own pace (its playing time, all
+        workers alike); loading bots and kernels never counts. None before any chunk."""
+        first = self.first_collected
+        if first is None or self.collected <= first[1]:
+            return self.first_rate
+        rate = games_rate(self.collected, first[1], time.monotonic() - first[0])
+        return rate if rate > 0 else self.first_rate
 
     def _finish(self, status: str) -> dict[str, Any]:
         """Write the final record of a batch that ended without an error and return it."""
@@ -355,7 +376,9 @@ class BatchDriver:
         if self.retry:
             idx = self.retry.popleft()
         elif self.missing.remaining:
-            idx = self.missing.take(self.chunk_size)
+            # small first chunks: the first progress, and a rate, come quickly
+            idx = self.missing.take(first_small(self.chunk_size, self.submitted))
+            self.submitted += 1
         else:
             return None
         return ChunkJob(
@@ -392,7 +415,13 @@ class BatchDriver:
         """Keep a chunk's new games (its file, or its table) and queue the indices it had
         no time for."""
         recorder = self._recorder
+        if self.first_rate is None:  # before the commit: its record carries the rate
+            parallel = self.backend.slots // 2  # each worker: one chunk playing, one queued
+            self.first_rate = chunk_rate(len(res.played), res.seconds or 0.0, parallel)
         games = recorder.commit(res.file) if res.file is not None else recorder.add(res.table)
+        self.collected += len(games)
+        if self.first_collected is None and games:
+            self.first_collected = (time.monotonic(), len(games))
         self.tally.add_all(games)
         if self.sequential is not None:
             self.sequential.add(games)

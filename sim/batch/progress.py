@@ -1,8 +1,10 @@
 """Progress of a running batch: a redrawn bar on a terminal, plain periodic lines otherwise.
 
-The rate and the time to go are computed here, once: :class:`BatchProgress` (the CLI) and
-the dashboard's batch list (:mod:`dashboard.jobs`) both call :func:`games_rate`,
-:func:`eta_seconds` and :func:`fmt_eta`.
+The rate and the time to go are computed here, once: :class:`BatchProgress` (the CLI), the
+batch driver (which writes its run's rate into the batch record) and the dashboard's batch
+list (:mod:`dashboard.jobs`) call :func:`games_rate`, :func:`eta_seconds` and
+:func:`fmt_eta`. How small a run's first chunk and how soon its first files are
+(:func:`first_small`, :func:`flush_wait`) is here too: they decide how soon progress shows.
 """
 
 from __future__ import annotations
@@ -12,6 +14,30 @@ import time
 from typing import Any, TextIO
 
 from sim.report.fmt import count
+
+FIRST_CHUNK = 16
+"""Games in a run's first chunk: its first results, the first progress and rate a page
+shows, come within a second or two even between the fastest bots (whose later chunks
+hold 1,000 games and more, a file each: only the first is small)."""
+
+
+def first_small(size: int, submitted: int, first: int = FIRST_CHUNK) -> int:
+    """The games of a run's chunk number ``submitted`` (0: its first): at most ``first``
+    for the first, ``size`` after it (and at least 1)."""
+    return max(1, min(size, first) if submitted == 0 else size)
+
+
+def chunk_rate(games: int, seconds: float, parallel: int) -> float | None:
+    """Games per second of a batch from one chunk: ``games`` played in ``seconds`` by one
+    worker of ``parallel`` (None without a measure)."""
+    return games * max(1, parallel) / seconds if games > 0 and seconds > 0 else None
+
+
+def flush_wait(flushes: int, cap: float) -> float:
+    """Seconds between a run's files of buffered games after ``flushes`` of them: none
+    before the first (a run's first games are on disk, and counted, as soon as they are
+    played), then 1, 2, 4, ... up to ``cap``."""
+    return 0.0 if flushes <= 0 else min(cap, 2.0 ** (flushes - 1))
 
 
 def games_rate(done: int, start_done: int, elapsed: float) -> float:

@@ -32,6 +32,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from engine.codes import WINNERS
+from sim.batch.progress import flush_wait
 from sim.core.tally import Tally
 from sim.storage.committing import COMMITTING
 from sim.storage.records import recorded_games
@@ -86,6 +87,7 @@ class GameRecorder:
         self._projected = copy.deepcopy(tally)  # the counts once every write handed over is done
         self._unsure = False  # an interrupt or a failed write may have left counts wrong
         self._last_flush = time.monotonic()
+        self._flushes = 0  # files of buffered games handed over in this run
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dsq-writer")
 
     @property
@@ -125,9 +127,12 @@ class GameRecorder:
         return results
 
     def flush_due(self) -> bool:
-        """Whether ``flush_games`` games are buffered or ``flush_seconds`` have passed."""
+        """Whether ``flush_games`` games are buffered or the wait of
+        :func:`~sim.batch.progress.flush_wait` has passed (none before the run's first
+        file, then 1, 2, 4, ... seconds up to ``flush_seconds``)."""
+        wait = flush_wait(self._flushes, self.flush_seconds)
         return len(self._buffered) >= self.flush_games or bool(
-            self._buffer and time.monotonic() - self._last_flush >= self.flush_seconds
+            self._buffer and time.monotonic() - self._last_flush >= wait
         )
 
     def flush(self, wait: bool = True) -> None:
@@ -147,6 +152,7 @@ class GameRecorder:
                 self._buffered_results,
                 lambda: write_games_chunk(data_dir, batch_id, table, name),
             )
+            self._flushes += 1
             self._buffer = []
             self._buffered = set()
             self._buffered_results = []

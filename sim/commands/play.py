@@ -106,7 +106,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 COMMANDS = (
     "commands: a move such as a3a4 plays it; 'moves' lists the legal moves; 'undo' takes "
-    "back your last move (and the bot's answer); 'resign' gives the game up (a loss); "
+    "back your last move (and the bot's answer); 'resign' gives the game up (a loss, final); "
     "'help' shows this; 'quit' (or end of input) stops the game without a result"
 )
 

@@ -37,6 +37,15 @@ class TimeControl:
         return self.text
 
 
+def clock_text(ms: float) -> str:
+    """What a clock shows for ``ms`` milliseconds left: ``m:ss`` (whole seconds, rounded
+    down; ``h:mm:ss`` from an hour; nothing below ``0:00``): 557886 -> ``9:17``."""
+    seconds = max(0, int(ms // 1000))
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
 def _seconds(ms: int) -> str:
     """Milliseconds as seconds without a trailing ``.0``: 60000 -> ``60``, 600 -> ``0.6``."""
     whole, frac = divmod(int(ms), 1000)

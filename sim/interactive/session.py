@@ -4,17 +4,20 @@ Each side is a person (``human``) or a bot. A person's move goes to :meth:`PlayG
 when a bot is to move, the caller asks :meth:`PlayGame.bot_move`. Every rule comes from
 the engine: the legal moves are the engine's, and a move the 7-3 or 17-5 rule forbids is
 found by asking the engine again with that rule turned off (:meth:`PlayGame.forbidden`).
-A person can take moves back (:meth:`PlayGame.undo`) and resign (a loss, reason
-``resign``); a bot that is an external engine and faults loses by forfeit, as the referee
+A person can take moves back (:meth:`PlayGame.undo`) and resign (a loss, reason ``resign``;
+a resignation is final: :meth:`PlayGame.undo` takes back moves, never a resignation, nor any
+other stop); a bot that is an external engine and faults loses by forfeit, as the referee
 records it. With ``timed``, bots keep their time limits as in simulations (an engine's
-``tc=`` clock or ``movetime=``, a bot's ``time_ms=``): a move over its limit plus the
-margin loses on time. The rule set's time rules (``move_time`` and ``time_strikes``,
-``game_time``) time every side, the person's moves too, measured here from the moment the
-turn began (``clock``, :func:`time.monotonic` unless given); :meth:`PlayGame.flag` ends
-the game when the person's time has run out before a move. Where the rules allow draws
-by agreement a person may offer one (:meth:`PlayGame.offer_draw`, the bot answers by its
-evaluation, :mod:`sim.interactive.agreement`); a person who leaves (:meth:`PlayGame.leave`) loses
-by ``abandoned``. A finished game against one bot is saved like the referee's games
+``tc=`` clock or ``movetime=``, a bot's ``time_ms=``): a move over its limit plus the margin
+loses on time. The rule set's time rules (``move_time`` and ``time_strikes``, ``game_time``)
+time every side, the person's moves too, measured here from the moment the turn began
+(``clock``, :func:`time.monotonic` unless given); with ``clock_waits`` the clocks wait until
+the board has been shown to the person (:meth:`PlayGame.start_clocks`: loading a page is no
+thinking time). :meth:`PlayGame.flag` ends the game when the person's time has run out
+before a move. Where the rules allow draws by agreement a person may offer one
+(:meth:`PlayGame.offer_draw`, the bot answers by its evaluation,
+:mod:`sim.interactive.agreement`); a person who leaves (:meth:`PlayGame.leave`) loses by
+``abandoned``. A finished game against one bot is saved like the referee's games
 (:meth:`PlayGame.save`, via :mod:`sim.records.human`).
 """
 
@@ -84,6 +87,7 @@ class PlayGame(PlayerStops):
         ply_cap: int | None = None,
         context: BotContext = DEFAULT_CONTEXT,
         clock: Callable[[], float] = time.monotonic,
+        clock_waits: bool = False,
     ):
         self.setup = setup.checked()
         self.clock = clock  # seconds: what the person's move times are measured with
@@ -118,6 +122,7 @@ class PlayGame(PlayerStops):
         self.stopped: Stop | None = None  # a resignation, a forfeit, a loss on time, ...
         self.draw_answer: DrawAnswer | None = None  # the bot's answer to the last offer
         self.started = self.turn_started = self.clock()
+        self.clock_started = not clock_waits  # False: until the person has seen the board
         self.finished_at: float | None = None
 
     # -- state
@@ -187,6 +192,20 @@ class PlayGame(PlayerStops):
             return None
         code = encode_move(self.moves[-1].move)
         return code >> 6, code & 63
+
+    @property
+    def void(self) -> bool:
+        """Whether the game has ended void under its rule set's scoring (``docs/rules.md``
+        Scoring 1, ``void_rounds``: e.g. ``yeshou``'s game ending within 10 rounds, an
+        agreed draw too): neither a win, a loss nor a draw in the statistics."""
+        return self.over and not self.ruleset.scores(len(self.moves))
+
+    def start_clocks(self) -> None:
+        """The board has been shown to the person: the clocks start now (a game made with
+        ``clock_waits``; later calls, and a game whose clocks run already, change nothing)."""
+        if not self.clock_started:
+            self.clock_started = True
+            self.started = self.turn_started = self.clock()
 
     def board(self) -> list[str | None]:
         """Piece letters by square (None for empty)."""
@@ -326,23 +345,21 @@ class PlayGame(PlayerStops):
         return None if self.clocks is None else self.clocks.remaining(SIDES.index(side))
 
     def can_undo(self) -> bool:
-        """Whether :meth:`undo` has something to take back (a resignation, or a person's
-        move; not a bot's loss: the engine that faulted is gone, the time is spent)."""
+        """Whether :meth:`undo` has something to take back: a person's move in a game
+        that goes on or that the rules ended. Not after a stop: a resignation is final,
+        like a loss on time, a bot's forfeit, an agreed draw or a game left."""
         if self.stopped is not None:
-            return self.stopped.reason == "resign"
+            return False
         return any(not m.by_bot for m in self.moves)
 
     def undo(self) -> int:
-        """Take back the resignation, else the last person's move and the bots' answers to
-        it, so that it is that person's turn again; the number of plies taken back. Time a
-        timed bot spent stays spent."""
+        """Take back the last person's move and the bots' answers to it, so that it is that
+        person's turn again; the number of plies taken back (0: nothing to take back, see
+        :meth:`can_undo`). Time a timed bot spent stays spent."""
         if not self.can_undo():
             return 0
         self.finished_at = None
         self.turn_started = self.clock()
-        if self.stopped is not None:
-            self.stopped = None
-            return 0
         taken = 0
         while self.moves and self.moves[-1].by_bot:
             self.pos.undo()

@@ -27,6 +27,7 @@ class PlayerStops:
 
     clock: Callable[[], float]
     turn_started: float
+    clock_started: bool
     clocks: GameClocks | None
     setup: PlaySetup
     ruleset: Ruleset
@@ -56,13 +57,16 @@ class PlayerStops:
         raise NotImplementedError
 
     def turn_ms(self) -> float:
-        """How long the side to move has been thinking, in ms (measured here)."""
+        """How long the side to move has been thinking, in ms (measured here; 0 until the
+        clocks have started)."""
+        if not self.clock_started:
+            return 0.0
         return (self.clock() - self.turn_started) * 1000.0
 
     def flag(self) -> bool:
         """End the game on time if the person to move has already lost it (the rules'
         clock run out, or the strikes that lose reached, before any move); whether it did."""
-        if self.clocks is None or not self.person_to_move:
+        if self.clocks is None or not self.person_to_move or not self.clock_started:
             return False
         side = SIDES.index(self.to_move)
         lost = self.clocks.rules[side].verdict(self.turn_ms())

@@ -101,13 +101,15 @@ def _distinct_note(con: Any, games: int) -> str:
     )
 
 
-def _with_distinct(cells: dict[tuple[str, str], dict[str, Any]], con: Any, sel: Any) -> None:
+def _with_distinct(
+    cells: dict[tuple[str, str], dict[str, Any]], con: Any, sel: Any, confidence: float
+) -> None:
     """Give each cell its distinct games and pairs and, where some repeat, the Elo of
     its distinct games (``con``: the connection of the distinct games)."""
     # lazy: start-up time (DuckDB, scipy)
     from sim.stats import matchup_table
 
-    found = matchup_table(con, sel).to_dict("records")
+    found = matchup_table(con, sel, confidence=confidence).to_dict("records")
     rows = {(str(r["bot"]), str(r["opponent"])): r for r in found}
     for key, cell in cells.items():
         r = rows.get(key)
@@ -117,8 +119,22 @@ def _with_distinct(cells: dict[tuple[str, str], dict[str, Any]], con: Any, sel: 
             cell.update(_distinct_elo(r))
 
 
-def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
-    """Everything ``dsq tournament`` prints, as one object (see the module notes)."""
+def pair_cells(rep: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """Each pair of players that met once, in the players' order: ``(player, opponent,
+    cell)``, the cell of :func:`build_report`'s cross table from the first one's side
+    (games, W-D-L, pentanomial, logistic Elo and its interval)."""
+    players = rep["players"]
+    return [
+        (players[i], players[j], rep["cross"][i][j])
+        for i in range(len(players))
+        for j in range(i + 1, len(players))
+        if rep["cross"][i][j] is not None
+    ]
+
+
+def build_report(t: Tournament, data_dir: Path, confidence: float = 0.95) -> dict[str, Any]:
+    """Everything ``dsq tournament`` prints, as one object (see the module notes); the
+    intervals and tests at the ``confidence`` level."""
     # lazy: start-up time (DuckDB, scipy)
     from sim.stats import Selection, first_move, matchup_table, ratings
     from sim.stats.distinct import distinct_connection, distinct_games
@@ -147,7 +163,7 @@ def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
     ids = [b["batch"] for b in batches]
     ds = open_dataset(data_dir)
     sel = Selection(batches=tuple(ids)) if ids else None
-    m = matchup_table(ds.con, sel) if sel else None
+    m = matchup_table(ds.con, sel, confidence=confidence) if sel else None
     cells: dict[tuple[str, str], dict[str, Any]] = {}
     if m is not None:
         for rec in m.to_dict("records"):
@@ -181,7 +197,7 @@ def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
     stats_con = ds.con
     if sel and dist is not None and dist.repeats:  # the intervals count a copy once
         stats_con = distinct_connection(ds.con, sel)
-        _with_distinct(by_key, stats_con, sel)
+        _with_distinct(by_key, stats_con, sel, confidence)
     losses: dict[str, dict[str, int]] = {p: {"forfeit": 0, "time": 0} for p in players}
     if sel:
         for player, reason, n in query_rows(ds.con, sel, _LOSSES_BY):
@@ -209,8 +225,8 @@ def build_report(t: Tournament, data_dir: Path) -> dict[str, Any]:
     rep["standing"] = standing
     rep["games"] = sum(s["games"] for s in standing) // 2
     if sel and rep["games"]:
-        rep["ratings"] = ratings(stats_con, sel).to_dict()
-        rep["first_move"] = first_move(stats_con, sel).to_dict()
+        rep["ratings"] = ratings(stats_con, sel, confidence=confidence).to_dict()
+        rep["first_move"] = first_move(stats_con, sel, confidence=confidence).to_dict()
         if stats_con is not ds.con and dist is not None:
             rep["ratings"]["note"] = "; ".join(
                 n for n in (_distinct_note(stats_con, dist.games), rep["ratings"]["note"]) if n

@@ -6,6 +6,7 @@ from typing import Any
 
 from sim.report import fmt
 from sim.report.tables import aligned_table
+from sim.tournament.report import pair_cells
 
 
 def _short(spec: str) -> str:
@@ -78,25 +79,20 @@ def ratings_text(rep: dict[str, Any]) -> str:
 
 def pairs_text(rep: dict[str, Any]) -> str:
     """Each pair once: games, W-D-L, the pentanomial and its logistic Elo."""
-    players = rep["players"]
     header = ["pair", "games", "distinct", "W-D-L", "ptnml (LL LD DD/WL WD WW)", "Elo"]
     rows = []
-    for i in range(len(players)):
-        for j in range(i + 1, len(players)):
-            c = rep["cross"][i][j]
-            if c is None:
-                continue
-            ptnml = " ".join(map(fmt.count, c["ptnml"])) if c["ptnml"] else fmt.MISSING
-            rows.append(
-                [
-                    f"{_short(players[i])} v {_short(players[j])}",
-                    fmt.count(c["games"]),
-                    fmt.count(c.get("distinct", c["games"])),
-                    fmt.wdl(c["wins"], c["draws"], c["losses"]),
-                    ptnml,
-                    _pair_elo(c),
-                ]
-            )
+    for a, b, c in pair_cells(rep):
+        ptnml = " ".join(map(fmt.count, c["ptnml"])) if c["ptnml"] else fmt.MISSING
+        rows.append(
+            [
+                f"{_short(a)} v {_short(b)}",
+                fmt.count(c["games"]),
+                fmt.count(c.get("distinct", c["games"])),
+                fmt.wdl(c["wins"], c["draws"], c["losses"]),
+                ptnml,
+                _pair_elo(c),
+            ]
+        )
     return aligned_table(header, rows) if rows else "  (no games yet)"
 
 

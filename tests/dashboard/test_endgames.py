@@ -9,9 +9,12 @@ import numpy as np
 import pytest
 
 from dashboard.endgames import board_fen, edit_board, heat_grid, shares_table, text, value_text
+from dashboard.i18n import side_name
+from dashboard.i18n import text as i18n_text
 from engine import Position
 from engine.errors import DsqError
 from sim.batch import make_spec, run_batch
+from sim.report.names import animal_name
 from sim.storage.reading import open_dataset
 from sim.tablebase.analysis import square_heatmap, table_stats
 from sim.tablebase.build import build_tables
@@ -102,3 +105,36 @@ def test_games_replay_shows_the_tables(monkeypatch: pytest.MonkeyPatch, tb_dash:
     slider = next(s for s in at.slider if s.key.startswith("ply_"))
     slider.set_value(slider.max).run()
     assert any("Tables: " in x.value for x in at.markdown)
+
+
+@pytest.mark.parametrize("lang", ["zh", "pt"])
+def test_the_board_and_the_pickers_speak_the_page_s_language(
+    monkeypatch: pytest.MonkeyPatch, tb_dash: Path, lang: str
+) -> None:
+    at = run_app(monkeypatch, tb_dash, "endgames")
+    at.selectbox(key="eg_material").set_value("LR v e").run()
+    # (the last run: AppTest formats a picker's value in English outside the page)
+    at.sidebar.selectbox(key="lang").set_value(lang).run()
+    svg = next(m.value for m in at.markdown if m.value.startswith("<svg"))
+    lion = animal_name("lion", lang)
+    assert f">{i18n_text(lang, 'board.den')}<" in svg and f">{lion}<" in svg
+    assert ">DEN<" not in svg and ">trap<" not in svg and ">Lion<" not in svg
+    red_lion = i18n_text(lang, "board.piece", side=side_name(lang, "red"), animal=lion)
+    assert f"L · {red_lion}" in at.selectbox(key="eg_place").options
+    assert red_lion in at.selectbox(key="eg_piece").options
+
+
+def test_build_shows_the_new_tables_at_once_under_the_rules_as_given(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    at = run_app(monkeypatch, tmp_path / "data", "endgames")
+    caption = " ".join(c.value for c in at.caption)
+    assert "Tables of `standard` in" in caption and ": 0 materials." in caption
+    assert "no_capture_plies" not in caption
+    at.text_input(key="eg_build").set_value("R v r").run()
+    at.button(key="eg_build_go").click().run()
+    assert any("Built 1 table (" in s.value for s in at.success)
+    caption = " ".join(c.value for c in at.caption)
+    assert ": 1 material." in caption and "0 materials" not in caption  # at once
+    assert at.selectbox(key="eg_material").value == "R v r"
+    assert {m.label: m.value for m in at.metric}["Red to move"].startswith("3,660")

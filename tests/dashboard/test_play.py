@@ -143,6 +143,8 @@ def test_clicks_undo_flip_and_resign(monkeypatch, tmp_path):
     assert any("The bot played" in c.value for c in at.caption)
     table = next(d.value for d in at.dataframe if "move" in d.value.columns)
     assert list(table["move"]) == [g.moves[1].move, "a3a4"]  # newest first
+    # the bot's time column holds the bot's time only, not the person's
+    assert table["bot's time"].iloc[0].endswith(" ms") and table["bot's time"].iloc[1] == ""
 
     keys = [b.key for b in at.button if b.key and b.key.startswith("sq_")]
     assert keys[0] == "sq_56" and keys[-1] == "sq_6"  # a9 first, g1 last
@@ -157,9 +159,12 @@ def test_clicks_undo_flip_and_resign(monkeypatch, tmp_path):
     assert g.result == ("blue", "resign")
     assert text("en", "play.you_resigned", side="Blue") in bold(at)
     assert [b for b in at.button if b.key == "play_save"]  # a resigned game can be saved
-    at.button(key="play_undo").click().run()  # takes the resignation back
-    assert not game(at).over
-    assert not [b for b in at.button if b.key == "play_save"]
+    # A resignation is final: Undo is off, and the page says why
+    assert at.button(key="play_undo").disabled
+    assert text("en", "play.resign_final") in [c.value for c in at.caption]
+    game(at).undo()  # the page's own call refuses too
+    at.run()
+    assert game(at).result == ("blue", "resign")
 
 
 def test_the_bot_moves_first_when_you_play_blue(monkeypatch, tmp_path):

@@ -5,6 +5,7 @@ agreed draw and an abandoned game are shown and recorded with their reasons."""
 from __future__ import annotations
 
 from dashboard.i18n import result_text, text
+from dashboard.playgame import ClickGame, PlaySetup
 from sim.storage.reading import open_dataset
 from tests.dashboard.test_play import bold, click, game, new_game
 from tests.support.apptest import run_app
@@ -79,3 +80,53 @@ def test_a_new_game_records_the_unfinished_one_as_abandoned(monkeypatch, tmp_pat
     assert not game(at).moves
     assert recorded(tmp_path / "data") == [("blue", "abandoned")]
     assert any("recorded as abandoned" in i.value for i in at.info)
+
+
+def clock_captions(at) -> list[str]:
+    return [c.value for c in at.caption if "left" in c.value]
+
+
+def test_the_clocks_start_when_the_board_is_first_shown(monkeypatch, tmp_path):
+    at = run_app(monkeypatch, tmp_path / "data", "play")
+    clock = Clock()
+    # A game made on the server while the page is still to be drawn (14 s of loading)
+    at.session_state["play_game"] = ClickGame(PlaySetup.against("datou", "red", "random",
+                                                                None, 4), clock=clock)  # fmt: skip
+    clock.now += 14
+    at.run()  # the page first shows the board: the full 30 s
+    full = text("en", "play.clock_move", side="Red", left="0:30", strikes=0, limit=2)
+    assert full in clock_captions(at)
+    clock.now += 5
+    at.run()
+    later = text("en", "play.clock_move", side="Red", left="0:25", strikes=0, limit=2)
+    assert later in clock_captions(at)
+
+
+def test_a_yeshou_draw_agreed_at_ply_4_is_said_to_be_void(monkeypatch, tmp_path):
+    at = run_app(monkeypatch, tmp_path / "data", "play")
+    new_game(at, bot="random", seed=4, rules="yeshou")
+    for _ in range(2):
+        g = game(at)
+        move = g.pos.legal_moves()[0]
+        click(at, move[:2])
+        click(at, move[2:])
+    assert len(game(at).moves) == 4
+    at.button(key="play_offer_draw").click().run()
+    assert game(at).result == ("draw", "agreed_draw")
+    void = text("en", "play.void", rounds="10", plies="4")
+    assert void in [c.value for c in at.caption]
+
+
+def test_final_clocks_read_as_minutes_and_seconds_on_the_games_page(monkeypatch, tmp_path):
+    at = run_app(monkeypatch, tmp_path / "data", "play")
+    new_game(at, bot="random", seed=4, rules="yeshou")  # 600 s a side
+    clock = hand_clock(at)
+    clock.now += 42.5
+    click(at, "a3")
+    click(at, "a4")
+    at.button(key="play_offer_draw").click().run()
+    at.button(key="play_save").click().run()
+    at.button(key="play_open_saved").click().run()
+    facts = " ".join(m.value for m in [*at.markdown, *at.caption])
+    assert text("en", "games.clock_left", side="Red", left="9:17") in facts  # 600 - 42.5 s
+    assert " ms" not in facts

@@ -6,6 +6,7 @@ page's FEN help, the Simulate page's list and a running batch's rate and time to
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -185,10 +186,12 @@ def test_singular_texts_exist_for_every_language_and_are_chosen_for_one():
 
 
 def _running(data: Path, batch_id: str, done: int, planned: int) -> None:
-    """A running batch's record: ``done`` games in 20 seconds since it started."""
+    """A running batch's record: ``done`` games, 20 seconds after it started, at the rate
+    its driver measured (2 games/s: the first 20 seconds went on loading)."""
     rec = valid_record(batch_id, games=planned, status="running", games_done=done,
                        started_at="2026-01-01T00:00:00+00:00",
-                       updated_at="2026-01-01T00:00:20+00:00", pid=os.getpid())  # fmt: skip
+                       updated_at="2026-01-01T00:00:20+00:00", pid=os.getpid(),
+                       rate=2.0)  # fmt: skip
     batches_dir(data).mkdir(parents=True, exist_ok=True)
     atomic_write_json(batches_dir(data) / f"{batch_id}.json", rec)
 
@@ -204,7 +207,7 @@ def test_the_simulate_page_shows_a_running_batch_s_rate_and_leaves_out_play_save
     listed = [m for m in shown if "`live`" in m or "`play-" in m]
     assert len(listed) == 1 and "`live`" in listed[0]
     assert text("en", "simulate.play_saves_one", count="1") in shown
-    # 40 games in 20 s: 2.0 games/s, 60 games to go: 30 s (sim.batch.progress's reckoning)
+    # 2.0 games/s, 60 games to go: 30 s (sim.batch.progress's reckoning)
     assert text("en", "simulate.rate", rate="2.0", eta=fmt_eta(30)) in shown
     assert fmt_eta(30) == "00:30"
 
@@ -216,13 +219,16 @@ def test_job_speed_follows_the_run_it_sees():
                        started_at="2026-01-01T00:00:00+00:00",
                        updated_at=f"2026-01-01T00:{updated}+00:00", pid=pid)  # fmt: skip
 
-    # A resumed run (new pid) with 500 earlier games: first seen, the average since start
-    first = job_speed(job(500, "01:40"))
-    assert first == (5.0, 100.0)
+    # A record without the driver's rate, first seen: no rate yet (the time since the start
+    # holds the loading: 500 games in 100 s would promise 5 games/s, far from the pace)
+    assert job_speed(job(500, "01:40")) is None
     # ... then the run's own pace between the records the dashboard saw: 100 games in 50 s
     rate, eta = job_speed(job(600, "02:30"))
     assert (rate, eta) == (2.0, 200.0)
     assert job_speed(job(0, "00:10", pid=12)) is None  # no games yet: unknown
+    # The rate the driver measured and wrote into the record comes first
+    measured = replace(job(600, "02:30", pid=13), rate=4.0)
+    assert job_speed(measured) == (4.0, 100.0)
     done = JobView(batch_id="c", status="done", rules="standard", red="random",
                    blue="random", games_done=5, games_planned=5)  # fmt: skip
     assert job_speed(done) is None

@@ -1,5 +1,8 @@
 """Every label, header, button and table of every page is whole, at 1280 and 1920 pixels
-wide and in each language, and the app makes no request outside the machine.
+wide and in each language, and the app makes no request outside the machine. Besides: the
+Play board's squares line up row by row (an animal's square no lower than an empty one),
+the Endgames board and piece picker speak the page's language, and a bot spec in the Games
+replay wraps only after its separators.
 
 One dashboard server and one browser tab for the whole file: each page is loaded once per
 language and measured at both widths (the tab is resized, not reloaded). A text is cut when
@@ -24,8 +27,13 @@ import pytest
 
 from dashboard.i18n import text
 from dashboard.jobs import jobs_dir
+from engine.codes import ANIMAL_NAMES
+from sim.report.names import animal_name
 from sim.study.run import run_study
 from sim.study.spec import load_study
+from sim.tablebase.build import build_tables
+from sim.tablebase.material import parse_material
+from sim.tablebase.store import tables_root
 from tests.support.browser import TIMEOUT, chromium, copy_sample, wait_idle
 from tests.support.server import dashboard_server
 
@@ -69,6 +77,70 @@ CUT_JS = """async () => {
   }
   return out;
 }"""
+# The Play board's rows whose squares do not all sit at the same height.
+JAGGED_JS = """() => {
+  const tops = {};
+  for (const b of document.querySelectorAll('div[class*="st-key-sq_"] button')) {
+    const sq = +b.closest('div[class*="st-key-sq_"]').className.match(/st-key-sq_(\\d+)/)[1];
+    (tops[Math.floor(sq / 7) + 1] ||= []).push(Math.round(b.getBoundingClientRect().top));
+  }
+  return Object.entries(tops).filter(([, t]) => Math.max(...t) - Math.min(...t) > 1)
+    .map(([rank, t]) => `rank ${rank}: tops ${Math.min(...t)}..${Math.max(...t)} px`);
+}"""
+# The words drawn on the boards of the main area (SVG text).
+BOARD_WORDS_JS = """() => [...document.querySelectorAll('[data-testid="stMain"] svg text')]
+  .map(e => e.textContent.trim()).filter(Boolean)"""
+# Inline code holding a spec (with ":", "," or "+") that wraps after any other character.
+SPEC_WRAP_JS = """() => {
+  const bad = [];
+  for (const code of document.querySelectorAll('[data-testid="stMain"] p code')) {
+    const all = code.textContent;
+    if (!/[:,+]/.test(all)) continue;
+    const walk = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    let top = null, before = '';
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      for (let i = 0; i < n.length; i++) {
+        const r = document.createRange();
+        r.setStart(n, i);
+        r.setEnd(n, i + 1);
+        const box = r.getClientRects()[0];
+        if (!box) continue;
+        if (top !== null && box.top > top + 2 && !':,+'.includes(before))
+          bad.push(`${all} breaks after "${before}"`);
+        top = box.top;
+        before = n.data[i];
+      }
+    }
+  }
+  return bad;
+}"""
+ENGLISH_WORDS = {"DEN", "trap", *(animal_name(a, "en") for a in ANIMAL_NAMES)}
+
+
+def page_faults(page, lang: str, path: str) -> list[str]:  # noqa: ANN001
+    """What this page's own checks find wrong at the current width (see the notes)."""
+    if path == "play":
+        return page.evaluate(JAGGED_JS)
+    if path == "games":
+        return page.evaluate(SPEC_WRAP_JS)
+    if path != "endgames":
+        return []
+    words = page.evaluate(BOARD_WORDS_JS)
+    faults = []
+    den, lion = text(lang, "board.den"), animal_name("lion", lang)
+    if den not in words or lion not in words:
+        faults.append(f"the board lacks {den!r} or {lion!r}: {words}")
+    if lang != "en" and ENGLISH_WORDS & set(words):
+        faults.append(f"English on the board: {sorted(ENGLISH_WORDS & set(words))}")
+    picker = page.locator('[data-testid="stSelectbox"]').filter(
+        has_text=text(lang, "endgames.heat_piece")
+    )
+    shown = picker.first.locator("input").first.input_value()  # the chosen piece
+    if lion not in shown:
+        faults.append(f"the piece picker shows {shown!r}, not {lion!r}")
+    return faults
+
+
 # The page is drawn: no placeholder of an element still waiting for the script, and every
 # chart has drawn.
 DRAWN = """() =>
@@ -102,6 +174,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     study.write_text(STUDY, encoding="utf-8")
     run_study(load_study(study), data, stream=io.StringIO())
     jobs_dir(data).mkdir(parents=True)
+    # The Endgames page draws its board once a table is on disk: a lion against an elephant.
+    build_tables("standard", [parse_material("L v e")], tables_root(data))
     launch = {"group": "layout-starting", "batch_ids": ["layout-starting"], "pid": os.getpid(),
               "specs": [{"rules": "standard", "red": "random", "blue": "greedy", "games": 10}],
               "launched_at": "2026-01-01T00:00:00Z"}  # fmt: skip
@@ -114,6 +188,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_every_text_is_whole_and_no_request_leaves_the_machine(server):
     outside: list[str] = []
     cut: dict[str, list[str]] = {}
+    faults: dict[str, list[str]] = {}
     with chromium() as browser:
         context = browser.new_context(viewport={"width": WIDTHS[-1], "height": 1400})
         context.on("request", lambda r: None if r.url.startswith(LOCAL) else outside.append(r.url))
@@ -142,9 +217,13 @@ def test_every_text_is_whole_and_no_request_leaves_the_machine(server):
                     found = page.evaluate(CUT_JS)
                     if found:
                         cut[f"{lang} /{path} at {width} px"] = found
+                    wrong = page_faults(page, lang, path)
+                    if wrong:
+                        faults[f"{lang} /{path} at {width} px"] = wrong
         context.close()
     assert not outside, sorted(set(outside))
     assert not cut, "\n".join(f"{where}: {found}" for where, found in cut.items())
+    assert not faults, "\n".join(f"{where}: {found}" for where, found in faults.items())
 
 
 # Each chart of how games end: its plot area and whether its legend scrolls.

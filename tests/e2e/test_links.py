@@ -78,3 +78,33 @@ def test_a_copied_link_opens_the_same_view(server, browser):
     assert not other.locator('[data-testid="stException"]').count()
     for tab in (page, other):
         tab.context.close()
+
+
+def shown_ply(page) -> str:  # noqa: ANN001
+    """The replay's ply as its slider shows it."""
+    slider = page.locator('[data-testid="stSlider"] input[type="range"]').first
+    slider.wait_for(state="attached")
+    return slider.input_value()
+
+
+def test_a_replay_link_copied_at_ply_5_opens_at_ply_5(server, browser):
+    url, _ = server
+    page = new_tab(browser)
+    page.goto(f"{url}/games?game=3")
+    page.get_by_role("button", name="Forward").first.wait_for()
+    wait_idle(page)
+    assert shown_ply(page) == "0"
+    for _ in range(5):
+        page.get_by_role("button", name="Forward").first.click()
+        wait_idle(page)
+    assert shown_ply(page) == "5"
+    page.wait_for_function("() => location.search.includes('ply=5')")
+    link = page.url
+    page.close()
+    other = new_tab(browser)
+    other.goto(link)
+    other.get_by_role("button", name="Forward").first.wait_for()
+    wait_idle(other)
+    assert shown_ply(other) == "5"
+    assert other.get_by_text("Ply 5 of").first.is_visible()
+    other.close()

@@ -51,11 +51,10 @@ def test_moves_undo_and_resign_against_a_bot():
     g.bot_move()
     g.resign()
     assert g.result == ("blue", "resign") and g.resigned == "red" and g.over
-    assert g.can_undo() and g.can_record() is None
+    assert not g.can_undo() and g.can_record() is None  # a resignation is final
     with pytest.raises(DsqError, match="over"):
         g.play("a4a5")
-    assert g.undo() == 0 and g.result is None and len(g.moves) == 2  # resignation taken back
-    g.resign()
+    assert g.undo() == 0 and g.result == ("blue", "resign") and len(g.moves) == 2
     row = g.record()
     assert (row["red"], row["blue"], row["reason"], row["plies"]) == (
         HUMAN, g.setup.bot, "resign", 2,
@@ -98,3 +97,46 @@ def test_two_people_two_bots_and_the_ply_cap():
     capped = PlayGame(PlaySetup.against("standard", "red", "random"), ply_cap=1)
     capped.play("a3a4")
     assert capped.over and capped.can_record() == "unfinished"
+
+
+class HandClock:
+    """A clock the test moves by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_with_clock_waits_the_clocks_start_when_the_board_is_shown():
+    clock = HandClock()
+    g = PlayGame(PlaySetup.against("datou", "red", "random", None, 4),
+                 clock=clock, clock_waits=True)  # fmt: skip
+    clock.now += 14  # a page still loading: no thinking time
+    assert g.turn_ms() == 0 and not g.flag()
+    clock.now += 100  # past datou's 30 s twice over, the board never shown: no loss
+    assert not g.flag() and not g.over
+    g.start_clocks()
+    clock.now += 5
+    assert g.turn_ms() == 5000
+    g.start_clocks()  # shown again: the clock runs on
+    assert g.turn_ms() == 5000
+    plain = PlayGame(PlaySetup.against("datou", "red", "random", None, 4), clock=clock)
+    clock.now += 2  # without clock_waits (dsq play): from the game's creation
+    assert plain.turn_ms() == 2000
+
+
+def test_a_yeshou_game_ended_within_ten_rounds_is_void():
+    g = PlayGame(PlaySetup.against("yeshou", "red", "random", None, 4))
+    for _ in range(2):
+        g.play(next(m for m in g.pos.legal_moves()))
+        g.bot_move()
+    assert not g.void  # not over yet
+    answer = g.offer_draw()
+    assert answer.accepted and g.result == ("draw", "agreed_draw")
+    assert len(g.moves) == 4 and g.void  # ended in round 2 of 10
+    standard = PlayGame(PlaySetup.against("standard", "red", "random", None, 4))
+    standard.play("a3a4")
+    standard.resign()
+    assert standard.over and not standard.void  # standard scores every game
