@@ -263,6 +263,8 @@ def _collect(ds: Any, request: StatsRequest) -> dict[str, Any]:
         # lazy: start-up time (as sim.stats)
         from sim.stats.empty import no_games
 
+        for path, reason in ds.skipped:  # the files left out may be why nothing is left
+            print(f"dsq stats: skipped {path}: {reason}", file=sys.stderr)
         raise no_games(con, sel, ds.data_dir, 0 if sel.voids else g.void)
     out["reasons"] = st.end_reasons(con, sel, conf)
     if request.json:
