@@ -13,9 +13,9 @@ import streamlit as st
 from dashboard.charts import layout
 from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
-from dashboard.lang import lang, nf, player, t
+from dashboard.lang import confidence, lang, nf, player, t
 from dashboard.loaders import data_dir, dataset, stat
-from dashboard.tables import breakable, csv_button, show_table
+from dashboard.tables import csv_button, figures, literal_table, show_table
 from dashboard.urlstate import keep
 from engine.errors import DsqError
 from sim.report import fmt
@@ -108,14 +108,27 @@ def matchup_display(m: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def show_matchups(table: pd.DataFrame) -> None:
+MATCHUP_FIGURES = [
+    "bot", "opponent", "games", "wins", "draws", "losses", "score",
+    "elo", "elo_error", "elo_low", "elo_high", "los", "draw_ratio", "games_as_red",
+    "score_as_red", "score_as_blue", "pairs", "ptnml", "ptnml_elo", "ptnml_elo_error",
+    "ptnml_elo_low", "ptnml_elo_high", "nelo", "nelo_low", "nelo_high",
+]  # fmt: skip
+COLOUR_FIGURES = [
+    "bot", "opponents", "games", "wins", "draws", "losses", "score", "games_as_red",
+    "score_as_red", "score_as_blue", "elo", "elo_error", "elo_low", "elo_high",
+]  # fmt: skip
+
+
+def show_matchups(table: pd.DataFrame, m: pd.DataFrame) -> None:
     """The matchups in two tables (results, then colours and pairs), each naming the bot and
-    its opponent: one table of all the columns is wider than the page."""
+    its opponent: one table of all the columns is wider than the page. One CSV holds the
+    figures of both (``m``, the statistics layer's matchups)."""
     names = [t("bots.col_bot"), t("bots.col_opponent")]
     split = list(table.columns).index(t("bots.col_score_red"))
-    st.table(breakable(table[list(table.columns[:split])]), hide_index=True)
-    st.table(breakable(table[names + list(table.columns[split:])]), hide_index=True)
-    csv_button(table, "bots_matchups", "matchups")
+    st.table(literal_table(table[list(table.columns[:split])]), hide_index=True)
+    st.table(literal_table(table[names + list(table.columns[split:])]), hide_index=True)
+    csv_button(figures(m, MATCHUP_FIGURES, confidence()), "bots_matchups", "matchups")
 
 
 def colour_display(b: pd.DataFrame) -> pd.DataFrame:
@@ -199,6 +212,28 @@ def tournament_cross(rep: dict[str, Any]) -> pd.DataFrame:
     )
 
 
+def standing_figures(rep: dict[str, Any]) -> pd.DataFrame:
+    """A tournament's standing as figures (the CSV of its table)."""
+    cols = ["player", "points", "games", "wins", "draws", "losses", "byes", "forfeits",
+            "time_losses"]  # fmt: skip
+    rows = [{c: s[c] for c in cols} for s in rep["standing"]]
+    return pd.DataFrame({"rank": range(1, len(rows) + 1), **pd.DataFrame(rows, columns=cols)})
+
+
+def tournament_cross_figures(rep: dict[str, Any]) -> pd.DataFrame:
+    """A tournament's cross table as figures: one row per player and opponent who met."""
+    players = rep["players"]
+    rows = [
+        {"player": p, "opponent": players[j], "wins": c["wins"], "draws": c["draws"],
+         "losses": c["losses"], "points": c["points"]}  # fmt: skip
+        for i, p in enumerate(players)
+        for j, c in enumerate(rep["cross"][i])
+        if i != j and c is not None
+    ]
+    cols = ["player", "opponent", "wins", "draws", "losses", "points"]
+    return pd.DataFrame(rows, columns=cols)
+
+
 def tournament_section() -> None:
     """The chosen tournament's standing and cross table (nothing when none is chosen)."""
     folder = data_dir()
@@ -236,10 +271,11 @@ def tournament_section() -> None:
         st.info(t("bots.tournament_no_games"))
         return
     st.markdown(f"**{t('bots.tournament_standing')}**")
-    show_table(standing_display(rep), "bots_tournament_standing", "standing", static=True)
+    show_table(standing_display(rep), "bots_tournament_standing", "standing",
+               data=standing_figures(rep), static=True)  # fmt: skip
     st.caption(t("bots.tournament_cross_caption"))
-    show_table(tournament_cross(rep), "bots_tournament_cross", "cross-table", hide_index=None,
-               static=True)  # fmt: skip
+    show_table(tournament_cross(rep), "bots_tournament_cross", "cross-table",
+               data=tournament_cross_figures(rep), hide_index=None, static=True)  # fmt: skip
 
 
 ctx = page_start(t("bots.title"), t("bots.caption"))
@@ -252,7 +288,8 @@ if ctx is not None:
     else:
         if r.note:
             st.caption(translate_note(lang(), r.note))
-        show_table(ratings_display(r.table), "bots_ratings", "ratings", static=True)
+        show_table(ratings_display(r.table), "bots_ratings", "ratings", static=True,
+                   data=figures(r.table, list(r.table.columns), confidence()))  # fmt: skip
         st.plotly_chart(ratings_chart(r.table), key="bots_ratings_chart")
     m = stat(matchup_table, ctx.selection)
     st.subheader(t("bots.cross"))
@@ -260,12 +297,14 @@ if ctx is not None:
         st.info(t("bots.no_matchups"))
     else:
         st.caption(t("bots.cross_caption"))
-        show_table(cross_table(m), "bots_cross", "cross-table", hide_index=None, static=True)
+        show_table(cross_table(m), "bots_cross", "cross-table", hide_index=None, static=True,
+                   data=figures(m, ["bot", "opponent", "games", "score"]))  # fmt: skip
         st.subheader(t("bots.matchups"))
-        show_matchups(matchup_display(m))
+        show_matchups(matchup_display(m), m)
     b = stat(bot_table, ctx.selection)
     st.subheader(t("bots.by_colour"))
     if b.empty:
         st.info(t("bots.no_colour"))
     else:
-        show_table(colour_display(b), "bots_colour", "by-colour", static=True)
+        show_table(colour_display(b), "bots_colour", "by-colour", static=True,
+                   data=figures(b, COLOUR_FIGURES, confidence()))  # fmt: skip

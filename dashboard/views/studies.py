@@ -18,7 +18,7 @@ from dashboard.study_charts import CURVE_METRICS, curve_chart, verdict_frame
 from dashboard.tables import show_table
 from dashboard.urlstate import keep
 from engine.errors import DsqError
-from sim.study.findings_text import curve_rows
+from sim.study.findings_text import curve_rows, finding_rows
 from sim.study.metrics import METRICS, value
 from sim.study.report import build_report, cells_frame
 from sim.study.run import recorded_studies, recorded_study
@@ -143,7 +143,8 @@ def findings(rep: dict[str, Any], name: str) -> None:
     )
     st.subheader(t("studies.findings"))
     st.caption(t("studies.findings_help"))
-    show_table(verdict_frame(rep), "study_findings", f"{name}-findings")
+    show_table(verdict_frame(rep), "study_findings", f"{name}-findings",
+               data=pd.DataFrame(finding_rows(rep)))  # fmt: skip
 
 
 def main() -> None:
@@ -202,6 +203,7 @@ def main() -> None:
         cells_table(rep),
         "study_cells",
         f"{name}-cells",
+        data=cells_frame(rep),
         column_config={
             t("studies.col_batches"): st.column_config.LinkColumn(display_text=t("studies.link"))
         },
