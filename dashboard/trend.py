@@ -2,8 +2,8 @@
 
 The figures come from :mod:`sim.stats.firstplayer` (the same score and interval as
 ``dsq stats --by batch``), at the confidence level of the sidebar's setting
-(:func:`dashboard.lang.confidence`, as on every page). Batches are drawn in the order they were created; a
-day pools the games of the batches created that day.
+(:func:`dashboard.lang.confidence`, as on every page). Batches are drawn in the order
+they were created; a day pools the games of the batches created that day.
 """
 
 from __future__ import annotations

@@ -220,18 +220,19 @@ def standing_figures(rep: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame({"rank": range(1, len(rows) + 1), **pd.DataFrame(rows, columns=cols)})
 
 
+CROSS_FIGURES = ["player", "opponent", "wins", "draws", "losses", "points"]
+
+
 def tournament_cross_figures(rep: dict[str, Any]) -> pd.DataFrame:
     """A tournament's cross table as figures: one row per player and opponent who met."""
     players = rep["players"]
     rows = [
-        {"player": p, "opponent": players[j], "wins": c["wins"], "draws": c["draws"],
-         "losses": c["losses"], "points": c["points"]}  # fmt: skip
+        {"player": p, "opponent": players[j], **{k: c[k] for k in CROSS_FIGURES[2:]}}
         for i, p in enumerate(players)
         for j, c in enumerate(rep["cross"][i])
         if i != j and c is not None
     ]
-    cols = ["player", "opponent", "wins", "draws", "losses", "points"]
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame(rows, columns=CROSS_FIGURES)
 
 
 def tournament_section() -> None:

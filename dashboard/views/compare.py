@@ -191,8 +191,9 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
         st.warning(translate_note(lang(), note))
     st.subheader(t("compare.side_by_side"))
     level = confidence()
+    per = figures(cmp.per_rules, PER_RULES, level)
     show_transposed(per_rules_table(cmp.per_rules), t("compare.col_rules"), "cmp_per",
-                    "rules-side-by-side", data=figures(cmp.per_rules, PER_RULES, level))  # fmt: skip
+                    "rules-side-by-side", data=per)  # fmt: skip
     unlinked = [
         str(r["rules"])
         for r in cmp.per_rules.to_dict("records")

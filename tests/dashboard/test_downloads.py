@@ -10,12 +10,10 @@ import json
 import threading
 import tracemalloc
 
-import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
 from dashboard import downloads
-from dashboard.i18n import text
 from sim.records import gameexport
 from sim.records.gameexport import export_games, export_parquet
 from sim.stats import general_stats
