@@ -11,9 +11,13 @@ started once per folder and first visited once per page (the *cold* row: a serve
 has not drawn that page yet, the statistics not cached), then the rounds follow, the
 order of the pages rotated from one round to the next so no page always comes first.
 
+The *browser work* of a first render is the seconds the page's main thread spent on
+tasks until it was drawn (Chrome's ``TaskDuration``): on a loaded machine the wall times
+grow with the load, that work much less.
+
 A time is measured in the page, from the navigation's start (``performance.now()`` of
 the new document) until the page is drawn and stays so for 0.5 s: its title is there, no
-element is a placeholder, every chart has drawn its figure and every grid its canvas, and
+element is a placeholder, every chart has drawn its figure and every grid in view its canvas, and
 Streamlit shows no "running" status. The machine may be shared: run before and after a
 change in turns, and compare ranges, not single runs.
 
@@ -47,7 +51,7 @@ DRAWN_JS = """async ([settle, deadline]) => {
     && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
          .every(el => el.querySelector('.main-svg'))
     && [...document.querySelectorAll('[data-testid="stDataFrame"]')]
-         .every(el => el.querySelector('canvas'));
+         .every(el => !el.checkVisibility() || el.querySelector('canvas'));
   let since = null;
   while (performance.now() < deadline) {
     if (drawn()) {
@@ -77,17 +81,28 @@ def drawn_at(tab: Any, timeout_s: float) -> float:
     return float(ms) / 1000.0
 
 
-def visit(browser: Any, url: str, timeout_s: float) -> tuple[float, float]:
-    """(first render, reload) seconds of ``url`` in a fresh context."""
+def busy(cdp: Any) -> float:
+    """Seconds the page's main thread has spent on tasks (scripts, style, layout, paint)
+    so far: its work, whatever else the machine runs (Chrome's ``TaskDuration``)."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return float(next(m["value"] for m in metrics if m["name"] == "TaskDuration"))
+
+
+def visit(browser: Any, url: str, timeout_s: float) -> tuple[float, float, float]:
+    """(first render, reload) seconds of ``url`` in a fresh context, and the seconds of
+    main-thread work the browser did for the first render."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     try:
         tab = context.new_page()
         tab.set_default_timeout(timeout_s * 1000.0)
+        cdp = context.new_cdp_session(tab)
+        cdp.send("Performance.enable")
         tab.goto(url, wait_until="commit")
         first = drawn_at(tab, timeout_s)
+        work = busy(cdp)
         tab.reload(wait_until="commit")
         again = drawn_at(tab, timeout_s)
-        return first, again
+        return first, again, work
     finally:
         context.close()
 
@@ -100,8 +115,9 @@ def measure(data: Path, pages: list[str], langs: list[str], rounds: int,
 
     from tests.support.server import CHROMIUM, CHROMIUM_ARGS, dashboard_server
 
-    out: dict[str, Any] = {"cold": {}, "first": {p: [] for p in pages},
-                           "reload": {p: [] for p in pages}}  # fmt: skip
+    out: dict[str, Any] = {"cold": {}}
+    for kind in ("first", "reload", "work"):
+        out[kind] = {p: [] for p in pages}
     log = Path(tempfile.gettempdir()) / "bench-pages.log"
     with dashboard_server(data, log) as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -113,9 +129,10 @@ def measure(data: Path, pages: list[str], langs: list[str], rounds: int,
                 order = pages[r % len(pages) :] + pages[: r % len(pages)]
                 for lang in langs:
                     for page in order:
-                        first, again = visit(browser, url_of(base, page, lang), timeout_s)
+                        first, again, work = visit(browser, url_of(base, page, lang), timeout_s)
                         out["first"][page].append(first)
                         out["reload"][page].append(again)
+                        out["work"][page].append(work)
                 print(f"  round {r + 1} of {rounds} done", flush=True)
         finally:
             browser.close()
@@ -130,10 +147,12 @@ def spread(values: list[float]) -> str:
 def report(name: str, result: dict[str, Any]) -> None:
     """One row per page: cold first render, first render and reload (median [range])."""
     print(f"\n{name}: seconds from navigation to the page drawn and idle")
-    print(f"{'page':10s} {'cold':>6s} {'first render':>22s} {'reload':>22s}")
+    print(f"{'page':10s} {'cold':>6s} {'first render':>22s} {'reload':>22s} "
+          f"{'browser work':>22s}")  # fmt: skip
     for page, firsts in result["first"].items():
-        print(f"{page:10s} {result['cold'][page]:6.2f} {spread(firsts):>22s} "
-              f"{spread(result['reload'][page]):>22s}")  # fmt: skip
+        again, work = spread(result["reload"][page]), spread(result["work"][page])
+        print(f"{page:10s} {result['cold'][page]:6.2f} {spread(firsts):>22s} {again:>22s} "
+              f"{work:>22s}")  # fmt: skip
     medians = {p: statistics.median(v) for p, v in result["first"].items()}
     fastest = min(medians, key=medians.__getitem__)
     slowest = max(medians, key=medians.__getitem__)

@@ -70,8 +70,9 @@ if ctx is not None:
     c[1].metric(t("overview.fewest"), n.count(g.length.min))
     c[2].metric(t("overview.most"), n.count(g.length.max))
     c[3].metric(t("overview.median"), n.median(g.length.median))
-    c = st.columns(4)
+    row = st.columns(4)
     fp = g.first_player
+    c = list(row)
     if (fp.wins, fp.losses) != (g.red.count, g.blue.count):  # some games began with blue
         c[0].metric(t("overview.first_wins"), n.count(fp.wins))
         c[1].metric(t("overview.second_wins"), n.count(fp.losses))
