@@ -70,14 +70,13 @@ if ctx is not None:
     c[1].metric(t("overview.fewest"), n.count(g.length.min))
     c[2].metric(t("overview.most"), n.count(g.length.max))
     c[3].metric(t("overview.median"), n.median(g.length.median))
-    row = st.columns(4)
     fp = g.first_player
-    c = list(row)
+    cells = list(st.columns(4))
     if (fp.wins, fp.losses) != (g.red.count, g.blue.count):  # some games began with blue
-        c[0].metric(t("overview.first_wins"), n.count(fp.wins))
-        c[1].metric(t("overview.second_wins"), n.count(fp.losses))
-        c = c[2:]
-    c[0].metric(
+        cells[0].metric(t("overview.first_wins"), n.count(fp.wins))
+        cells[1].metric(t("overview.second_wins"), n.count(fp.losses))
+        cells = cells[2:]
+    cells[0].metric(
         t("overview.first_score"),
         n.pct(fp.score),
         help=t("overview.first_score_help", interval=n.pct_interval(fp.low, fp.high)),
@@ -86,13 +85,13 @@ if ctx is not None:
     assert fm is not None  # general_stats always measures it (None only in grouped rows)
     move_ci = f"{n.ci()} {n.interval(fm.elo_low, fm.elo_high, 'signed')}"
     if fm.identifiable:
-        c[1].metric(
+        cells[1].metric(
             t("overview.first_move"),
             t("first_move.elo", elo=n.signed(fm.elo)),
             help=t("overview.first_move_help", interval=move_ci, p=n.p_value(fm.p_value)),
         )
     else:
-        c[1].metric(
+        cells[1].metric(
             t("overview.first_move"),
             t("first_move.unlinked"),
             help=t("overview.first_move_unlinked_help"),
