@@ -17,8 +17,9 @@ grow with the load, that work much less.
 
 A time is measured in the page, from the navigation's start (``performance.now()`` of
 the new document) until the page is drawn and stays so for 0.5 s: its title is there, no
-element is a placeholder, every chart has drawn its figure and every grid in view its canvas, and
-Streamlit shows no "running" status. The machine may be shared: run before and after a
+element is a placeholder, every chart has drawn its figure and every grid in view its
+canvas, and the app's script has finished its run (``stApp``'s ``data-test-script-state``).
+The machine may be shared: run before and after a
 change in turns, and compare ranges, not single runs.
 
 ``--data`` may name a large folder: ``benchmarks/bench_stats.py`` makes folders of 1 M to
@@ -46,7 +47,8 @@ SETTLE_MS = 500
 DRAWN_JS = """async ([settle, deadline]) => {
   const drawn = () =>
     document.querySelector('h1')
-    && !document.querySelector('[data-testid="stStatusWidget"]')
+    && document.querySelector('[data-testid="stApp"]')
+         ?.getAttribute('data-test-script-state') === 'notRunning'
     && !document.querySelector('[data-testid^="stSkeleton"], [data-testid="stAppSkeleton"]')
     && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
          .every(el => el.querySelector('.main-svg'))

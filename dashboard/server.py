@@ -8,6 +8,11 @@ a time and sent as they are written (:func:`sim.records.gameexport.export_chunks
 parquet is written by DuckDB and pyarrow a page at a time into a temporary file, which is
 unlinked before it is sent from its open handle. A request holds one page of rows
 (``PAGE_ROWS`` games), never the selection. A bad query is a 400 with one line.
+
+As the server starts, :func:`warm_up` imports, in the background, what the pages draw
+with (pandas, plotly, scipy's special functions, the statistics) and reads the data
+folder once (its summaries and verdicts cached beside the games): the first visitor's
+page, the Overview as a rule, no longer waits for them.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -97,6 +103,25 @@ async def games_download(request: Request) -> Response:
     stream = _text_stream(ds, selection, fmt, winners, reasons)
     return StreamingResponse(stream, media_type=MEDIA[ext], headers=headers)
 
+
+def warm_up() -> None:
+    """Import the modules the pages draw with and read the data folder once (a problem is
+    left for the pages to report)."""
+    try:
+        import dashboard.charts  # noqa: F401 - plotly
+        import dashboard.common  # noqa: F401 - the pages' start
+        import dashboard.tables  # noqa: F401 - pandas' Styler
+        from sim.stats import general_stats
+        from sim.stats.intervals import binom_test_half
+
+        binom_test_half(1, 2)  # scipy's special functions
+        with open_dataset(load_settings().data_dir) as ds:
+            ds.read(lambda: general_stats(ds.con, Selection()))
+    except Exception:  # noqa: BLE001, S110 - only a warm-up: the pages report problems
+        pass
+
+
+threading.Thread(target=warm_up, name="dsq-warm-up", daemon=True).start()
 
 app = st.App(
     Path(__file__).with_name("app.py"),
