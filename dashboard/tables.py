@@ -22,7 +22,6 @@ text without spaces (a bot spec) may break anywhere, a number never.
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 from typing import Any
@@ -79,13 +78,14 @@ def wrap_style(value: Any) -> str:
 def literal_table(table: pd.DataFrame | Styler) -> Styler:
     """The table as ``st.table`` shows it whole: every cell, label and header shown
     literally (:func:`literal`), long words free to break (:func:`wrap_style`)."""
-    styled = copy.copy(table) if isinstance(table, Styler) else table.style
     frame = table_frame(table)
     shown = frame.map(literal)
     shown.index = frame.index.map(literal)
     shown.index.names = [literal(n) for n in frame.index.names]
     shown.columns = frame.columns.map(literal)
-    styled.data = shown
+    styled = shown.style  # on the shown labels: a style refers to its frame's labels
+    if isinstance(table, Styler):
+        styled.use(table.export())
     css = np.vectorize(wrap_style, otypes=[object])(frame.to_numpy(dtype=object))
     return styled.apply(lambda _: css, axis=None)
 
