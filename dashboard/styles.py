@@ -17,6 +17,7 @@ WHOLE_LABELS = """
 }
 [data-testid="stTable"] td, [data-testid="stTable"] th { white-space: normal !important; }
 [data-testid="stTable"] th { overflow-wrap: anywhere !important; }
+[data-testid="stTable"] td *, [data-testid="stTable"] th * { overflow-wrap: inherit !important; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"] p {
   overflow-wrap: anywhere;
 }
