@@ -108,6 +108,7 @@ def warm_up() -> None:
     """Import the modules the pages draw with and read the data folder once (a problem is
     left for the pages to report)."""
     try:
+        # lazy: the warm-up's point is to import these in the background, after start-up
         import dashboard.charts  # noqa: F401 - plotly
         import dashboard.common  # noqa: F401 - the pages' start
         import dashboard.tables  # noqa: F401 - pandas' Styler
