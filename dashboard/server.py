@@ -10,9 +10,8 @@ unlinked before it is sent from its open handle. A request holds one page of row
 (``PAGE_ROWS`` games), never the selection. A bad query is a 400 with one line.
 
 As the server starts, :func:`warm_up` imports, in the background, what the pages draw
-with (pandas, plotly, scipy's special functions, the statistics) and reads the data
-folder once (its summaries and verdicts cached beside the games): the first visitor's
-page, the Overview as a rule, no longer waits for them.
+with (pandas, plotly, scipy's special functions, the statistics): the first visitor's
+page, the Overview as a rule, no longer waits for all of them.
 """
 
 from __future__ import annotations
@@ -105,19 +104,17 @@ async def games_download(request: Request) -> Response:
 
 
 def warm_up() -> None:
-    """Import the modules the pages draw with and read the data folder once (a problem is
-    left for the pages to report)."""
+    """Import the modules the pages draw with (a problem is left for the pages to report).
+    Only imports: a visitor's page waits for one under way instead of repeating it, where
+    reading the data folder here would be done twice."""
     try:
         # lazy: the warm-up's point is to import these in the background, after start-up
         import dashboard.charts  # noqa: F401 - plotly
         import dashboard.common  # noqa: F401 - the pages' start
         import dashboard.tables  # noqa: F401 - pandas' Styler
-        from sim.stats import general_stats
         from sim.stats.intervals import binom_test_half
 
         binom_test_half(1, 2)  # scipy's special functions
-        with open_dataset(load_settings().data_dir) as ds:
-            ds.read(lambda: general_stats(ds.con, Selection()))
     except Exception:  # noqa: BLE001, S110 - only a warm-up: the pages report problems
         pass
 
