@@ -13,6 +13,10 @@ query is a 400 with one line. At most ``DSQ_DASHBOARD_MAX_DOWNLOADS`` downloads 
 
 When the server has a token (:data:`dashboard.access.TOKEN_VAR`), every request but the
 health check must carry it (:class:`dashboard.access.TokenGate`).
+
+As the server starts, :func:`warm_up` imports, in the background, what the pages draw
+with (pandas, plotly, scipy's special functions, the statistics): the first visitor's
+page, the Overview as a rule, no longer waits for all of them.
 """
 
 from __future__ import annotations
@@ -170,6 +174,24 @@ async def games_download(request: Request) -> Response:
         raise
     return HeldStream(chunks, media_type=MEDIA[ext], headers=headers)
 
+
+def warm_up() -> None:
+    """Import the modules the pages draw with (a problem is left for the pages to report).
+    Only imports: a visitor's page waits for one under way instead of repeating it, where
+    reading the data folder here would be done twice."""
+    try:
+        # lazy: the warm-up's point is to import these in the background, after start-up
+        import dashboard.charts  # noqa: F401 - plotly
+        import dashboard.common  # noqa: F401 - the pages' start
+        import dashboard.tables  # noqa: F401 - pandas' Styler
+        from sim.stats.intervals import binom_test_half
+
+        binom_test_half(1, 2)  # scipy's special functions
+    except Exception:  # noqa: BLE001, S110 - only a warm-up: the pages report problems
+        pass
+
+
+threading.Thread(target=warm_up, name="dsq-warm-up", daemon=True).start()
 
 app = st.App(
     Path(__file__).with_name("app.py"),

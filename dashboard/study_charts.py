@@ -272,3 +272,31 @@ def curvature_frame(rep: dict[str, Any]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+EFFECT_FIGURES = ["term", "pairing", "metric", "unit", "effect", "low", "high", "p", "p_holm"]
+DEPTH_FIGURES = ["rules", "low", "high", "value", "low_ci", "high_ci", "games"]
+CURVATURE_FIGURES = ["rules", "family", "bot", "value", "low", "high", "p", "p_holm"]
+
+
+def effects_figures(effects: list[dict[str, Any]]) -> pd.DataFrame:
+    """The effects as figures (the CSV of their table): raw values, points as fractions."""
+    frame = pd.DataFrame([{k: e.get(k) for k in EFFECT_FIGURES} for e in effects])
+    return frame.reindex(columns=EFFECT_FIGURES).assign(level=0.95)
+
+
+def depth_figures(rep: dict[str, Any]) -> pd.DataFrame:
+    """The skill depth as figures: weakest and strongest rung, Elo and its 95% interval."""
+    rows = [{k: e.get(k) for k in DEPTH_FIGURES} for e in rep.get("ladder", [])
+            if e.get("value") is not None]  # fmt: skip
+    frame = pd.DataFrame(rows).reindex(columns=DEPTH_FIGURES)
+    names = {"low": "weakest", "high": "strongest", "value": "elo", "low_ci": "low",
+             "high_ci": "high"}  # fmt: skip
+    return frame.rename(columns=names).assign(level=0.95)
+
+
+def curvature_figures(rep: dict[str, Any]) -> pd.DataFrame:
+    """The curvature tests as figures: draw-rate departures as fractions, 95% intervals."""
+    rows = [{k: x.get(k) for k in CURVATURE_FIGURES}
+            for x in (rep.get("findings") or {}).get("curvature", [])]  # fmt: skip
+    return pd.DataFrame(rows).reindex(columns=CURVATURE_FIGURES).assign(level=0.95)

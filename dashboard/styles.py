@@ -2,8 +2,9 @@
 
 Streamlit cuts the label of a toggle, a checkbox, a button or a metric (the texts it marks
 ``stMarkdownEllipsis``) to one line when its column is narrow; here they wrap instead. A
-table's cells and a paragraph may break a long word (a bot spec has no spaces) rather than
-overflow.
+table's headers and row labels, and a paragraph, may break a long word (a bot spec has no
+spaces) rather than overflow; a table's cells say themselves whether they may
+(``dashboard.tables.wrap_style``: a long word may, a number never).
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ WHOLE_LABELS = """
 .stMarkdownEllipsis, .stMarkdownEllipsis * {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important;
 }
-[data-testid="stTable"] td, [data-testid="stTable"] th {
-  white-space: normal !important; overflow-wrap: anywhere !important;
-}
+[data-testid="stTable"] td, [data-testid="stTable"] th { white-space: normal !important; }
+[data-testid="stTable"] th { overflow-wrap: anywhere !important; }
+[data-testid="stTable"] td *, [data-testid="stTable"] th * { overflow-wrap: inherit !important; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"] p {
   overflow-wrap: anywhere;
 }

@@ -1,9 +1,9 @@
 """The Overview's chart of the first player's raw score by batch or by day.
 
 The figures come from :mod:`sim.stats.firstplayer` (the same score and interval as
-``dsq stats --by batch``), at the confidence level of the sidebar's setting (session key
-``confidence``, 0.95 without it). Batches are drawn in the order they were created; a
-day pools the games of the batches created that day.
+``dsq stats --by batch``), at the confidence level of the sidebar's setting
+(:func:`dashboard.lang.confidence`, as on every page). Batches are drawn in the order
+they were created; a day pools the games of the batches created that day.
 """
 
 from __future__ import annotations
@@ -17,25 +17,14 @@ import streamlit as st
 from dashboard.charts import layout
 from dashboard.i18n import text
 from dashboard.i18n.numbers import Numbers
-from dashboard.lang import labels, lang, nf, t
+from dashboard.lang import confidence, labels, lang, nf, t
 from dashboard.loaders import dataset, stat
-from dashboard.tables import show_table
+from dashboard.tables import figures, show_table
 from sim.stats.firstplayer import first_player_by_batch, first_player_by_day
 from sim.stats.query import Selection
 
-CONFIDENCE_KEY = "confidence"
 GROUPS = ("batch", "day")
 POINT_COLOUR = "#3d3d3d"  # neither side's colour: the first player is Red or Blue
-
-
-def confidence() -> float:
-    """The confidence level of the intervals: the sidebar's setting, else 0.95."""
-    value = st.session_state.get(CONFIDENCE_KEY, 0.95)
-    try:
-        level = float(value)
-    except (TypeError, ValueError):
-        return 0.95
-    return level if 0.0 < level < 1.0 else 0.95
 
 
 def batch_days(batches: list[dict[str, Any]]) -> dict[str, str]:
@@ -152,4 +141,6 @@ def show_first_player_trend(selection: Selection) -> None:
         return
     st.plotly_chart(score_chart(df, by, lang(), level), key="overview_trend")
     with st.expander(t("overview.trend_table")):
-        show_table(trend_table(df, by, level), "overview_trend_table", f"first-player-by-{by}")
+        show_table(trend_table(df, by, level), "overview_trend_table", f"first-player-by-{by}",
+                   data=figures(df, [by, "games", "wins", "draws", "losses", "score", "low",
+                                     "high"], level))  # fmt: skip

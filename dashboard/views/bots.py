@@ -15,7 +15,7 @@ from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
 from dashboard.lang import confidence, lang, nf, player, t
 from dashboard.loaders import data_dir, dataset, stat
-from dashboard.tables import breakable, csv_button, show_table
+from dashboard.tables import csv_button, figures, literal_table, show_table
 from dashboard.urlstate import keep
 from engine.errors import DsqError
 from sim.report import fmt
@@ -108,14 +108,27 @@ def matchup_display(m: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def show_matchups(table: pd.DataFrame) -> None:
+MATCHUP_FIGURES = [
+    "bot", "opponent", "games", "wins", "draws", "losses", "score",
+    "elo", "elo_error", "elo_low", "elo_high", "los", "draw_ratio", "games_as_red",
+    "score_as_red", "score_as_blue", "pairs", "ptnml", "ptnml_elo", "ptnml_elo_error",
+    "ptnml_elo_low", "ptnml_elo_high", "nelo", "nelo_low", "nelo_high",
+]  # fmt: skip
+COLOUR_FIGURES = [
+    "bot", "opponents", "games", "wins", "draws", "losses", "score", "games_as_red",
+    "score_as_red", "score_as_blue", "elo", "elo_error", "elo_low", "elo_high",
+]  # fmt: skip
+
+
+def show_matchups(table: pd.DataFrame, m: pd.DataFrame) -> None:
     """The matchups in two tables (results, then colours and pairs), each naming the bot and
-    its opponent: one table of all the columns is wider than the page."""
+    its opponent: one table of all the columns is wider than the page. One CSV holds the
+    figures of both (``m``, the statistics layer's matchups)."""
     names = [t("bots.col_bot"), t("bots.col_opponent")]
     split = list(table.columns).index(t("bots.col_score_red"))
-    st.table(breakable(table[list(table.columns[:split])]), hide_index=True)
-    st.table(breakable(table[names + list(table.columns[split:])]), hide_index=True)
-    csv_button(table, "bots_matchups", "matchups")
+    st.table(literal_table(table[list(table.columns[:split])]), hide_index=True)
+    st.table(literal_table(table[names + list(table.columns[split:])]), hide_index=True)
+    csv_button(figures(m, MATCHUP_FIGURES, confidence()), "bots_matchups", "matchups")
 
 
 def colour_display(b: pd.DataFrame) -> pd.DataFrame:
@@ -226,6 +239,16 @@ def pairs_display(rep: dict[str, Any]) -> pd.DataFrame:
     )
 
 
+PAIR_FIGURES = ["games", "wins", "draws", "losses", "elo", "elo_low", "elo_high", "elo_from"]
+
+
+def pair_figures(rep: dict[str, Any]) -> pd.DataFrame:
+    """A tournament's pairs as figures (the CSV of its pairs table): one row per pair."""
+    rows = [{"bot": a, "opponent": b, **{k: c.get(k) for k in PAIR_FIGURES}}
+            for a, b, c in pair_cells(rep)]  # fmt: skip
+    return pd.DataFrame(rows, columns=["bot", "opponent", *PAIR_FIGURES])
+
+
 def first_move_line(fm: dict[str, Any] | None) -> str:
     """The first-move advantage of a tournament's games, as one sentence."""
     if not fm:
@@ -253,12 +276,36 @@ def tournament_figures(rep: dict[str, Any]) -> None:
             st.caption(translate_note(lang(), r["note"]))
         table = pd.DataFrame(r["table"])
         show_table(ratings_display(table), "bots_tournament_ratings", "tournament-ratings",
-                   static=True)  # fmt: skip
+                   data=table, static=True)  # fmt: skip
     st.markdown(f"**{t('bots.tournament_pairs')}**")
     st.caption(t("bots.tournament_pairs_caption"))
-    show_table(pairs_display(rep), "bots_tournament_pairs", "tournament-pairs", static=True)
+    show_table(pairs_display(rep), "bots_tournament_pairs", "tournament-pairs",
+               data=pair_figures(rep), static=True)  # fmt: skip
     st.markdown(f"**{t('bots.tournament_first_move')}**")
     st.markdown(first_move_line(rep["first_move"]))
+
+
+def standing_figures(rep: dict[str, Any]) -> pd.DataFrame:
+    """A tournament's standing as figures (the CSV of its table)."""
+    cols = ["player", "points", "games", "wins", "draws", "losses", "byes", "forfeits",
+            "time_losses"]  # fmt: skip
+    rows = [{c: s[c] for c in cols} for s in rep["standing"]]
+    return pd.DataFrame({"rank": range(1, len(rows) + 1), **pd.DataFrame(rows, columns=cols)})
+
+
+CROSS_FIGURES = ["player", "opponent", "wins", "draws", "losses", "points"]
+
+
+def tournament_cross_figures(rep: dict[str, Any]) -> pd.DataFrame:
+    """A tournament's cross table as figures: one row per player and opponent who met."""
+    players = rep["players"]
+    rows = [
+        {"player": p, "opponent": players[j], **{k: c[k] for k in CROSS_FIGURES[2:]}}
+        for i, p in enumerate(players)
+        for j, c in enumerate(rep["cross"][i])
+        if i != j and c is not None
+    ]
+    return pd.DataFrame(rows, columns=CROSS_FIGURES)
 
 
 def tournament_section() -> str | None:
@@ -299,10 +346,11 @@ def tournament_section() -> str | None:
         st.info(t("bots.tournament_no_games"))
         return str(tid)
     st.markdown(f"**{t('bots.tournament_standing')}**")
-    show_table(standing_display(rep), "bots_tournament_standing", "standing", static=True)
+    show_table(standing_display(rep), "bots_tournament_standing", "standing",
+               data=standing_figures(rep), static=True)  # fmt: skip
     st.caption(t("bots.tournament_cross_caption"))
-    show_table(tournament_cross(rep), "bots_tournament_cross", "cross-table", hide_index=None,
-               static=True)  # fmt: skip
+    show_table(tournament_cross(rep), "bots_tournament_cross", "cross-table",
+               data=tournament_cross_figures(rep), hide_index=None, static=True)  # fmt: skip
     tournament_figures(rep)
     return str(tid)
 
@@ -318,7 +366,8 @@ if ctx is not None:
     else:
         if r.note:
             st.caption(translate_note(lang(), r.note))
-        show_table(ratings_display(r.table), "bots_ratings", "ratings", static=True)
+        show_table(ratings_display(r.table), "bots_ratings", "ratings", static=True,
+                   data=figures(r.table, list(r.table.columns), confidence()))  # fmt: skip
         st.plotly_chart(ratings_chart(r.table), key="bots_ratings_chart")
     m = stat(matchup_table, ctx.selection)
     st.subheader(t("bots.cross"))
@@ -326,12 +375,14 @@ if ctx is not None:
         st.info(t("bots.no_matchups"))
     else:
         st.caption(t("bots.cross_caption"))
-        show_table(cross_table(m), "bots_cross", "cross-table", hide_index=None, static=True)
+        show_table(cross_table(m), "bots_cross", "cross-table", hide_index=None, static=True,
+                   data=figures(m, ["bot", "opponent", "games", "score"]))  # fmt: skip
         st.subheader(t("bots.matchups"))
-        show_matchups(matchup_display(m))
+        show_matchups(matchup_display(m), m)
     b = stat(bot_table, ctx.selection)
     st.subheader(t("bots.by_colour"))
     if b.empty:
         st.info(t("bots.no_colour"))
     else:
-        show_table(colour_display(b), "bots_colour", "by-colour", static=True)
+        show_table(colour_display(b), "bots_colour", "by-colour", static=True,
+                   data=figures(b, COLOUR_FIGURES, confidence()))  # fmt: skip

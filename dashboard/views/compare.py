@@ -1,5 +1,8 @@
 """Compare rules: two or more rule specs side by side, with the differences and their
-significance, overlaid length distributions, end reasons and the game-design metrics."""
+significance, overlaid length distributions, end reasons and the game-design metrics.
+
+The tests of the differences are one family, corrected by Holm's method at the sidebar's
+level in :func:`sim.stats.compare_rules`; the page only shows the verdicts."""
 
 from __future__ import annotations
 
@@ -18,12 +21,11 @@ from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
 from dashboard.lang import confidence, lang, nf, t
 from dashboard.loaders import filter_options, stat
-from dashboard.tables import show_table, show_transposed
+from dashboard.tables import figures, show_table, show_transposed
 from dashboard.urlstate import keep
 from sim.report import fmt
 from sim.stats import compare_rules, end_reasons, general_stats, length_histogram
-
-ALPHA = 0.05
+from sim.stats.compare import PAIR_TESTS, significant_column
 
 
 def _first_move_cells(r: dict) -> dict[str, str]:
@@ -73,7 +75,7 @@ def per_rules_table(per: pd.DataFrame) -> pd.DataFrame:
 
 
 def pairs_table(pairs: pd.DataFrame) -> pd.DataFrame:
-    """Pairwise differences with intervals, p-values and a significance verdict."""
+    """Pairwise differences with intervals, Holm-corrected p-values and the verdicts."""
     n = nf()
     rows = []
     for r in pairs.to_dict("records"):
@@ -85,7 +87,7 @@ def pairs_table(pairs: pd.DataFrame) -> pd.DataFrame:
                 ("compare.sig_length", "length_p"),
                 ("compare.sig_reasons", "reasons_p"),
             )
-            if not fmt.is_missing(r[col]) and r[col] < ALPHA
+            if r[significant_column(col)]
         ]
         rows.append(
             {
@@ -98,21 +100,42 @@ def pairs_table(pairs: pd.DataFrame) -> pd.DataFrame:
                 t("compare.col_move_diff_ci"): n.interval(
                     r["first_move_diff_low"], r["first_move_diff_high"], "signed"
                 ),
-                t("compare.col_move_p"): n.p_value(r["first_move_diff_p"]),
+                t("compare.col_move_p"): n.p_value(r["first_move_diff_p_holm"]),
                 t("compare.col_draw_diff"): n.pts(r["draw_diff"]),
                 t("compare.col_draw_diff_ci"): n.pts_interval(
                     r["draw_diff_low"], r["draw_diff_high"]
                 ),
-                t("compare.col_draw_p"): n.p_value(r["draw_diff_p"]),
+                t("compare.col_draw_p"): n.p_value(r["draw_diff_p_holm"]),
                 t("compare.col_mean_diff"): n.signed(r["mean_plies_diff"], 1),
-                t("compare.col_length_p"): n.p_value(r["length_p"]),
-                t("compare.col_reasons_p"): n.p_value(r["reasons_p"]),
-                t("compare.col_significant"): t("compare.list_separator").join(sig)
+                t("compare.col_length_p"): n.p_value(r["length_p_holm"]),
+                t("compare.col_reasons_p"): n.p_value(r["reasons_p_holm"]),
+                t("compare.col_significant", alpha=n.level(1 - n.confidence)): t(
+                    "compare.list_separator"
+                ).join(sig)
                 if sig
                 else t("compare.none_significant"),
             }
         )
     return pd.DataFrame(rows)
+
+
+PER_RULES = [
+    "rules", "games", "first_score", "first_low", "first_high", "first_move_elo",
+    "first_move_low", "first_move_high", "first_move_p", "first_move_verdict", "red_rate",
+    "blue_rate", "draw_rate", "draw_low", "draw_high", "mean_plies", "mean_low", "mean_high",
+    "median_plies",
+]  # fmt: skip
+
+
+def pair_figures(pairs: pd.DataFrame, level: float) -> pd.DataFrame:
+    """The differences' figures: each estimate with its bounds, each test's p-value, its
+    Holm-corrected p-value and its verdict."""
+    cols = ["rules_a", "rules_b", "first_diff", "first_diff_low", "first_diff_high",
+            "first_move_diff", "first_move_diff_low", "first_move_diff_high", "draw_diff",
+            "draw_diff_low", "draw_diff_high", "mean_plies_diff"]  # fmt: skip
+    for test in PAIR_TESTS:
+        cols += [test, f"{test}_holm", significant_column(test)]
+    return figures(pairs, cols, level)
 
 
 DESIGN_COLUMNS = ("balance", "completion", "drawishness", "ply_cap_draws", "sd_plies", "branching")
@@ -157,8 +180,10 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
     for note in cmp.notes:
         st.warning(translate_note(lang(), note))
     st.subheader(t("compare.side_by_side"))
+    level = confidence()
+    per = figures(cmp.per_rules, PER_RULES, level)
     show_transposed(per_rules_table(cmp.per_rules), t("compare.col_rules"), "cmp_per",
-                    "rules-side-by-side")  # fmt: skip
+                    "rules-side-by-side", data=per)  # fmt: skip
     unlinked = [
         str(r["rules"])
         for r in cmp.per_rules.to_dict("records")
@@ -171,7 +196,10 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
         st.info(t("compare.no_pairs"))
     else:
         show_transposed(pairs_table(cmp.pairs), t("compare.col_pair"), "cmp_pairs",
-                        "rules-differences")  # fmt: skip
+                        "rules-differences", data=pair_figures(cmp.pairs, level))  # fmt: skip
+        n = nf()
+        st.caption(t("multiplicity.compare_caption", tests=n.count(cmp.tests),
+                     alpha=n.level(1 - level)))  # fmt: skip
     if cmp.omnibus:
         n = nf()
         st.caption(
@@ -192,7 +220,8 @@ def comparison(ctx, specs: list[str]) -> None:  # noqa: ANN001
         st.plotly_chart(reasons_by_rules_chart(shares, lang(), confidence()), key="cmp_reasons")
     st.subheader(t("compare.design"))
     st.caption(t("compare.design_caption"))
-    show_table(design_table(cmp.per_rules), "cmp_design", "game-design", static=True)
+    show_table(design_table(cmp.per_rules), "cmp_design", "game-design", static=True,
+               data=figures(cmp.per_rules, ["rules", *DESIGN_COLUMNS]))  # fmt: skip
 
 
 ctx = page_start(t("compare.title"), t("compare.caption"))

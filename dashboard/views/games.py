@@ -107,6 +107,12 @@ def move_list(rep: Replay) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
+def move_figures(rep: Replay) -> pd.DataFrame:
+    """One row per ply as data (the CSV of the moves): side and captured piece as codes."""
+    rows = [(f.ply, f.mover, f.move, f.captured or "") for f in rep.frames[1:]]
+    return pd.DataFrame(rows, columns=["ply", "side", "move", "captured"])
+
+
 def listing_table(listing: pd.DataFrame) -> pd.DataFrame:
     """A page of the games list as shown: headers, sides, end reasons in the user's language."""
     shown = listing.copy()
@@ -265,12 +271,13 @@ def show_replay(game: dict[str, Any]) -> None:
         if window.empty:  # an empty table would say "empty" in English
             st.caption(t("games.no_moves"))
         else:
-            show_table(styled, key + "_moves", whole=moves)
+            show_table(styled, key + "_moves", data=move_figures(rep))
         st.caption(t("games.captures", count=n.count(len(captures))))
         if captures.empty:
             st.caption(t("games.no_captures"))
         else:
-            show_table(captures, key + "_captures")
+            raw = move_figures(rep)
+            show_table(captures, key + "_captures", data=raw[raw["captured"] != ""])
         with st.expander(t("games.all_moves")):
             st.text(" ".join(f.move or "" for f in rep.frames[1:]))
             st.caption(t("games.replay_line"))
@@ -327,7 +334,7 @@ if ctx is not None:
     if listing.empty:
         st.info(t("games.none_match"))
     else:
-        show_table(listing_table(listing), "games_table", "games-page", height=280)
+        show_table(listing_table(listing), "games_table", "games-page", data=listing, height=280)
         download_selection(listed, tuple(winners), tuple(reasons), total)
         rows = listing.to_dict("records")
         pick_labels = [_label(r) for r in rows]

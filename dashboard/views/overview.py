@@ -1,6 +1,7 @@
 """Overview: the general statistics of the selection, as the Portuguese page lists them
-(games played; wins and draws; moves per game, average, fewest and most; wins by the first
-player against wins by the other), with intervals, lengths and how games end. The one
+(games played; wins and draws; plies per game, average, fewest and most; wins by the first
+player against wins by the other, where some games began with blue to move: else they are
+red's and blue's wins), with intervals, lengths and how games end. The one
 test about the first move is the first-move advantage fitted with the bots' strengths
 (:mod:`sim.stats.firstmove`); the raw first-player score is shown as a figure."""
 
@@ -20,7 +21,7 @@ from dashboard.charts import (
 from dashboard.common import page_start
 from dashboard.lang import confidence, fox, lang, nf, t
 from dashboard.loaders import stat
-from dashboard.tables import show_table
+from dashboard.tables import figures, show_table
 from dashboard.trend import show_first_player_trend
 from dashboard.urlstate import keep
 from sim.stats import (
@@ -34,6 +35,13 @@ from sim.stats import (
     square_grid,
     unstored_games,
 )
+
+BY_RULES_FIGURES = [
+    "rules", "games", "red", "blue", "draw", "first_score", "first_low", "first_high",
+    "first_move_elo", "first_move_low", "first_move_high", "first_move_p",
+    "first_move_verdict", "mean_plies", "mean_low", "mean_high", "median_plies", "min_plies",
+    "max_plies",
+]  # fmt: skip
 
 ctx = page_start(t("overview.title"), t("overview.caption"))
 if ctx is not None:
@@ -63,11 +71,13 @@ if ctx is not None:
     c[1].metric(t("overview.fewest"), n.count(g.length.min))
     c[2].metric(t("overview.most"), n.count(g.length.max))
     c[3].metric(t("overview.median"), n.median(g.length.median))
-    c = st.columns(4)
     fp = g.first_player
-    c[0].metric(t("overview.first_wins"), n.count(fp.wins))
-    c[1].metric(t("overview.second_wins"), n.count(fp.losses))
-    c[2].metric(
+    cells = list(st.columns(4))
+    if (fp.wins, fp.losses) != (g.red.count, g.blue.count):  # some games began with blue
+        cells[0].metric(t("overview.first_wins"), n.count(fp.wins))
+        cells[1].metric(t("overview.second_wins"), n.count(fp.losses))
+        cells = cells[2:]
+    cells[0].metric(
         t("overview.first_score"),
         n.pct(fp.score),
         help=t("overview.first_score_help", interval=n.pct_interval(fp.low, fp.high)),
@@ -76,13 +86,13 @@ if ctx is not None:
     assert fm is not None  # general_stats always measures it (None only in grouped rows)
     move_ci = f"{n.ci()} {n.interval(fm.elo_low, fm.elo_high, 'signed')}"
     if fm.identifiable:
-        c[3].metric(
+        cells[1].metric(
             t("overview.first_move"),
             t("first_move.elo", elo=n.signed(fm.elo)),
             help=t("overview.first_move_help", interval=move_ci, p=n.p_value(fm.p_value)),
         )
     else:
-        c[3].metric(
+        cells[1].metric(
             t("overview.first_move"),
             t("first_move.unlinked"),
             help=t("overview.first_move_unlinked_help"),
@@ -165,7 +175,8 @@ if ctx is not None:
     ]
     table[t("overview.col_min")] = [n.count(v) for v in by_rules["min_plies"]]
     table[t("overview.col_max")] = [n.count(v) for v in by_rules["max_plies"]]
-    show_table(table, "overview_by_rules", "by-rules", static=True)
+    show_table(table, "overview_by_rules", "by-rules", static=True,
+               data=figures(by_rules, BY_RULES_FIGURES, confidence()))  # fmt: skip
 
     keep("overview_details", "bool", param="details", default=False)
     if st.toggle(t("overview.details"), key="overview_details"):

@@ -244,6 +244,14 @@ def end_notes(game: ClickGame) -> list[str]:
     return notes
 
 
+def move_figures(game: ClickGame) -> pd.DataFrame:
+    """The moves so far as data, newest first (the CSV of the moves table)."""
+    rows = [(m.ply, m.side, m.by_bot, m.move, m.captured or "", m.think_ms)
+            for m in reversed(game.moves)]  # fmt: skip
+    cols = ["ply", "side", "by_bot", "move", "captured", "think_ms"]
+    return pd.DataFrame(rows, columns=cols)
+
+
 def controls(game: ClickGame, request: PlaySetup | None) -> None:
     """Undo, resign, new game, flip; and the option to show the tablebase value."""
     c = st.columns(3)
@@ -355,7 +363,8 @@ def _game_area(request: PlaySetup | None) -> None:
         stop_controls(game, SAVED_KEY)
         save_panel(game)
         if game.moves:
-            show_table(moves_table(game), "play_moves", "moves", height=260)
+            show_table(moves_table(game), "play_moves", "moves", data=move_figures(game),
+                       height=260)  # fmt: skip
     with left:
         selected = game.selected
         cells = board_cells(

@@ -18,9 +18,12 @@ from dashboard.lang import nf, t
 from dashboard.loaders import data_dir, dataset
 from dashboard.study_charts import (
     CURVE_METRICS,
+    curvature_figures,
     curvature_frame,
     curve_chart,
+    depth_figures,
     depth_frame,
+    effects_figures,
     effects_frame,
     forest,
     heat_map,
@@ -31,7 +34,7 @@ from dashboard.tables import show_table
 from dashboard.urlstate import keep
 from engine.errors import DsqError
 from sim.study.effects import effects_tally
-from sim.study.findings_text import curve_rows
+from sim.study.findings_text import curve_rows, finding_rows
 from sim.study.heat import NEUTRAL
 from sim.study.metrics import METRICS, value
 from sim.study.report import build_report, cells_frame
@@ -120,7 +123,8 @@ def effects(rep: dict[str, Any], name: str) -> None:
     if sentences:
         st.markdown("\n".join(f"- {x}" for x in sentences))
     with st.expander(t("study.effects_table")):
-        show_table(effects_frame(rep["effects"]), "study_effects", f"{name}-effects")
+        show_table(effects_frame(rep["effects"]), "study_effects", f"{name}-effects",
+                   data=effects_figures(rep["effects"]))  # fmt: skip
 
 
 def skill_depth(rep: dict[str, Any], name: str) -> None:
@@ -131,7 +135,8 @@ def skill_depth(rep: dict[str, Any], name: str) -> None:
         st.info(t("study.skill_depth_none"))
         return
     st.caption(t("study.skill_depth_help"))
-    show_table(depth, "study_depth", f"{name}-skill-depth", static=True)
+    show_table(depth, "study_depth", f"{name}-skill-depth", static=True,
+               data=depth_figures(rep))  # fmt: skip
 
 
 def findings(rep: dict[str, Any], name: str) -> None:
@@ -171,10 +176,12 @@ def findings(rep: dict[str, Any], name: str) -> None:
     if not bends.empty:
         st.subheader(t("study.curvature"))
         st.caption(t("study.curvature_help"))
-        show_table(bends, "study_curvature", f"{name}-curvature", static=True)
+        show_table(bends, "study_curvature", f"{name}-curvature", static=True,
+                   data=curvature_figures(rep))  # fmt: skip
     st.subheader(t("studies.findings"))
     st.caption(t("studies.findings_help"))
-    show_table(verdict_frame(rep), "study_findings", f"{name}-findings")
+    show_table(verdict_frame(rep), "study_findings", f"{name}-findings",
+               data=pd.DataFrame(finding_rows(rep)))  # fmt: skip
     n = nf()
     families = t("compare.list_separator").join(
         t(f"study.family_{key.replace(' ', '_')}", n=n.count(size))
@@ -220,6 +227,7 @@ def main() -> None:
         cells_table(rep),
         "study_cells",
         f"{name}-cells",
+        data=cells_frame(rep),
         column_config={
             t("studies.col_batches"): st.column_config.LinkColumn(display_text=t("studies.link"))
         },

@@ -18,6 +18,11 @@ intervals and p-values:
 - end-reason mix: Pearson chi-square on the reasons x rule sets table (no Yates
   correction; empty rows dropped).
 
+The pairwise tests (first move, draw rate, lengths, end reasons, for every pair) are one
+family: their p-values are corrected together by Holm's method
+(:mod:`sim.stats.multiplicity`), and a difference is significant when its corrected
+p-value is below ``1 - confidence`` (5% at 95%).
+
 Omnibus tests over all rule sets: chi-square on the red/blue/draw mix and on the reason
 mix, Kruskal-Wallis on lengths (also from counts).
 
@@ -53,6 +58,7 @@ from sim.stats.intervals import (
     two_sided_p,
     z_value,
 )
+from sim.stats.multiplicity import holm
 from sim.stats.query import CELLS, Selection, query_rows
 from sim.storage.schema import REASONS
 
@@ -147,8 +153,12 @@ class RuleComparison:
     (``rules_a``, ``rules_b``) with ``first_diff`` (+ ``_low``, ``_high``: raw scores),
     ``first_move_diff`` (+ ``_low``, ``_high``, ``_p``: first-move Elo),
     ``draw_diff`` (same), ``mean_plies_diff``, ``length_u``, ``length_p`` (Mann-Whitney),
-    ``reasons_chi2``, ``reasons_dof``, ``reasons_p``. ``reasons``: games per reason
-    (rows) and rules (columns). ``omnibus``: the tests over all rule sets.
+    ``reasons_chi2``, ``reasons_dof``, ``reasons_p``, and for each test of
+    :data:`PAIR_TESTS` its Holm-corrected p-value (``<test>_holm``) and verdict
+    (``first_move_diff_significant``, ``draw_diff_significant``, ``length_significant``,
+    ``reasons_significant``: corrected p below ``1 - confidence``); ``tests``: how many
+    tests that family holds. ``reasons``: games per reason (rows) and rules (columns).
+    ``omnibus``: the tests over all rule sets.
     """
 
     specs: list[str]
@@ -158,6 +168,7 @@ class RuleComparison:
     omnibus: dict[str, dict[str, float]]
     confidence: float
     notes: list[str] = field(default_factory=list)
+    tests: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict (tables as lists of records)."""
@@ -169,7 +180,39 @@ class RuleComparison:
             "omnibus": self.omnibus,
             "confidence": self.confidence,
             "notes": list(self.notes),
+            "tests": self.tests,
         }
+
+
+PAIR_TESTS = ("first_move_diff_p", "draw_diff_p", "length_p", "reasons_p")
+
+
+def significant_column(test: str) -> str:
+    """The verdict column of a pairwise test: ``draw_diff_p`` -> ``draw_diff_significant``."""
+    return test.removesuffix("_p") + "_significant"
+
+
+def correct_pairs(pairs: pd.DataFrame, alpha: float) -> tuple[pd.DataFrame, int]:
+    """``pairs`` with each test's Holm-corrected p-value (``<test>_holm``, None where the
+    test has no p-value) and its verdict at ``alpha`` (:func:`significant_column`), the
+    family being every p-value of :data:`PAIR_TESTS` in every pair; and that family's size."""
+    family = [
+        {"row": i, "test": test, "p": None if _missing(p) else float(p)}
+        for i, r in enumerate(pairs.to_dict("records"))
+        for test in PAIR_TESTS
+        for p in [r.get(test)]
+    ]
+    holm(family, alpha)
+    out = pairs.copy()
+    for test in PAIR_TESTS:
+        rows = [e for e in family if e["test"] == test]
+        out[f"{test}_holm"] = pd.Series([e["p_holm"] for e in rows], index=out.index, dtype=float)
+        out[significant_column(test)] = [e["significant"] for e in rows]
+    return out, sum(e["p"] is not None for e in family)
+
+
+def _missing(p: Any) -> bool:
+    return p is None or (isinstance(p, float) and math.isnan(p))
 
 
 def design_metrics(row: dict[str, Any]) -> dict[str, float]:
@@ -304,7 +347,7 @@ def compare_rules(
                 "reasons_p": p_reason,
             }
         )
-    pairs_df = pd.DataFrame(pair_rows)
+    pairs_df, tests = correct_pairs(pd.DataFrame(pair_rows), 1.0 - confidence)
 
     omnibus: dict[str, dict[str, float]] = {}
     if len(present) >= 2:
@@ -315,4 +358,4 @@ def compare_rules(
         omnibus["reasons_chi2"] = {"statistic": chi, "dof": dof, "p": p}
         h, dof, p = kruskal_counts([lengths[s] for s in present])
         omnibus["length_kruskal"] = {"statistic": h, "dof": dof, "p": p}
-    return RuleComparison(specs, per_df, pairs_df, reasons, omnibus, confidence, notes)
+    return RuleComparison(specs, per_df, pairs_df, reasons, omnibus, confidence, notes, tests)

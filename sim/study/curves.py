@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from sim.study.effects import holm
+from sim.stats.multiplicity import holm
 from sim.study.pooling import Z95, pooled, two_sided_p
 
 METRICS = ("first_move", "draw_rate", "plies")

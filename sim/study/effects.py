@@ -31,6 +31,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.stats.multiplicity import holm
+
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
 OUTCOMES = {
     "first_move_elo": ("elo", "the first-move advantage"),
@@ -188,23 +190,6 @@ def grid_effects(
     for e in effects:
         e["sentence"] = sentence(e) if e.get("significant") else None
     return effects
-
-
-def holm(effects: list[dict[str, Any]], alpha: float = 0.05) -> None:
-    """Add ``p_holm`` (Holm's step-down correction over every test with a p-value) and
-    ``significant`` (``p_holm < alpha``) to each effect, in place."""
-    # lazy: start-up time (statsmodels)
-    from statsmodels.stats.multitest import multipletests
-
-    tested = [e for e in effects if e.get("p") is not None and not math.isnan(e["p"])]
-    if tested:
-        _reject, corrected, _s, _b = multipletests([e["p"] for e in tested], alpha, "holm")
-        for e, p in zip(tested, corrected, strict=True):
-            e["p_holm"] = float(p)
-            e["significant"] = bool(p < alpha)
-    for e in effects:
-        e.setdefault("p_holm", None)
-        e.setdefault("significant", False)
 
 
 def sentence_parts(e: dict[str, Any]) -> dict[str, Any]:

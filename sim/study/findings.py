@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.stats.multiplicity import holm
 from sim.storage.gamesql import FIRST_SIDE_SQL, VOID_SQL
 from sim.study.curves import curvature, skill_curves
-from sim.study.effects import holm
 from sim.study.pooling import AXES, interaction_p, pooled, two_sided_p, verdict
 
 ELO = 400.0 / math.log(10.0)

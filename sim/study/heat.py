@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.study.effects import holm
+from sim.stats.multiplicity import holm
 
 NEUTRAL = {"first_move_elo": 0.0, "first_move_score": 0.5, "first_player_score": 0.5}
 """The figures whose colour scale diverges from a neutral value (no first-move edge)."""

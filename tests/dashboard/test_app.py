@@ -32,12 +32,10 @@ def expected_overview(g) -> dict[str, tuple[str, str]]:  # noqa: ANN001
         "Red wins": (fmt.count(g.red.count), fmt.pct(g.red.rate)),
         "Blue wins": (fmt.count(g.blue.count), fmt.pct(g.blue.rate)),
         "Draws": (fmt.count(g.draw.count), fmt.pct(g.draw.rate)),
-        "Average moves per game": (fmt.num(g.length.mean), ""),
-        "Fewest moves": (fmt.count(g.length.min), ""),
-        "Most moves": (fmt.count(g.length.max), ""),
-        "Median moves": (fmt.num(g.length.median), ""),
-        "First-player wins (red)": (fmt.count(fp.wins), ""),
-        "Second-player wins (blue)": (fmt.count(fp.losses), ""),
+        "Average plies per game": (fmt.num(g.length.mean), ""),
+        "Fewest plies": (fmt.count(g.length.min), ""),
+        "Most plies": (fmt.count(g.length.max), ""),
+        "Median plies": (fmt.num(g.length.median), ""),
         "First-player score": (fmt.pct(fp.score), ""),
         "First-move advantage": (f"{fmt.signed(g.first_move.elo)} Elo", ""),
     }
@@ -148,9 +146,9 @@ def test_compare_rules_shows_the_comparison(monkeypatch, fixture_data):
     pairs = pairs.rename_axis("A vs B").reset_index()
     want = cmp.pairs.iloc[0]
     assert pairs.iloc[0]["A vs B"] == f"{want['rules_a']} vs {want['rules_b']}"
-    assert pairs.iloc[0]["first-move p"] == fmt.p_value(want["first_move_diff_p"])
+    assert pairs.iloc[0]["first-move p (Holm)"] == fmt.p_value(want["first_move_diff_p_holm"])
     assert pairs.iloc[0]["first-move Elo A−B"] == fmt.signed(want["first_move_diff"])
-    assert pairs.iloc[0]["length p (Mann–Whitney)"] == fmt.p_value(want["length_p"])
+    assert pairs.iloc[0]["length p (Mann–Whitney, Holm)"] == fmt.p_value(want["length_p_holm"])
     design = next(d.value for d in at.table if "balance" in d.value.columns)
     assert list(design["balance"]) == [fmt.pct(v) for v in cmp.per_rules["balance"]]
     assert len(at.get("plotly_chart")) == 2

@@ -10,12 +10,10 @@ import json
 import threading
 import tracemalloc
 
-import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
 from dashboard import downloads
-from dashboard.i18n import text
 from sim.records import gameexport
 from sim.records.gameexport import export_games, export_parquet
 from sim.stats import general_stats
@@ -97,22 +95,6 @@ def test_the_parquet_download_holds_the_selected_rows_as_stored(monkeypatch, fix
     assert any("/games/*/*.parquet" in c.value for c in at.caption)
 
 
-def test_the_csv_of_a_table_is_the_table_in_the_users_language(monkeypatch, fixture_data, media):
-    at = run_app(monkeypatch, fixture_data)
-    at.session_state["lang"] = "zh"
-    at.run()
-    [shown] = [d.value for d in at.dataframe if text("zh", "overview.col_rules") in d.value.columns]
-    got = pd.read_csv(io.BytesIO(media.button_file(at, "overview_by_rules_csv")), dtype=str)
-    assert list(got.columns) == list(shown.columns)
-    assert got.astype(str).values.tolist() == shown.astype(str).values.tolist()
-    # a table with row labels keeps them (the Bots page's cross table)
-    at.switch_page("views/bots.py")
-    at.run()
-    cross = next(d.value for d in at.table if d.value.index.name)
-    got = pd.read_csv(io.BytesIO(media.button_file(at, "bots_cross_csv")), dtype=str)
-    assert got.columns[0] == cross.index.name and got.iloc[:, 0].tolist() == list(cross.index)
-
-
 @pytest.mark.parametrize("page", ["overview", "games", "bots", "compare"])
 def test_every_table_on_a_page_has_its_csv_button(monkeypatch, fixture_data, page):
     at = run_app(monkeypatch, fixture_data, None if page == "overview" else page)
@@ -151,12 +133,11 @@ def test_first_player_score_by_batch_equals_dsq_stats_by_batch(fixture_data):
     )
 
 
-def test_the_overview_draws_the_first_player_score_at_the_sessions_confidence(
+def test_the_overview_draws_the_first_player_score_at_the_sidebars_confidence(
     monkeypatch, fixture_data
 ):
     at = run_app(monkeypatch, fixture_data)
-    at.session_state["confidence"] = 0.9
-    at.run()
+    at.sidebar.selectbox(key="f_confidence").set_value(90).run()
     with open_dataset(fixture_data) as ds:
         expected = first_player_by_batch(ds.con, Selection(), 0.9).set_index("batch")
         created = {r["batch_id"]: r["created_at"] for r in ds.batches}
@@ -166,6 +147,7 @@ def test_the_overview_draws_the_first_player_score_at_the_sessions_confidence(
     assert trace["y"] == pytest.approx([expected.loc[b, "score"] for b in trace["x"]])
     low = [expected.loc[b, "score"] - expected.loc[b, "low"] for b in trace["x"]]
     assert trace["error_y"]["arrayminus"] == pytest.approx(low)
+    assert json.loads(chart.proto.spec)["layout"]["yaxis"]["title"]["text"].endswith("(90% CI)")
     assert any("90% CI" in c.value and "not controlled for the bots" in c.value for c in at.caption)
 
 

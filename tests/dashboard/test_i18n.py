@@ -34,8 +34,8 @@ OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 # a person; data (rules specs, bot specs, batch ids) is added from the dataset.
 KEPT_WORDS = {
     "FEN", "Elo", "LOS", "MiB", "UCT", "alpha", "beta", "Bradley", "Terry", "Mann", "Whitney",
-    "Kruskal", "Wallis", "English", "Português", "LL", "LD", "DD", "WL", "WD", "WW", "human",
-    "CSV", "JSON", "Parquet",
+    "Kruskal", "Wallis", "Holm", "English", "Português", "LL", "LD", "DD", "WL", "WD", "WW",
+    "human", "CSV", "JSON", "Parquet",
 }  # fmt: skip
 
 

@@ -74,7 +74,7 @@ def test_a_click_downloads_the_selected_games_and_a_table(page, data_dir, tmp_pa
     path = _download(page, "Download (CSV)", tmp_path)  # the page's table of games
     assert path.name == "games-page.csv"
     listed = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
-    assert listed[0][:3] == ["batch", "#", "rules"] and len(listed) == 1 + 200
+    assert listed[0][:3] == ["batch_id", "game_index", "rules"] and len(listed) == 1 + 200
     path = _download(page, "Download 4,620 games", tmp_path)
     whole = io.StringIO()
     with open_dataset(data_dir) as ds:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,13 +29,16 @@ import pytest
 from dashboard.i18n import text
 from dashboard.jobs import jobs_dir
 from engine.codes import ANIMAL_NAMES
+from sim.bots.spec import canonical_bot
 from sim.report.names import animal_name
+from sim.stats.synthetic import synthetic_table
+from sim.storage.writing import write_games_chunk
 from sim.study.run import run_study
 from sim.study.spec import load_study
 from sim.tablebase.build import build_tables
 from sim.tablebase.material import parse_material
 from sim.tablebase.store import tables_root
-from tests.support.browser import TIMEOUT, chromium, copy_sample, wait_idle
+from tests.support.browser import TIMEOUT, chromium, copy_sample, new_tab, wait_idle
 from tests.support.server import dashboard_server
 
 pytestmark = pytest.mark.browser
@@ -168,11 +172,17 @@ LAST = {"studies": ".st-key-study_report_csv"}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The dashboard on a private copy of the bundled sample, with a launch that is still
-    starting (its process, this one, is alive): the Simulate page shows its Cancel button."""
+    starting (its process, this one, is alive): the Simulate page shows its Cancel button;
+    and a lopsided matchup (one bot wins every game) whose Elo intervals are open
+    ("> +407.0") and whose normalized Elo is missing ("-")."""
     data: Path = copy_sample(tmp_path_factory.mktemp("layout") / "data")
     study = tmp_path_factory.mktemp("layout-study") / "layout.toml"
     study.write_text(STUDY, encoding="utf-8")
     run_study(load_study(study), data, stream=io.StringIO())
+    mcts = canonical_bot("mcts:playouts=200")  # a bot that meets random only here
+    lopsided = synthetic_table(40, batch_id="lopsided", bots=(mcts, "random"),
+                               elo={mcts: 3000}, draw_rate=0.0, seed=5)  # fmt: skip
+    write_games_chunk(data, "lopsided", lopsided)
     jobs_dir(data).mkdir(parents=True)
     # The Endgames page draws its board once a table is on disk: a lion against an elephant.
     build_tables("standard", [parse_material("L v e")], tables_root(data))
@@ -264,3 +274,58 @@ def test_how_games_end_and_by_rules_fit_at_1280_pixels(server):
                     table = page.locator('[data-testid="stTable"]', has_text=header).first
                     assert table.count(), lang
     assert not bad, "\n".join(bad)
+
+
+# The text of every cell of the static tables, and the cells Markdown made into something
+# else (a quotation, a list, emphasis, code, a link, maths, a heading, a coloured span) or
+# that hold an invisible character (a zero-width space after a thousands separator).
+CELLS_JS = """() => [...document.querySelectorAll(
+    '[data-testid="stTable"] td, [data-testid="stTable"] th')].map(c => c.innerText.trim())"""
+NOT_LITERAL_JS = """() => [...document.querySelectorAll(
+    '[data-testid="stTable"] td, [data-testid="stTable"] th')].filter(c =>
+  c.querySelector('blockquote, ul, ol, li, h1, h2, h3, h4, h5, h6, em, strong, del, code, '
+                  + 'a, hr, .katex, .stMarkdownColoredText, '
+                  + '[data-testid="stHeadingWithActionElements"]')
+  || /[\\u200b-\\u200d\\u2060\\ufeff\\u00ad]/.test(c.textContent))
+  .map(c => c.innerHTML.slice(0, 200))"""
+
+
+# The numbers of the static tables' cells that wrap across lines (a number is one word; the
+# numbers inside a bot spec, "playouts=200", are the spec's letters).
+SPLIT_NUMBERS_JS = """async () => {
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const out = [];
+  for (const cell of document.querySelectorAll('[data-testid="stTable"] td')) {
+    const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const m of node.textContent.matchAll(/(?<![\\w=/.,])[-+]?\\d[\\d.,]*\\d%?(?![\\w])/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (lines.size > 1) out.push(m[0]);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def test_the_bots_tables_show_each_cell_as_written_in_every_language(server):
+    with chromium() as browser:
+        page = new_tab(browser)
+        for lang in LANGS:
+            page.goto(f"{server}/bots?lang={lang}")
+            page.locator('[data-testid="stTable"]').first.wait_for()
+            wait_idle(page)
+            page.wait_for_function(DRAWN, timeout=TIMEOUT)
+            assert not page.evaluate(NOT_LITERAL_JS), lang
+            cells = page.evaluate(CELLS_JS)
+            thousands = re.compile(r"\d" + ("\\." if lang == "pt" else ",") + r"\d{3}")
+            assert any(c.startswith("> +") for c in cells), (lang, "an open interval")
+            assert any(c.startswith("< -") for c in cells), (lang, "an open interval")
+            assert "-" in cells, (lang, "a missing figure")
+            assert any(thousands.search(c) for c in cells), (lang, "a number with thousands")
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 1400})
+                assert not page.evaluate(SPLIT_NUMBERS_JS), (lang, width)
