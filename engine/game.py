@@ -45,7 +45,7 @@ from engine.state import (
 )
 
 
-@kernel
+@kernel(inline="always")
 def legal_moves(st, rules, out):
     """Fill ``out`` with the legal moves (``from * 64 + to``) and return their count.
 
@@ -78,7 +78,7 @@ def repetition_filtered(st, rules, out, n):
     return n
 
 
-@kernel
+@kernel(inline="always")
 def count_legal(st, rules, buf):
     """The number of legal moves (what :func:`legal_moves` returns), counted without listing
     them unless a repetition rule may forbid one; ``buf`` is scratch room for that case."""
@@ -91,7 +91,7 @@ def count_legal(st, rules, buf):
     return count_pseudo_moves(st, rules)
 
 
-@kernel
+@kernel(inline="always")
 def make_move(st, rules, mv):
     """Play move ``mv`` (assumed legal), push it on the history and update the status."""
     frm = mv >> 6
@@ -131,7 +131,7 @@ def make_move(st, rules, mv):
         st[S_REASON] = NO_CAPTURE
 
 
-@kernel
+@kernel(inline="always")
 def unmake_move(st):
     """Take back the last move of the history."""
     st[S_NPLY] -= 1

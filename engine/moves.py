@@ -240,7 +240,7 @@ def walk_pseudo(st, rules, out, captures_only, count_others, listing):
     return n, others
 
 
-@kernel
+@kernel(inline="always")
 def pseudo_moves(st, rules, out):
     """Moves of the side to move by movement and capture rules only; returns their count.
 
@@ -263,7 +263,7 @@ def captures_and_others(st, rules, out):
     return walk_pseudo(st, rules, out, True, True, BY_SQUARE)
 
 
-@kernel
+@kernel(inline="always")
 def count_pseudo_moves(st, rules):
     """How many moves :func:`pseudo_moves` would list, without listing them."""
     return walk_pseudo(st, rules, st, False, False, COUNT)[0]  # nothing listed: st unwritten
