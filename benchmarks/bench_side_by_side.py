@@ -11,7 +11,8 @@ kernels:
 
 - ``perft``: perft ``--perft-depth`` from the initial position (``standard``);
 - ``alphabeta``: ``alphabeta:depth=9`` from the initial position and
-  ``alphabeta:depth=7`` on the 12 middlegames of ``dsq bench`` (classic evaluation),
+  ``alphabeta:depth=7`` on the 12 middlegames of ``dsq bench`` (classic evaluation;
+  ``--positions`` and ``--mid-depth`` for fewer, shallower, the start 2 plies deeper),
   summed, and the same with ``eval=auto`` (the shipped tuned evaluation) when
   ``--tuned``. The node counts of both checkouts are printed: an unchanged tree gives
   the same ones.
@@ -35,7 +36,7 @@ _CHILD = """
 import json, sys, time
 from engine import Position
 from sim.bench.search import alphabeta_rate, sample_positions
-what, depth = sys.argv[1], int(sys.argv[2])
+what, depth, count, mid_depth = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 if what == "perft":
     Position().perft(3)
     t = time.process_time(); n = Position().perft(depth); s = time.process_time() - t
@@ -43,18 +44,20 @@ if what == "perft":
 else:
     extra = ",eval=classic" if what == "alphabeta" else ",eval=auto"
     alphabeta_rate([Position()], 3, time.process_time, extra)
-    mid = sample_positions(12)
-    a = alphabeta_rate([Position()], 9, time.process_time, extra)
-    b = alphabeta_rate(mid, 7, time.process_time, extra)
+    mid = sample_positions(count)
+    a = alphabeta_rate([Position()], mid_depth + 2, time.process_time, extra)
+    b = alphabeta_rate(mid, mid_depth, time.process_time, extra)
     print(json.dumps({"nodes": a["nodes"] + b["nodes"], "seconds": a["seconds"] + b["seconds"]}))
 """
 
 
-def run(checkout: Path, what: str, depth: int) -> dict[str, Any]:
+def run(
+    checkout: Path, what: str, depth: int, count: int = 12, mid_depth: int = 7
+) -> dict[str, Any]:
     """One measurement in a fresh interpreter of ``checkout``."""
     env = dict(os.environ, PYTHONPATH=str(checkout))
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD, what, str(depth)],
+        [sys.executable, "-c", _CHILD, what, str(depth), str(count), str(mid_depth)],
         cwd=checkout,
         env=env,
         capture_output=True,
@@ -66,7 +69,9 @@ def run(checkout: Path, what: str, depth: int) -> dict[str, Any]:
     return r
 
 
-def measure(baseline: Path, kinds: list[str], rounds: int, perft_depth: int) -> dict[str, Any]:
+def measure(
+    baseline: Path, kinds: list[str], rounds: int, perft_depth: int, count: int, mid_depth: int
+) -> dict[str, Any]:
     """Interleaved rounds of each kind of measurement in both checkouts."""
     result: dict[str, Any] = {"load_before": os.getloadavg()}
     for what in kinds:
@@ -76,7 +81,7 @@ def measure(baseline: Path, kinds: list[str], rounds: int, perft_depth: int) -> 
             order = (("this", ROOT), ("base", baseline))
             if r % 2:
                 order = order[::-1]
-            got = {name: run(path, what, depth) for name, path in order}
+            got = {name: run(path, what, depth, count, mid_depth) for name, path in order}
             got["ratio"] = got["this"]["nodes_per_s"] / got["base"]["nodes_per_s"]
             rows.append(got)
         ratios = [g["ratio"] for g in rows]
@@ -91,12 +96,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--baseline", required=True, help="another checkout of the project")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--perft-depth", type=int, default=6)
+    p.add_argument("--positions", type=int, default=12, help="middlegames (12)")
+    p.add_argument("--mid-depth", type=int, default=7, help="their depth; the start's is 2 more")
     p.add_argument("--only", default="perft,alphabeta", help="perft,alphabeta,tuned")
     p.add_argument("--tuned", action="store_true", help="also alpha-beta with eval=auto")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     kinds = args.only.split(",") + (["tuned"] if args.tuned else [])
-    result = measure(Path(args.baseline).resolve(), kinds, args.rounds, args.perft_depth)
+    result = measure(
+        Path(args.baseline).resolve(),
+        kinds,
+        args.rounds,
+        args.perft_depth,
+        args.positions,
+        args.mid_depth,
+    )
     if args.json:
         print(json.dumps(result, indent=2))
         return 0

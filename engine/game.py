@@ -57,7 +57,7 @@ def legal_moves(st, rules, out):
     return repetition_filtered(st, rules, out, pseudo_moves(st, rules, out))
 
 
-@kernel
+@kernel(inline="always")
 def legal_captures(st, rules, out):
     """The captures and den entries among the legal moves, in :func:`legal_moves`' order;
     returns their count."""

@@ -248,7 +248,7 @@ def pseudo_moves(st, rules, out):
     return walk_pseudo(st, rules, out, False, False, BY_DIRECTION)[0]
 
 
-@kernel
+@kernel(inline="always")
 def pseudo_captures(st, rules, out):
     """The captures and den entries among :func:`pseudo_moves`, in the same order; returns
     their count (``out`` as there)."""
@@ -313,7 +313,7 @@ def is_chased(st, rules, code, sq):
     return threatened(st, rules, code, sq, side_bits(st, 1 - side_of(code)))
 
 
-@kernel
+@kernel(inline="always")
 def chased_bits(st, rules, side):
     """The squares of ``side``'s pieces that some enemy piece could capture by a step or a
     river jump, as a bitboard: :func:`is_chased` of every piece of ``side`` at once."""
