@@ -28,7 +28,12 @@ from engine.codes import (
     STATUS_MASK,
 )
 from engine.jit import kernel
-from engine.moves import count_pseudo_moves, pseudo_captures, pseudo_moves
+from engine.moves import (
+    count_pseudo_moves,
+    pseudo_captures,
+    pseudo_captures_and_others,
+    pseudo_moves,
+)
 from engine.repetition import filter_7_3, filter_17_5, rule_7_3_keys, rule_17_5_squares
 from engine.rules import R_NO_CAPTURE, R_RULE_7_3, R_RULE_17_5
 from engine.state import (
@@ -64,6 +69,23 @@ def legal_captures(st, rules, out):
     if st[S_STATUS] != ONGOING:
         return 0
     return repetition_filtered(st, rules, out, pseudo_captures(st, rules, out))
+
+
+@kernel(inline="always")
+def legal_captures_or_none(st, rules, out):
+    """:func:`legal_captures` (into ``out``; their count) in one walk that also tells
+    whether the side to move has no legal move at all: ``(captures, none)``."""
+    if st[S_STATUS] != ONGOING:
+        return 0, True
+    n, others = pseudo_captures_and_others(st, rules, out)
+    n = repetition_filtered(st, rules, out, n)
+    if n > 0:
+        return n, False
+    if others == 0:
+        return 0, True
+    if rules[R_RULE_7_3] != 0 or rules[R_RULE_17_5] != 0:  # they may forbid the others
+        return 0, count_legal(st, rules, out) == 0
+    return 0, False
 
 
 @kernel(inline="always")

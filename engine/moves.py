@@ -264,6 +264,13 @@ def captures_and_others(st, rules, out):
 
 
 @kernel(inline="always")
+def pseudo_captures_and_others(st, rules, out):
+    """:func:`pseudo_captures` (the same list, in the same order) and how many other moves
+    the side to move has: ``(captures, others)``."""
+    return walk_pseudo(st, rules, out, True, True, BY_DIRECTION)
+
+
+@kernel(inline="always")
 def count_pseudo_moves(st, rules):
     """How many moves :func:`pseudo_moves` would list, without listing them."""
     return walk_pseudo(st, rules, st, False, False, COUNT)[0]  # nothing listed: st unwritten

@@ -27,7 +27,7 @@ import numpy as np
 from engine import core
 from engine.board import DENS
 from engine.codes import H_CAPTURED, H_FROM, H_PIECE, H_TO
-from engine.game import count_legal, legal_captures
+from engine.game import legal_captures_or_none
 from engine.jit import kernel
 from engine.rules import R_NO_CAPTURE
 from sim.bots.evaluate import (
@@ -252,8 +252,8 @@ def qsearch(st, rules, ml, ws, h, ply, alpha, beta):
         if best >= beta or ply >= MAX_PLY - 1:
             return best
     # The captures and den entries; with none, whether there is any legal move at all.
-    k = legal_captures(st, rules, ml[ply])
-    if k == 0 and count_legal(st, rules, ml[ply]) == 0:
+    k, none = legal_captures_or_none(st, rules, ml[ply])
+    if none:
         return -(MATE - ply)
     if best > alpha:
         alpha = best
