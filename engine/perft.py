@@ -13,7 +13,6 @@ from engine.game import count_legal, legal_moves, make_move, unmake_move
 from engine.jit import kernel, njit
 from engine.state import MAX_MOVES
 
-
 N_AT, I_AT = MAX_MOVES, MAX_MOVES + 1  # the columns of ``bufs`` holding a ply's count and next move
 
 

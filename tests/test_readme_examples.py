@@ -55,9 +55,10 @@ SCALED: dict[str, str | None] = {
     # 100,000.
     "dsq simulate --games 10000000 --record outcomes --data ~/dsq-data": "dsq simulate "
     "--games 100000 --record outcomes --data ~/dsq-data",
-    # Perft 6 and 7 and 60,000 random games after a 20 s warm-up measurement (the recorded
-    # simulation on 2 workers: tests/sim/bench/test_figures.py).
-    "dsq bench": "dsq bench --depth 3 --games 200 --no-warmup --workers 1",
+    # Perft 6 and 7, 60,000 random games and 9 strong games after a 20 s warm-up
+    # measurement (the recorded simulation on 2 workers and the strong games:
+    # tests/sim/bench/test_figures.py).
+    "dsq bench": "dsq bench --depth 3 --games 200 --no-warmup --workers 1 --strong-games 0",
 }
 STDIN = {
     "dsq play --red human --blue mcts:playouts=2000 --rules yeshou": "moves\nquit\n",
