@@ -28,7 +28,12 @@ from engine.codes import (
     STATUS_MASK,
 )
 from engine.jit import kernel
-from engine.moves import count_pseudo_moves, pseudo_captures, pseudo_moves
+from engine.moves import (
+    count_pseudo_moves,
+    pseudo_captures,
+    pseudo_captures_and_others,
+    pseudo_moves,
+)
 from engine.repetition import filter_7_3, filter_17_5, rule_7_3_keys, rule_17_5_squares
 from engine.rules import R_NO_CAPTURE, R_RULE_7_3, R_RULE_17_5
 from engine.state import (
@@ -45,7 +50,7 @@ from engine.state import (
 )
 
 
-@kernel
+@kernel(inline="always")
 def legal_moves(st, rules, out):
     """Fill ``out`` with the legal moves (``from * 64 + to``) and return their count.
 
@@ -57,13 +62,30 @@ def legal_moves(st, rules, out):
     return repetition_filtered(st, rules, out, pseudo_moves(st, rules, out))
 
 
-@kernel
+@kernel(inline="always")
 def legal_captures(st, rules, out):
     """The captures and den entries among the legal moves, in :func:`legal_moves`' order;
     returns their count."""
     if st[S_STATUS] != ONGOING:
         return 0
     return repetition_filtered(st, rules, out, pseudo_captures(st, rules, out))
+
+
+@kernel(inline="always")
+def legal_captures_or_none(st, rules, out):
+    """:func:`legal_captures` (into ``out``; their count) in one walk that also tells
+    whether the side to move has no legal move at all: ``(captures, none)``."""
+    if st[S_STATUS] != ONGOING:
+        return 0, True
+    n, others = pseudo_captures_and_others(st, rules, out)
+    n = repetition_filtered(st, rules, out, n)
+    if n > 0:
+        return n, False
+    if others == 0:
+        return 0, True
+    if rules[R_RULE_7_3] != 0 or rules[R_RULE_17_5] != 0:  # they may forbid the others
+        return 0, count_legal(st, rules, out) == 0
+    return 0, False
 
 
 @kernel(inline="always")
@@ -78,7 +100,7 @@ def repetition_filtered(st, rules, out, n):
     return n
 
 
-@kernel
+@kernel(inline="always")
 def count_legal(st, rules, buf):
     """The number of legal moves (what :func:`legal_moves` returns), counted without listing
     them unless a repetition rule may forbid one; ``buf`` is scratch room for that case."""
@@ -91,7 +113,7 @@ def count_legal(st, rules, buf):
     return count_pseudo_moves(st, rules)
 
 
-@kernel
+@kernel(inline="always")
 def make_move(st, rules, mv):
     """Play move ``mv`` (assumed legal), push it on the history and update the status."""
     frm = mv >> 6
@@ -131,7 +153,7 @@ def make_move(st, rules, mv):
         st[S_REASON] = NO_CAPTURE
 
 
-@kernel
+@kernel(inline="always")
 def unmake_move(st):
     """Take back the last move of the history."""
     st[S_NPLY] -= 1

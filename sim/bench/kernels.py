@@ -19,8 +19,9 @@ from engine.fen import parse_fen
 from engine.playout import random_games
 from engine.rng import seed_state
 from engine.warmup import warm_up
-from sim.bench.search import search_rates
+from sim.bench.search import sample_positions, search_rates
 from sim.bench.simulate import recorded_rate, usable_cores
+from sim.bench.strong import STRONG_SPEC, mcts_rate, strong_game_cost
 
 _WARM_SNIPPET = (
     "import time; t = time.perf_counter(); "
@@ -95,6 +96,8 @@ def run_bench(
     say: Callable[[str], None] | None = None,
     sim_games: int | None = None,
     sim_workers: int = 2,
+    strong_games: int = 3,
+    strong_spec: str = STRONG_SPEC,
 ) -> dict[str, Any]:
     """Every figure of ``dsq bench``; ``say`` (if given) is told what is measured next.
 
@@ -103,6 +106,9 @@ def run_bench(
     measured just before them. They play ``sim_games`` games (default ``5 * games``) on one
     worker, and twice as many on two workers where two cores are free to use (unless
     ``sim_workers`` is 1: one worker only, no process pool to start).
+
+    The cost of a strong game: ``strong_games`` self-play games of ``strong_spec`` (the
+    atlas's top level) under each preset, CPU seconds each (none when 0).
     """
     tell = say or (lambda text: None)
     report: dict[str, Any] = {}
@@ -125,6 +131,11 @@ def run_bench(
         report["random_games"].append(random_games_rate(name, games))
     tell("alpha-beta from the initial position (depth 9) and 12 middlegames (depth 7)")
     report["alphabeta"] = search_rates()
+    tell("MCTS playouts/s on the same 12 middlegames (2,000 playouts a move)")
+    report["mcts"] = mcts_rate(sample_positions(12))
+    if strong_games > 0:
+        tell(f"{strong_games} self-play games of {strong_spec} under each preset (CPU s a game)")
+        report["strong_game"] = strong_game_cost(strong_games, strong_spec)
     sim = sim_games if sim_games is not None else 5 * games
     report["simulate"] = []
     tell(f"{sim:,} bare random playouts beside the recorded ones (one core)")

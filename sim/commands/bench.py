@@ -15,12 +15,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "bench",
         help="measure engine speed (perft, random games, alpha-beta, recorded simulations)",
         description="Throughput after JIT warm-up: perft nodes/s from the initial position, "
-        "uniform-random games/s and plies/s under each preset and alpha-beta nodes/s (single "
-        "core), recorded games/s of `dsq simulate` random vs random on 1 worker (outcomes "
-        "only, and every move) and on 2 (where 2 cores are free), each beside bare random "
-        "playouts measured just before, and the JIT warm-up time from a cold and from a warm numba "
-        "cache (measured first: about 10-20 s). Each step is announced on stderr as it starts; "
-        "the default run takes under a minute.",
+        "uniform-random games/s and plies/s under each preset, alpha-beta nodes/s with the "
+        "classic and the tuned evaluation, MCTS playouts/s and the CPU seconds of a game of the "
+        "atlas's top level under each preset (single core), recorded games/s of `dsq simulate` "
+        "random vs random on 1 worker (outcomes only, and every move) and on 2 (where 2 cores "
+        "are free), each beside bare random playouts measured just before, and the JIT warm-up "
+        "time from a cold and from a warm numba cache (measured first: about 10-20 s). Each "
+        "step is announced on stderr as it starts; the default run takes a few minutes "
+        "(--strong-games 0: about a minute).",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -51,6 +53,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "starting a process pool (default 2: 1 and 2 workers where 2 cores are free)",
     )
     p.add_argument(
+        "--strong-games",
+        type=int_in(0, 1000),
+        default=3,
+        help="self-play games of the atlas's top level (alphabeta:nodes=200000) per preset, "
+        "timed in CPU seconds (default 3; 0 skips them)",
+    )
+    p.add_argument(
         "--no-warmup", action="store_true", help="skip the cold/warm cache warm-up measurement"
     )
     p.set_defaults(func=run)
@@ -68,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         say=_say,
         sim_games=args.sim_games,
         sim_workers=args.workers,
+        strong_games=args.strong_games,
     )
     if args.json:
         print(json.dumps(report, indent=2))
@@ -93,6 +103,19 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"alpha-beta, {where}, depth {a['depth']}: {a['nodes']:,} nodes = "
             f"{a['nodes_per_s'] / 1e6:.2f} M nodes/s"
+        )
+    t = report["alphabeta"]["tuned"]
+    print(
+        f"alpha-beta, 12 middlegames, depth {t['depth']}, tuned evaluation: "
+        f"{t['nodes_per_s'] / 1e6:.2f} M nodes/s = {report['alphabeta']['tuned_share']:.2f}x "
+        "the classic one's"
+    )
+    m = report["mcts"]
+    print(f"MCTS, 12 middlegames: {m['playouts_per_s']:,.0f} playouts/s")
+    for g in report.get("strong_game", []):
+        print(
+            f"strong game, {g['rules']:<8} ({g['bot']} self-play, {g['games']} openings): "
+            f"{g['median_s']:.1f} CPU s median, {g['min_s']:.1f}-{g['max_s']:.1f}"
         )
     bare = report["simulate_bare"]
     print(f"bare random playouts beside them: {bare['games_per_s']:,.0f} games/s")

@@ -73,7 +73,7 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
     "replay": opts(rules=rules, fen=words, moves=words, jsonl=None, game=st.one_of(
         words, st.sampled_from(["sample-random-1:3", "sample-mcts-2:" + HUGE, "x:1", ":1",
                                 "sample-greedy-1:-1", "../x:1", "sample-ab2-1:\u0663"]))),
-    "bench": opts(json=None).map(lambda a: a + ["--no-warmup"]).flatmap(
+    "bench": opts(json=None).map(lambda a: a + ["--no-warmup", "--strong-games", "0"]).flatmap(
         lambda a: st.tuples(small, small).map(lambda v: a + ["--depth", v[0], "--games", v[1]])),
     "bots": opts(json=None),
     "bestmove": opts(bot=bots, rules=rules, fen=words, moves=words, seed=numbers, json=None,

@@ -56,6 +56,8 @@ def test_bench_reports_its_figures() -> None:
             "--no-warmup",
             "--workers",
             "1",  # no process pool: tests/sim/bench/test_figures.py measures 2 workers
+            "--strong-games",
+            "0",  # tests/sim/bench/test_figures.py plays them, small
             "--json",
         ],
         capture_output=True,

@@ -131,3 +131,31 @@ def test_perft2_matches_reference_on_random_positions(fen: str, rules: str) -> N
     pos = new_position(rules, fen)
     rules_dict, rpos = ref.parse_rules(rules), ref.parse_fen(fen)
     assert pos.divide(2) == ref.divide(rpos, 2, rules_dict)
+
+
+@SETTINGS
+@given(seed=seeds, rules=rulesets)
+def test_captures_with_the_no_move_flag_agree_with_the_full_lists(seed: int, rules: str) -> None:
+    """legal_captures_or_none (quiescence's one walk) gives legal_captures' list and says
+    "no legal move" exactly when legal_moves finds none, along a random game with
+    back-and-forth moves (the repetition rules forbid some)."""
+    import numpy as np
+
+    from engine.game import legal_captures, legal_captures_or_none, legal_moves
+
+    rng = random.Random(seed)
+    pos = new_position(rules, ref.random_fen(rng, 5, 1))
+    a, b, c = (np.zeros(64, dtype=np.int32) for _ in range(3))
+    played: list[str] = []
+    for _ in range(rng.randint(10, 40)):
+        k, none = legal_captures_or_none(pos.st, pos.rules_array, a)
+        want = legal_captures(pos.st, pos.rules_array, b)
+        assert (k, list(a[:k])) == (want, list(b[:want]))
+        assert none == (legal_moves(pos.st, pos.rules_array, c) == 0)
+        legal = pos.legal_moves()
+        if not legal or pos.result is not None:
+            break
+        back = [m for m in legal if len(played) >= 2 and m == played[-2][2:] + played[-2][:2]]
+        move = back[0] if back and rng.random() < 0.7 else rng.choice(legal)
+        pos.play(move)
+        played.append(move)

@@ -9,11 +9,28 @@ from sim.bench.simulate import usable_cores
 
 def test_every_figure_in_one_report() -> None:
     said: list[str] = []
-    report = run_bench((2,), games=10, measure_warmup=False, say=said.append, sim_games=20)
+    report = run_bench(
+        (2,),
+        games=10,
+        measure_warmup=False,
+        say=said.append,
+        sim_games=20,
+        strong_games=2,
+        strong_spec="alphabeta:nodes=300",
+    )
     assert [p["nodes"] for p in report["perft"]] == [576]
     start, mid = report["alphabeta"]["start"], report["alphabeta"]["midgame"]
     assert (start["depth"], start["positions"], mid["depth"], mid["positions"]) == (9, 1, 7, 12)
     assert start["nodes"] > 0 and mid["nodes_per_s"] > 0
+    tuned = report["alphabeta"]["tuned"]
+    assert (tuned["depth"], tuned["positions"]) == (7, 12) and tuned["nodes"] > 0
+    assert report["alphabeta"]["tuned_share"] > 0
+    assert report["mcts"]["positions"] == 12 and report["mcts"]["playouts_per_s"] > 0
+    strong = report["strong_game"]
+    assert [g["rules"] for g in strong] == ["standard", "yeshou", "datou"]
+    for g in strong:
+        assert g["bot"] == "alphabeta:nodes=300" and len(g["seconds"]) == g["games"] == 2
+        assert g["min_s"] <= g["median_s"] <= g["max_s"] and all(p > 8 for p in g["plies"])
     runs = [(r["workers"], r["record"]) for r in report["simulate"]]
     one = [(1, "outcomes"), (1, "moves")]
     assert runs == (one + [(2, "moves")] if usable_cores() >= 2 else one)
@@ -22,4 +39,5 @@ def test_every_figure_in_one_report() -> None:
         assert r["games"] == 20 * r["workers"] and r["games_per_s"] > 0
         assert r["start_seconds"] > 0 and r["vs_bare"] > 0
     assert any("alpha-beta" in s for s in said)
+    assert any("alphabeta:nodes=300 under each preset" in s for s in said)
     assert any("recorded (outcomes) on 1 worker" in s for s in said)
