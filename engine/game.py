@@ -50,7 +50,7 @@ from engine.state import (
 )
 
 
-@kernel(inline="always")
+@kernel
 def legal_moves(st, rules, out):
     """Fill ``out`` with the legal moves (``from * 64 + to``) and return their count.
 
@@ -62,7 +62,7 @@ def legal_moves(st, rules, out):
     return repetition_filtered(st, rules, out, pseudo_moves(st, rules, out))
 
 
-@kernel(inline="always")
+@kernel
 def legal_captures(st, rules, out):
     """The captures and den entries among the legal moves, in :func:`legal_moves`' order;
     returns their count."""
@@ -71,7 +71,7 @@ def legal_captures(st, rules, out):
     return repetition_filtered(st, rules, out, pseudo_captures(st, rules, out))
 
 
-@kernel(inline="always")
+@kernel
 def legal_captures_or_none(st, rules, out):
     """:func:`legal_captures` (into ``out``; their count) in one walk that also tells
     whether the side to move has no legal move at all: ``(captures, none)``."""
@@ -100,7 +100,7 @@ def repetition_filtered(st, rules, out, n):
     return n
 
 
-@kernel(inline="always")
+@kernel
 def count_legal(st, rules, buf):
     """The number of legal moves (what :func:`legal_moves` returns), counted without listing
     them unless a repetition rule may forbid one; ``buf`` is scratch room for that case."""
@@ -113,7 +113,7 @@ def count_legal(st, rules, buf):
     return count_pseudo_moves(st, rules)
 
 
-@kernel(inline="always")
+@kernel
 def make_move(st, rules, mv):
     """Play move ``mv`` (assumed legal), push it on the history and update the status."""
     frm = mv >> 6
@@ -153,7 +153,7 @@ def make_move(st, rules, mv):
         st[S_REASON] = NO_CAPTURE
 
 
-@kernel(inline="always")
+@kernel
 def unmake_move(st):
     """Take back the last move of the history."""
     st[S_NPLY] -= 1

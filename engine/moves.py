@@ -240,7 +240,7 @@ def walk_pseudo(st, rules, out, captures_only, count_others, listing):
     return n, others
 
 
-@kernel(inline="always")
+@kernel
 def pseudo_moves(st, rules, out):
     """Moves of the side to move by movement and capture rules only; returns their count.
 
@@ -248,7 +248,7 @@ def pseudo_moves(st, rules, out):
     return walk_pseudo(st, rules, out, False, False, BY_DIRECTION)[0]
 
 
-@kernel(inline="always")
+@kernel
 def pseudo_captures(st, rules, out):
     """The captures and den entries among :func:`pseudo_moves`, in the same order; returns
     their count (``out`` as there)."""
@@ -263,14 +263,14 @@ def captures_and_others(st, rules, out):
     return walk_pseudo(st, rules, out, True, True, BY_SQUARE)
 
 
-@kernel(inline="always")
+@kernel
 def pseudo_captures_and_others(st, rules, out):
     """:func:`pseudo_captures` (the same list, in the same order) and how many other moves
     the side to move has: ``(captures, others)``."""
     return walk_pseudo(st, rules, out, True, True, BY_DIRECTION)
 
 
-@kernel(inline="always")
+@kernel
 def count_pseudo_moves(st, rules):
     """How many moves :func:`pseudo_moves` would list, without listing them."""
     return walk_pseudo(st, rules, st, False, False, COUNT)[0]  # nothing listed: st unwritten
@@ -320,7 +320,7 @@ def is_chased(st, rules, code, sq):
     return threatened(st, rules, code, sq, side_bits(st, 1 - side_of(code)))
 
 
-@kernel(inline="always")
+@kernel
 def chased_bits(st, rules, side):
     """The squares of ``side``'s pieces that some enemy piece could capture by a step or a
     river jump, as a bitboard: :func:`is_chased` of every piece of ``side`` at once."""

@@ -109,13 +109,13 @@ def params_array(values: np.ndarray, block: np.ndarray | None, size: int = EVAL_
     return out
 
 
-@kernel(inline="always")
+@kernel
 def own_square(side, sq):
     """A square seen from ``side``'s end of the board (Blue's turned half a turn)."""
     return sq if side == 0 else NSQ - 1 - sq
 
 
-@kernel(inline="always")
+@kernel
 def evaluate(st, rules, params):
     """The static score of ``st`` for the side to move: the classic evaluation (see the
     module docstring), or the tuned one when ``params[E_KIND]`` is 1;
@@ -154,7 +154,7 @@ def evaluate(st, rules, params):
     return total
 
 
-@kernel(inline="always")
+@kernel
 def evaluate_tuned(st, rules, params):
     """A tuned evaluation for the side to move: for each animal its value and its square's
     weight (from its owner's side), the mover's minus the other's; less the penalties of

@@ -28,7 +28,7 @@ WIN_SCORE = 1 << 30
 DEN_THREAT = 1 << 20
 
 
-@kernel(inline="always")
+@kernel
 def den_threatened(st, side):
     """Whether an enemy of ``side`` stands beside ``side``'s den (it can enter next ply)."""
     den = DENS[side]

@@ -78,7 +78,7 @@ def new_workspace(
     }
 
 
-@kernel(inline="always")
+@kernel
 def draw_value(st, ws):
     """A draw for the side to move: ``-contempt`` for the side to move at the root."""
     if st[core.S_SIDE] == ws[X_ROOT_SIDE]:
@@ -105,7 +105,7 @@ def record_history_hashes(st, h, ws):
         k -= 1
 
 
-@kernel(inline="always")
+@kernel
 def repeated(st, ws, h):
     """Record ``h`` for this ply; whether the position occurred before since the last
     capture (same side to move; looked back at most REP_LOOKBACK plies)."""
@@ -120,7 +120,7 @@ def repeated(st, ws, h):
     return False
 
 
-@kernel(inline="always")
+@kernel
 def _tick(ws):
     """Count a node; return True when a budget has run out (and record it)."""
     ws[C_NODES] += 1
@@ -133,7 +133,7 @@ def _tick(ws):
     return ws[C_ABORT] != 0
 
 
-@kernel(inline="always")
+@kernel
 def tt_key_of(st, rules, h):
     """The table key: the board hash, plus the no-capture clock when a draw is near."""
     nc = rules[R_NO_CAPTURE]
@@ -146,7 +146,7 @@ def tt_key_of(st, rules, h):
     return h
 
 
-@kernel(inline="always")
+@kernel
 def make_hashed(st, rules, mv, h):
     """Play ``mv`` and return the new board hash."""
     frm = mv >> 6
@@ -160,7 +160,7 @@ def make_hashed(st, rules, mv, h):
     return h
 
 
-@kernel(inline="always")
+@kernel
 def noisy_eval(st, rules, ws, h):
     """The evaluation plus the seeded noise term in ``[-noise, noise]`` (a function of the
     position's hash and the per-search salt, so a position always gets the same noise)."""
@@ -176,13 +176,13 @@ def noisy_eval(st, rules, ws, h):
     return score
 
 
-@kernel(inline="always")
+@kernel
 def _gen(st, rules, ml, ply):
     """Generate the legal moves into ``ml[ply, :n]``; returns n."""
     return core.legal_moves(st, rules, ml[ply])
 
 
-@kernel(inline="always")
+@kernel
 def _order(st, ml, n, ply, tt_move, ws, tactical_only):
     """Give each move of ``ml[ply]`` an ordering score (keeping only captures and den
     entries if ``tactical_only``); returns the number of moves kept."""
@@ -215,7 +215,7 @@ def _order(st, ml, n, ply, tt_move, ws, tactical_only):
     return k
 
 
-@kernel(inline="always")
+@kernel
 def _pick(ml, ply, i, n):
     """Move the best-scored of ``ml[ply, i:n]`` to index ``i`` and return it."""
     best = i
@@ -274,7 +274,7 @@ def qsearch(st, rules, ml, ws, h, ply, alpha, beta):
     return best
 
 
-@kernel(inline="always")
+@kernel
 def _store(tt, slot, key, best, ply, depth, flag, best_move):
     stored = best
     if stored > MATE_BOUND:
