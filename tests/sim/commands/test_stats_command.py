@@ -15,7 +15,7 @@ from sim.stats.synthetic import rows_table, synthetic_table
 from sim.storage.schema import REASONS
 from sim.storage.writing import write_games_chunk
 from tests.support import ROOT
-from tests.support.procs import in_process
+from tests.support.procs import dsq_here
 
 
 def dsq_inproc(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -26,10 +26,9 @@ def dsq_inproc(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str
 
 
 def stats(*args: str) -> subprocess.CompletedProcess[str]:
-    """``dsq stats ARGS`` in this process, as a finished process's result (the real
-    process's start-up and exit are covered by the tests that call :func:`dsq`)."""
-    code, out, err = in_process(["stats", *args])
-    return subprocess.CompletedProcess(["dsq", "stats", *args], code, out, err)
+    """``dsq stats ARGS`` in this process (the real process's start-up and exit are covered
+    by the tests that call :func:`dsq`)."""
+    return dsq_here("stats", *args)
 
 
 def dsq(*args: str) -> subprocess.CompletedProcess[str]:
