@@ -103,6 +103,13 @@ def in_process(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def dsq_here(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """:func:`in_process` as a finished process's result (what :func:`dsq` returns), for
+    tests whose point is not the process boundary: no interpreter start-up per call."""
+    code, out, err = in_process(list(args), stdin)
+    return subprocess.CompletedProcess(["dsq", *args], code, out, err)
+
+
 def children(pid: int) -> list[int]:
     """The pids whose parent is ``pid``."""
     out = []

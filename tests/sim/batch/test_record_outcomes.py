@@ -23,11 +23,13 @@ from sim.records.replay import replay_recorded
 from sim.stats.games import game_record
 from sim.storage.reading import open_dataset
 from sim.storage.verify import verify_files
+from tests.support.procs import dsq_here
 
 UNSTORED = ("moves", "captures", "duration_ms", "move_ms", "scores")
 
 
 def dsq(*args: str) -> subprocess.CompletedProcess:
+    """``dsq ARGS`` in a real process (once; the other calls in this process: ``dsq_here``)."""
     return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
 
 
@@ -58,7 +60,7 @@ def test_simulate_records_outcomes_in_few_bytes_a_game(tmp_path: Path) -> None:
     assert row is not None
     n, plies = row
     assert n == games and plies > games * 100
-    shown = dsq("batches", "--data", str(tmp_path))
+    shown = dsq_here("batches", "--data", str(tmp_path))
     assert "(outcomes only)" in shown.stdout
 
 
@@ -109,8 +111,9 @@ def test_a_game_that_does_not_end_as_recorded_is_not_replayed(tmp_path: Path) ->
 
 
 def test_resume_keeps_recording_outcomes(tmp_path: Path) -> None:
-    res = dsq("simulate", "--games", "3000", "--seed", "2", "--record", "outcomes", "--chunk-games",
-              "1000", "--batch-id", "b", "--data", str(tmp_path), "--quiet")  # fmt: skip
+    res = dsq_here("simulate", "--games", "3000", "--seed", "2", "--record", "outcomes",
+                   "--chunk-games", "1000", "--batch-id", "b", "--data", str(tmp_path),
+                   "--quiet")  # fmt: skip
     assert res.returncode == 0, res.stderr
     paths = files(tmp_path, "b")
     assert len(paths) >= 2
@@ -119,7 +122,7 @@ def test_resume_keeps_recording_outcomes(tmp_path: Path) -> None:
     record = json.loads(record_path.read_text())
     record.update(status="interrupted")
     record_path.write_text(json.dumps(record))
-    res = dsq("simulate", "--resume", "b", "--data", str(tmp_path), "--quiet")
+    res = dsq_here("simulate", "--resume", "b", "--data", str(tmp_path), "--quiet")
     assert res.returncode == 0, res.stderr
     table = pq.read_table(files(tmp_path, "b"))
     assert table.num_rows == 3000
@@ -131,7 +134,7 @@ def test_resume_keeps_recording_outcomes(tmp_path: Path) -> None:
     "bot", ["alphabeta:time_ms=50", "mcts:time_ms=20", "engine:nosuch,movetime=10"]
 )
 def test_simulate_refuses_bots_the_seed_does_not_replay(tmp_path: Path, bot: str) -> None:
-    res = dsq("simulate", "--games", "2", "--red", bot, "--record", "outcomes",
+    res = dsq_here("simulate", "--games", "2", "--red", bot, "--record", "outcomes",
               "--data", str(tmp_path))  # fmt: skip
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
@@ -143,7 +146,7 @@ def test_replayable_bots() -> None:
     for bot in ("random", "greedy", "alphabeta:depth=2", "mcts:playouts=50"):
         assert not_replayable(bot) is None, bot
     assert not_replayable("alphabeta:time_ms=10") is not None
-    bad = dsq("simulate", "--games", "2", "--record", "everything")
+    bad = dsq_here("simulate", "--games", "2", "--record", "everything")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
 
 

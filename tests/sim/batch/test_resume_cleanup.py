@@ -7,9 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.procs import dsq_here
 
-def dsq(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+
+def dsq(*args: str) -> subprocess.CompletedProcess[str]:
+    """``dsq ARGS`` in this process (no interpreter start-up per call): what is checked here
+    is the command's behaviour, not the process boundary."""
+    return dsq_here(*args)
 
 
 def dead_pid() -> int:

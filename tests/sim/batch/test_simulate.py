@@ -250,26 +250,28 @@ def test_failing_game_marks_batch_failed(tmp_path: Path) -> None:
 
 
 def test_several_rules_one_batch_each_with_the_same_seeds(tmp_path: Path) -> None:
-    res = dsq(
-        "simulate", "--rules", "standard,yeshou", "--games", "12", "--seed", "4",
-        "--data", str(tmp_path), "--label", "cmp", "--json", "--batch-id", "g",
+    code, out, err = in_process(
+        ["simulate", "--rules", "standard,yeshou", "--games", "12", "--seed", "4",
+         "--data", str(tmp_path), "--label", "cmp", "--json", "--batch-id", "g"]
     )  # fmt: skip
-    assert res.returncode == 0, res.stderr
-    recs = json.loads(res.stdout)["batches"]
+    assert code == 0, err
+    recs = json.loads(out)["batches"]
     assert [r["batch_id"] for r in recs] == ["g-1", "g-2"]
     assert [r["spec"]["rules"] for r in recs] == ["standard", "yeshou"]
     assert {r["group"] for r in recs} == {"g"} and {r["label"] for r in recs} == {"cmp"}
     a, b = games(tmp_path, "g-1"), games(tmp_path, "g-2")
     assert a.column("seed").equals(b.column("seed"))
-    table = dsq("batches", "--data", str(tmp_path)).stdout
+    table = in_process(["batches", "--data", str(tmp_path)])[1]
     assert "g-1" in table and "yeshou" in table and "12/12" in table
 
 
 def test_plain_progress_lines_when_not_a_terminal(tmp_path: Path) -> None:
-    res = dsq("simulate", "--rules", "standard", "--games", "30", "--data", str(tmp_path))
-    assert res.returncode == 0
-    assert "games/s" in res.stderr and "[done]" in res.stderr and "\r" not in res.stderr
-    assert "done" in res.stdout and "30/30" in res.stdout
+    # In this process, its output captured: not a terminal, as in a pipe.
+    code, out, err = in_process(["simulate", "--rules", "standard", "--games", "30", "--data",
+                                 str(tmp_path)])  # fmt: skip
+    assert code == 0
+    assert "games/s" in err and "[done]" in err and "\r" not in err
+    assert "done" in out and "30/30" in out
 
 
 def test_detached_launch_writes_its_status(tmp_path: Path) -> None:
@@ -353,7 +355,7 @@ def test_resume_refuses_a_running_batch(tmp_path: Path) -> None:
 def test_ctrl_c_says_interrupted_in_records_listing_and_exit_code(tmp_path: Path) -> None:
     # The words agree with the exit codes --help lists: 130 interrupted, 3 cancelled.
     assert "130 interrupted (Ctrl-C or SIGTERM)" in " ".join(
-        dsq("simulate", "--help").stdout.split()
+        in_process(["simulate", "--help"])[1].split()
     )
     proc = popen_dsq(
         "simulate", "--rules", "standard,datou", "--games", "200000", "--data", str(tmp_path),
@@ -366,7 +368,7 @@ def test_ctrl_c_says_interrupted_in_records_listing_and_exit_code(tmp_path: Path
     first, second = read_batch_record(tmp_path, "ci-1"), read_batch_record(tmp_path, "ci-2")
     assert first["status"] == "interrupted" and first["games_done"] > 0
     assert second["status"] == "interrupted" and second["error"] == "not started"
-    listing = dsq("batches", "--data", str(tmp_path)).stdout
+    listing = in_process(["batches", "--data", str(tmp_path)])[1]
     assert listing.count("interrupted") == 2 and "cancelled" not in listing
 
 

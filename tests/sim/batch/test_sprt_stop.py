@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -27,10 +26,13 @@ from sim.stats.sprt import (
 )
 from sim.storage.reading import open_dataset
 from sim.storage.records import read_batch_record, request_cancel, write_batch_record
+from tests.support.procs import dsq_here
 
 
-def dsq(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+def dsq(*args: str) -> subprocess.CompletedProcess[str]:
+    """``dsq ARGS`` in this process (no interpreter start-up per call): what is checked here
+    is the command's behaviour, not the process boundary."""
+    return dsq_here(*args)
 
 
 def test_sprt_stops_a_lopsided_match_early(tmp_path: Path) -> None:

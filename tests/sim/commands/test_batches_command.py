@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 from sim.report.batch_text import SELF_PLAY
@@ -15,14 +14,15 @@ from sim.stats import Selection, matchup_table
 from sim.stats.batch_counts import batch_counts, needs_game_counts
 from sim.storage.reading import open_dataset
 from sim.storage.records import list_batches
+from tests.support.procs import dsq_here
 
 SAMPLE = Path(__file__).resolve().parents[3] / "data"
 
 
 def _dsq(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, check=False
-    )
+    """``dsq ARGS`` in this process (no interpreter start-up per call): what is checked here
+    is the command's behaviour, not the process boundary."""
+    return dsq_here(*args)
 
 
 def test_the_sample_batches_show_each_bots_score(tmp_path: Path) -> None:

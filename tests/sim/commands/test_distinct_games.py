@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.support.procs import dsq, one_line_error
+from tests.support.procs import dsq_here as dsq  # in this process: no start-up per call
+from tests.support.procs import one_line_error
 
 BOTS = ["--red", "alphabeta:depth=1", "--blue", "alphabeta:depth=2"]
 PLAYERS = ["--players", "alphabeta:depth=1", "alphabeta:depth=2"]

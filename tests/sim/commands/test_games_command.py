@@ -1,7 +1,8 @@
 """``dsq games export|import``: text records, CSV and JSON lines of real recorded games
 (batches the simulator played, a person's game from a set-up position), the exact round
-trip, and the refusal of tampered records, through real ``dsq`` processes (bad arguments
-in this process: :func:`tests.support.procs.in_process`)."""
+trip, and the refusal of tampered records. The round trip's import and its replay run in
+real ``dsq`` processes; the other commands run in this process (``dsq_here``, the same
+``sim.cli.main``, without a new interpreter's start-up for each)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from engine import Position
 from sim.batch import make_spec, run_batches
 from sim.records.human import Stop, human_game_row, save_human_game
 from sim.storage.schema import GAME_SCHEMA
-from tests.support.procs import dsq, in_process, one_line_error
+from tests.support.procs import dsq, dsq_here, in_process, one_line_error
 
 SPECS = [  # (red, blue, games, options): scores, move times, ply-cap draws, fast games
     ("random", "greedy", 200, {"swap": True, "opening_plies": 2, "ply_cap": 300}),
@@ -47,7 +48,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def export(data: Path, *flags: str) -> str:
-    res = dsq("games", "export", "--data", str(data), *flags)
+    res = dsq_here("games", "export", "--data", str(data), *flags)
     assert res.returncode == 0, res.stderr
     return res.stdout
 
@@ -76,7 +77,7 @@ def test_round_trip_is_byte_identical(recorded: Path, text: str, tmp_path: Path)
     original = json.loads((recorded / "batches" / "mixed-1.json").read_text())
     assert record["counts"] == original["counts"]  # by colour, by bot, the pentanomial
 
-    stats = json.loads(dsq("stats", "--json", "--data", str(target)).stdout)
+    stats = json.loads(dsq_here("stats", "--json", "--data", str(target)).stdout)
     assert stats["general"]["games"] == sum(s[2] for s in SPECS)
     res = dsq("replay", "--game", "mixed-2:7", "--data", str(target))
     report = json.loads(res.stdout)
@@ -116,7 +117,7 @@ def test_import_refuses_a_tampered_game(text: str, tmp_path: Path, what: str) ->
     path = tmp_path / "bad.txt"
     path.write_text(bad, encoding="utf-8")
     target = tmp_path / "target"
-    error = one_line_error(dsq("games", "import", str(path), "--data", str(target)), "games")
+    error = one_line_error(dsq_here("games", "import", str(path), "--data", str(target)), "games")
     assert f"{path}:{line}:" in error
     assert not (target / "games").exists() and not (target / "batches").exists()
 
@@ -128,10 +129,10 @@ MOVES = "\n1. a3a4 {+0.5/12ms} a7a6 {3ms} 2. a4a5 {1ms} a6a5 {-0.25/2ms} 1/2-1/2
 def test_hand_written_record(tmp_path: Path) -> None:
     path, data = tmp_path / "game.txt", tmp_path / "d"
     path.write_text(TAGS + '[Reason "den"]\n' + MOVES, encoding="utf-8")
-    assert "not the replay's" in one_line_error(dsq("games", "import", str(path), "--data",
+    assert "not the replay's" in one_line_error(dsq_here("games", "import", str(path), "--data",
                                                     str(data)), "games")  # fmt: skip
     path.write_text(TAGS + '[Reason "ply_cap"]\n[PlyCap "4"]\n' + MOVES, encoding="utf-8")
-    res = dsq("games", "import", str(path), "--data", str(data))
+    res = dsq_here("games", "import", str(path), "--data", str(data))
     assert res.returncode == 0, res.stderr
     out = json.loads(export(data, "--format", "jsonl"))
     assert out["batch_id"].startswith("import-") and out["game_index"] == 0
@@ -166,6 +167,6 @@ def test_import_refuses_a_batch_already_there(recorded: Path, tmp_path: Path) ->
     path = tmp_path / "one.txt"
     path.write_text(export(recorded, "--batch", "mixed-3"), encoding="utf-8")
     before = sorted(p.name for p in (recorded / "batches").iterdir())
-    error = one_line_error(dsq("games", "import", str(path), "--data", str(recorded)), "games")
+    error = one_line_error(dsq_here("games", "import", str(path), "--data", str(recorded)), "games")
     assert "mixed-3 is already in" in error
     assert sorted(p.name for p in (recorded / "batches").iterdir()) == before

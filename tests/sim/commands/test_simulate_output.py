@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 
 from sim.bots.pinning import pin_bot
 from sim.bots.spec import short_spec
-from tests.support.procs import dsq
+from tests.support.procs import dsq_here as dsq  # in this process: no start-up per call
 
 AB = pin_bot("alphabeta:depth=1", "standard")  # as a batch records it: eval=standard@HEX
 SHORT = short_spec(AB)  # alphabeta:depth=1,eval=standard@HEX

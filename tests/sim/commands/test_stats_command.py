@@ -1,4 +1,5 @@
-"""``dsq stats`` end to end: a real process over real parquet files."""
+"""``dsq stats`` end to end over real parquet files: real processes for the console path
+(text output, bad input, the light imports), the other cases in this process."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from sim.stats.synthetic import rows_table, synthetic_table
 from sim.storage.schema import REASONS
 from sim.storage.writing import write_games_chunk
 from tests.support import ROOT
+from tests.support.procs import dsq_here
 
 
 def dsq_inproc(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -23,7 +25,14 @@ def dsq_inproc(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str
     return code, out.out, out.err
 
 
+def stats(*args: str) -> subprocess.CompletedProcess[str]:
+    """``dsq stats ARGS`` in this process (the real process's start-up and exit are covered
+    by the tests that call :func:`dsq`)."""
+    return dsq_here("stats", *args)
+
+
 def dsq(*args: str) -> subprocess.CompletedProcess[str]:
+    """``dsq stats ARGS`` in a real process."""
     return subprocess.run(
         [sys.executable, "-m", "sim.cli", "stats", *args],
         cwd=ROOT,
@@ -70,7 +79,7 @@ def test_text_output(data: Path) -> None:
 
 
 def test_json_output(data: Path) -> None:
-    r = dsq(
+    r = stats(
         "--data",
         str(data),
         "--json",
@@ -110,7 +119,7 @@ def test_by_tables(data: Path, by: str, capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_filters_and_canonical_rules(data: Path) -> None:
-    r = dsq(
+    r = stats(
         "--data", str(data), "--rules", " yeshou ", "--bot", "greedy", "--colour", "red", "--json",
         "--with-void",
     )  # fmt: skip
@@ -121,29 +130,31 @@ def test_filters_and_canonical_rules(data: Path) -> None:
 
 
 def test_ratings_and_compare_text(data: Path) -> None:
-    r = dsq("--data", str(data), "--ratings", "--anchor", "random", "--compare", "standard,yeshou")
+    r = stats(
+        "--data", str(data), "--ratings", "--anchor", "random", "--compare", "standard,yeshou"
+    )
     assert r.returncode == 0, r.stderr
     assert "Bradley-Terry" in r.stdout and "anchor random = 0" in r.stdout
     assert "standard - yeshou" in r.stdout and "Kruskal-Wallis" in r.stdout
 
 
 def test_compare_prints_the_comparison_not_the_pooled_overview(data: Path) -> None:
-    r = dsq("--data", str(data), "--compare", "standard,yeshou")
+    r = stats("--data", str(data), "--compare", "standard,yeshou")
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("rule sets compared: standard, yeshou (")
     assert "standard - yeshou" in r.stdout
     for overview in ("first-player score", "end reason", "red wins (first player)"):
         assert overview not in r.stdout
-    plain = dsq("--data", str(data))
+    plain = stats("--data", str(data))
     assert "first-player score" in plain.stdout  # without --compare, the overview
 
 
 def test_no_games(tmp_path: Path) -> None:
     # An empty selection is one error line, exit 2 (as in games export, openings, tune).
-    r = dsq("--data", str(tmp_path))
+    r = stats("--data", str(tmp_path))
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == f"dsq stats: error: no games in {tmp_path}\n"
-    r = dsq("--data", str(tmp_path), "--json")
+    r = stats("--data", str(tmp_path), "--json")
     assert r.returncode == 2 and r.stdout == "" and "no games" in r.stderr
 
 
@@ -183,7 +194,7 @@ def test_bad_input_in_a_real_process(data: Path) -> None:
 
 
 def test_missing_data_dir(tmp_path: Path) -> None:
-    r = dsq("--data", str(tmp_path / "nope"))
+    r = stats("--data", str(tmp_path / "nope"))
     assert r.returncode == 2 and "does not exist" in r.stderr
     assert len(r.stderr.splitlines()) == 1
 
@@ -193,7 +204,7 @@ def test_hand_made_rows(tmp_path: Path) -> None:
         dict(winner="blue", game_index=7 + i, pair_id=7 + i) for i in range(3)
     ]
     write_games_chunk(tmp_path, "h", rows_table(rows))
-    r = dsq("--data", str(tmp_path), "--json")
+    r = stats("--data", str(tmp_path), "--json")
     red = json.loads(r.stdout)["general"]["red"]
     assert (round(red["low"], 3), round(red["high"], 3)) == (0.397, 0.892)  # Wilson 7 of 10
 
@@ -236,7 +247,7 @@ def test_games_against_people_are_counted_only_when_asked(tmp_path: Path, capsys
 
 
 def test_the_selection_names_bots_by_their_short_spec(data: Path) -> None:
-    r = dsq("--data", str(data), "--bot", "greedy", "--bot", "alphabeta:depth=2,noise=0")
+    r = stats("--data", str(data), "--bot", "greedy", "--bot", "alphabeta:depth=2,noise=0")
     first = r.stdout.splitlines()[0]
     assert "bots: greedy, alphabeta:depth=2)" in first
     assert "tt_mb" not in r.stdout
@@ -248,12 +259,12 @@ def test_first_move_of_an_unswapped_match_is_not_tested(tmp_path: Path) -> None:
         swap=False, moves=False,
     )  # fmt: skip
     write_games_chunk(tmp_path, "u", t)
-    r = dsq("--data", str(tmp_path), "--rules", "datou")
+    r = stats("--data", str(tmp_path), "--rules", "datou")
     assert r.returncode == 0, r.stderr
     (line,) = [x for x in r.stdout.splitlines() if x.startswith("first-move advantage")]
     assert "cannot be separated from the bots' strengths" in line and "p =" not in line
     assert "favoured" not in r.stdout and "p < 0.001" not in r.stdout
     assert "first-player score" in r.stdout  # the raw figure stays
-    g = json.loads(dsq("--data", str(tmp_path), "--json").stdout)["general"]
+    g = json.loads(stats("--data", str(tmp_path), "--json").stdout)["general"]
     assert g["first_player"]["score"] > 0.8  # the bots' difference, not the first move's
     assert g["first_move"]["verdict"] == "not_identifiable" and g["first_move"]["p_value"] is None

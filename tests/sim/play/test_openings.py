@@ -4,9 +4,6 @@ games of a suite the same on the compiled path and in the referee."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +21,7 @@ from sim.play.columnar import play_fast_columns
 from sim.play.referee import game_moves, play_game
 from sim.records.replay import replay_game
 from tests.support.files import unreadable_files
+from tests.support.procs import dsq_here
 
 ROOT = Path(__file__).resolve().parents[3]
 BLUE_TO_MOVE = "7/7/7/7/7/7/7/3l3/L6 b 0 1"
@@ -108,14 +106,8 @@ def test_files_that_are_not_small_regular_utf8_files(tmp_path: Path) -> None:
 
 def test_dsq_simulate_refuses_a_bad_suite_with_exit_2(tmp_path: Path) -> None:
     path = write(tmp_path, "startpos a3a4\nstartpos a3a9\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "simulate", "--data", str(tmp_path / "d")]
-        + ["--games", "4", "--openings", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        timeout=600,
+    proc = dsq_here(  # in this process: the command's refusal, not the process, is checked
+        "simulate", "--data", str(tmp_path / "d"), "--games", "4", "--openings", str(path)
     )
     assert proc.returncode == 2
     [line] = proc.stderr.strip().splitlines()

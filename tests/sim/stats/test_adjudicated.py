@@ -5,9 +5,6 @@ selection can leave them out."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,9 +12,9 @@ import pytest
 from sim.stats import Selection, bot_table, end_reasons, general_stats, general_stats_by
 from sim.stats.compare import design_metrics
 from sim.stats.synthetic import rows_table
-from sim.storage.paths import project_root
 from sim.storage.reading import open_dataset
 from sim.storage.writing import write_games_chunk
+from tests.support.procs import dsq_here
 
 GAMES = (
     [dict(winner="red", reason="den")] * 3
@@ -59,10 +56,6 @@ def test_the_selection_leaves_them_out_when_asked(judged) -> None:  # noqa: ANN0
     g = general_stats(ds.con, plain)
     assert (g.games, g.red.count, g.blue.count, g.draw.count) == (4, 3, 0, 1)
     assert "adjudicated" in plain.describe() and plain.to_dict()["adjudicated"] is False
-    env = dict(os.environ, PYTHONPATH=str(project_root()))
-    out = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "stats", "--data", str(data), "--json"]
-        + ["--no-adjudicated"],
-        capture_output=True, text=True, env=env, timeout=600, check=True,
-    )  # fmt: skip
+    out = dsq_here("stats", "--data", str(data), "--json", "--no-adjudicated")
+    assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["general"]["games"] == 4

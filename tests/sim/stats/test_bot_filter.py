@@ -5,8 +5,6 @@ anchor; an empty selection names what the data holds. Real parquet files, real C
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
@@ -18,7 +16,7 @@ from sim.stats.query import Selection, bot_filter, bot_matches, canonical_select
 from sim.stats.synthetic import synthetic_table
 from sim.storage.reading import open_dataset
 from sim.storage.writing import write_games_chunk
-from tests.support import ROOT
+from tests.support.procs import dsq_here
 
 AB2 = parse_bot("alphabeta:depth=2").canonical
 AB3 = parse_bot("alphabeta:depth=3").canonical
@@ -122,10 +120,7 @@ def test_an_empty_selection_names_what_exists(
 
 def test_an_unknown_bot_is_one_error_line(data: Path) -> None:
     for bad in ("nosuch", "alphabeta:deepth=2", "mcts:playouts=x"):
-        r = subprocess.run(
-            [sys.executable, "-m", "sim.cli", "stats", "--data", str(data), "--bot", bad],
-            cwd=ROOT, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+        r = dsq_here("stats", "--data", str(data), "--bot", bad)  # in this process
         assert r.returncode == 2, bad
         assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1, r.stderr
         assert r.stderr.startswith("dsq stats: error: ")

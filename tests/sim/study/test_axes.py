@@ -7,8 +7,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from engine.errors import DsqError
 from sim.bots.pinning import pin_bot
 from sim.study.run import run_study, study_path
 from sim.study.spec import load_study
+from tests.support.procs import dsq_here
 
 AXES = """
 name = "axes"
@@ -185,10 +184,6 @@ per_cell = 4
 """
     assert load_study(_write(tmp_path, text)).opening_plies == 8
     fixed = _write(tmp_path, text.replace('name = "same"', 'name = "same"\nopening_plies = 0'))
-    out = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "study", "run", str(fixed), "--data",
-         str(tmp_path / "data"), "--quiet"],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    out = dsq_here("study", "run", str(fixed), "--data", str(tmp_path / "data"), "--quiet")
     assert out.returncode == 0, out.stderr
     assert "at most 1 distinct games" in out.stderr and "Traceback" not in out.stderr

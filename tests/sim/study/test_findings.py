@@ -8,8 +8,6 @@ from __future__ import annotations
 import io
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +19,7 @@ from sim.study.pooling import interaction_p, pooled, verdict
 from sim.study.report import build_report
 from sim.study.run import run_study
 from sim.study.spec import load_study
+from tests.support.procs import dsq_here
 
 
 def test_pooling_is_dersimonian_laird() -> None:
@@ -143,11 +142,8 @@ def test_markdown_from_the_saved_report(report: tuple[dict, Path]) -> None:
     rep, root = report
     saved = root / "find.json"
     saved.write_text(json.dumps(jsonable(rep)), encoding="utf-8")
-    out = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "study", "report", "find", "--from-json",
-         str(saved), "--markdown"],
-        capture_output=True, text=True, timeout=120, check=True,
-    )  # fmt: skip
+    out = dsq_here("study", "report", "find", "--from-json", str(saved), "--markdown")
+    assert out.returncode == 0, out.stderr
     assert out.stdout == report_markdown(json.loads(saved.read_text()))
     assert out.stdout.startswith(MARKER)
     assert "**robust**" in out.stdout and "the draw rate" in out.stdout

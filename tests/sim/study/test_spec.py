@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from sim.study.spec import StudyError, load_study
 from tests.support.files import unreadable_files
+from tests.support.procs import dsq_here
 
 BASE = """
 name = "t"
@@ -84,10 +83,7 @@ def test_bad_input_names_file_and_key(tmp_path: Path, edit: tuple[str, str], key
 
 def test_cli_error_is_one_line(tmp_path: Path) -> None:
     f = write(tmp_path, BASE.replace('"greedy"]', '"alphabeta:depth=30"]').replace("10", "100000"))
-    r = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "study", "run", str(f), "--data", str(tmp_path / "d")],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+    r = dsq_here("study", "run", str(f), "--data", str(tmp_path / "d"))  # in this process
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and "games.per_cell: cell" in r.stderr and "budget" in r.stderr
 

@@ -14,7 +14,7 @@ from sim.study.costs import COSTS_FILE
 from sim.study.plan import expected_rounds
 from sim.study.run import run_study
 from sim.study.spec import Games, load_study
-from tests.support.procs import dsq, one_line_error
+from tests.support.procs import dsq, dsq_here, one_line_error
 
 STUDY = """
 name = "tiny"
@@ -95,7 +95,7 @@ def test_costs_come_from_finished_batches(study_file: Path, tmp_path: Path) -> N
 
 
 def test_the_rough_model_only_without_measures(study_file: Path, tmp_path: Path) -> None:
-    res = dsq("study", "plan", str(study_file), "--data", str(tmp_path), "--calibrate", "0")
+    res = dsq_here("study", "plan", str(study_file), "--data", str(tmp_path), "--calibrate", "0")
     assert res.returncode == 0, res.stderr
     assert sum(line.endswith("rough model") for line in res.stdout.splitlines()) == 6
     assert "costs measured on" not in res.stdout
@@ -109,11 +109,11 @@ def test_expected_rounds_follow_the_outcomes() -> None:
 
 
 def test_bad_input_is_one_line(study_file: Path, tmp_path: Path) -> None:
-    missing = one_line_error(dsq("study", "plan", str(tmp_path / "none.toml")), "study")
+    missing = one_line_error(dsq_here("study", "plan", str(tmp_path / "none.toml")), "study")
     assert "none.toml" in missing
     bad = tmp_path / "bad.toml"
     bad.write_text(STUDY.replace('"greedy",', '"grredy",'), encoding="utf-8")
-    line = one_line_error(dsq("study", "plan", str(bad), "--data", str(tmp_path)), "study")
+    line = one_line_error(dsq_here("study", "plan", str(bad), "--data", str(tmp_path)), "study")
     assert "bad.toml: ladder.bots[0]: unknown bot 'grredy'" in line
     args = [str(study_file), "--data", str(tmp_path), "--dask-workers", "8,0"]
-    one_line_error(dsq("study", "plan", *args), "study")
+    one_line_error(dsq_here("study", "plan", *args), "study")

@@ -12,7 +12,7 @@ import pytest
 
 from sim.storage.reading import open_dataset
 from sim.tournament import pairing
-from tests.support.procs import dsq, in_process, one_line_error, popen_dsq
+from tests.support.procs import dsq_here, in_process, one_line_error, popen_dsq
 
 CHEAP = ["random", "greedy", "alphabeta:depth=1"]
 WAIT = 240.0
@@ -139,7 +139,8 @@ def test_killed_tournament_resumes_to_the_same_games(tmp_path: Path, sig: int) -
         "--ply-cap", "300", "--seed", "9", "--tournament-id", "k", "--quiet",
     ]  # fmt: skip
     whole, cut = tmp_path / "whole", tmp_path / "cut"
-    assert dsq(*args, "--data", str(whole)).returncode == 0
+    code, _, err = in_process([*args, "--data", str(whole)])  # uninterrupted: in this process
+    assert code == 0, err
     proc = popen_dsq(*args, "--data", str(cut))
     first = cut / "batches" / "k-r01-p1p2.json"
     deadline = time.monotonic() + WAIT
@@ -152,8 +153,8 @@ def test_killed_tournament_resumes_to_the_same_games(tmp_path: Path, sig: int) -
     assert proc.returncode == (130 if sig == signal.SIGTERM else -9)
     code, out, _ = in_process(["tournament", "--report", "k", "--data", str(cut), "--json"])
     assert code == 0 and not json.loads(out)["complete"]
-    res = dsq("tournament", "--resume", "k", "--data", str(cut), "--quiet")
-    assert res.returncode == 0, res.stderr
+    code, _, err = in_process(["tournament", "--resume", "k", "--data", str(cut), "--quiet"])
+    assert code == 0, err
     assert games(cut) == games(whole)
 
 
@@ -175,8 +176,8 @@ def test_killed_tournament_resumes_to_the_same_games(tmp_path: Path, sig: int) -
 )
 def test_bad_input_is_one_line_exit_2(tmp_path: Path, argv: list[str]) -> None:
     (tmp_path / "d").mkdir()
-    res = dsq("tournament", *argv, "--data", str(tmp_path / "d"))
-    one_line_error(res, "tournament")
+    # in this process: an exception would raise here
+    one_line_error(dsq_here("tournament", *argv, "--data", str(tmp_path / "d")), "tournament")
     assert not (tmp_path / "d" / "tournaments").exists()
 
 
