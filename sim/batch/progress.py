@@ -22,9 +22,10 @@ hold 1,000 games and more, a file each: only the first is small)."""
 
 
 def first_small(size: int, submitted: int, first: int = FIRST_CHUNK) -> int:
-    """The games of a run's chunk number ``submitted`` (0: its first): at most ``first``
-    for the first, ``size`` after it (and at least 1)."""
-    return max(1, min(size, first) if submitted == 0 else size)
+    """The games of a run's chunk number ``submitted`` (0: its first): ``first`` for the
+    first when chunks of ``size`` are several times larger (a chunk size asked to be small
+    already is: it is kept), ``size`` after it (and at least 1)."""
+    return max(1, first if submitted == 0 and size >= 4 * first else size)
 
 
 def chunk_rate(games: int, seconds: float, parallel: int) -> float | None:

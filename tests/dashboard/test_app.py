@@ -58,7 +58,7 @@ def test_overview_shows_the_statistics_layers_figures(monkeypatch, fixture_data)
     assert fm.identifiable  # colours swapped, and random against itself
     assert f"fitted together with the bots' strengths: {fmt.signed(fm.elo)} Elo" in text
     assert fmt.p_value(fm.p_value) in text and "against 50%" not in text
-    assert len(at.get("plotly_chart")) == 3  # lengths, ends, first-player score
+    assert len(at.get("plotly_chart")) == 4  # lengths, ends, by rules, first-player score
 
 
 def test_overview_does_not_test_a_first_move_it_cannot_separate(monkeypatch, tmp_path):
@@ -334,7 +334,7 @@ def test_overview_charts_plot_the_statistics_layers_tables(monkeypatch, fixture_
     at = run_app(monkeypatch, fixture_data)
     at.toggle(key="overview_details").set_value(True).run()
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    assert len(specs) == 6  # and the first-player score, last
+    assert len(specs) == 7  # lengths, ends, by rules, dens, captures, squares, trend
     with open_dataset(fixture_data) as ds:
         g = general_stats(ds.con, Selection())
         edges = length_bins(g.length.min, g.length.max)
@@ -342,9 +342,14 @@ def test_overview_charts_plot_the_statistics_layers_tables(monkeypatch, fixture_
         reasons = end_reasons(ds.con, Selection())
         den = den_animals(ds.con, Selection())
     assert _values(specs[0]["data"][0]["y"]) == hist["games"].tolist()
+    # How games end: each reason that occurs, most frequent first, as shares of the games
     by_name = {d["name"]: d for d in specs[1]["data"]}
+    shown = reasons[reasons["games"] > 0].sort_values("games", ascending=False, kind="stable")
+    total = int(reasons["games"].sum())
     for winner in ("red", "blue", "draw"):
-        assert _values(by_name[text("en", f"side.{winner}")]["y"]) == reasons[winner].tolist()
-    den_spec = {d["name"]: d for d in specs[2]["data"]}
+        bars = by_name[text("en", f"side.{winner}")]
+        assert _values(bars["x"]) == pytest.approx((shown[winner] / total).tolist())
+        assert bars["orientation"] == "h"
+    den_spec = {d["name"]: d for d in specs[3]["data"]}
     assert _values(den_spec[text("en", "side.red")]["y"]) == den["red"].tolist()
     assert _values(den_spec[text("en", "side.blue")]["y"]) == den["blue"].tolist()

@@ -161,34 +161,35 @@ def dsq_peak(
     """Run ``python -m sim.cli ARGS`` under an address-space limit (never the machine's
     whole memory); its result and its peak resident memory in MiB (from ``wait4``)."""
     import tempfile
-    import threading
 
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+    with (
+        tempfile.TemporaryFile("w+") as out,
+        tempfile.TemporaryFile("w+") as err,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
+        peak = os.path.join(tmp, "peak")
+        cmd = [sys.executable, "-m", "sim.cli", *args]
         proc = subprocess.Popen(
-            [sys.executable, "-m", "sim.cli", *args],
+            [sys.executable, "-m", "tests.support.peak", str(address_space), peak, "--", *cmd],
             cwd=ROOT,
             env=env(),
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=err,
             text=True,
-            preexec_fn=limit("as", address_space),
+            start_new_session=True,
         )
-        done: dict[str, object] = {}
-
-        def reap() -> None:
-            _, status, usage = os.wait4(proc.pid, 0)
-            done["code"], done["rss"] = os.waitstatus_to_exitcode(status), usage.ru_maxrss
-
-        waiter = threading.Thread(target=reap, daemon=True)
-        waiter.start()
-        waiter.join(timeout)
-        if waiter.is_alive():
-            proc.kill()
-            waiter.join()
-            raise AssertionError(f"dsq {' '.join(args)[:200]} did not end within {timeout:g} s")
-        proc.returncode = int(done["code"])  # type: ignore[call-overload]
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise AssertionError(
+                f"dsq {' '.join(args)[:200]} did not end within {timeout:g} s"
+            ) from None
         out.seek(0)
         err.seek(0)
-        res = subprocess.CompletedProcess(proc.args, proc.returncode, out.read(), err.read())
-    return res, int(done["rss"]) / 1024  # type: ignore[call-overload]
+        res = subprocess.CompletedProcess(cmd, proc.returncode, out.read(), err.read())
+        with open(peak, encoding="utf-8") as fh:
+            rss = int(fh.read())
+    return res, rss / 1024

@@ -16,6 +16,7 @@ from sim.core.timecontrol import clock_text
 def test_the_first_chunk_is_small_and_files_wait_longer_each_time():
     assert [first_small(2500, k) for k in range(3)] == [FIRST_CHUNK, 2500, 2500]
     assert first_small(5, 0) == 5 and first_small(0, 3) == 1
+    assert first_small(20, 0) == 20  # a small chunk size is kept for the first chunk too
     assert [flush_wait(k, 10.0) for k in range(6)] == [0.0, 1.0, 2.0, 4.0, 8.0, 10.0]
     assert chunk_rate(16, 0.5, 2) == 64.0  # one of two workers: 32 games/s each
     assert chunk_rate(0, 0.5, 1) is None and chunk_rate(16, 0.0, 1) is None
