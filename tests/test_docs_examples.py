@@ -43,6 +43,8 @@ NOT_RUN: dict[str, str] = {
     "dsq dashboard": "a server that runs until stopped: tests/sim/commands/"
     "test_dashboard_command.py and the browser tests run it",
     "dsq dashboard --data ~/dsq-data": "as dsq dashboard",
+    "dsq dashboard --data ~/dsq-data --host 0.0.0.0 --no-browser": "as dsq dashboard; "
+    "tests/e2e/test_dashboard_access.py runs it beyond loopback with its token",
     "dask scheduler --host 127.0.0.1 --port 8786 --dashboard-address 127.0.0.1:8787 &": "a "
     "Dask cluster: tests/adversarial/test_workers.py starts these very lines",
     "PYTHONPATH=$PWD dask worker tcp://127.0.0.1:8786 --host 127.0.0.1 --dashboard-address "

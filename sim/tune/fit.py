@@ -20,6 +20,7 @@ import scipy.optimize as so
 import scipy.sparse as sp
 from scipy.special import expit
 
+from sim.bots.evalbound import MAX_EVAL, tuned_reach
 from sim.bots.evalfile import ANIMALS, N_WEIGHTS, Weights, from_vector
 
 K = 1.0 / 400.0
@@ -101,7 +102,7 @@ def fit(
         callback=hear,
         options={"maxiter": max_iter, "maxcor": 20, "ftol": 1e-12, "gtol": 1e-9},
     )
-    weights = from_vector(res.x / K, start.order)
+    weights = within_reach(from_vector(res.x / K, start.order))
     w = weights.vector()
     return Fitted(
         weights=weights,
@@ -110,3 +111,15 @@ def fit(
         iterations=int(res.nit),
         converged=bool(res.success),
     )
+
+
+def within_reach(weights: Weights) -> Weights:
+    """``weights``, scaled down as a whole (toward zero, whole units) when they could score
+    beyond :data:`MAX_EVAL`: an evaluation never reaches the search's
+    mate scores (the losses are those of the weights so scaled)."""
+    w = weights
+    reach = tuned_reach(w.material, w.squares, w.first_danger, w.second_danger, w.tempo)
+    if reach <= MAX_EVAL:
+        return weights
+    vec = np.trunc(np.asarray(w.vector(), dtype=np.float64) * (MAX_EVAL / reach))
+    return from_vector(vec, w.order)
