@@ -186,12 +186,6 @@ def add_interval_trace(
     """Each row's share (``share``, ``low``, ``high``, ``games``) as a tick with its
     interval as a horizontal error bar, at its label; the hover says the share, the
     interval and the games."""
-    custom = [
-        [lab, n.pct(s), n.pct_interval(lo, hi), n.count(g)]
-        for lab, s, lo, hi, g in zip(
-            labels, rows["share"], rows["low"], rows["high"], rows["games"], strict=True
-        )
-    ]
     fig.add_scatter(
         x=rows["share"],
         y=labels,
@@ -200,20 +194,35 @@ def add_interval_trace(
         showlegend=legend,
         legendgroup=name,
         marker={"symbol": "line-ns-open", "size": 12, "color": colour, "line": {"width": 2}},
-        error_x={
-            "type": "data",
-            "symmetric": False,
-            "color": colour,
-            "thickness": 1.5,
-            "array": rows["high"] - rows["share"],
-            "arrayminus": rows["share"] - rows["low"],
-        },
-        customdata=custom,
+        error_x=share_error(rows, colour, 1.5),
+        customdata=share_cells(rows, labels, n),
         hovertemplate="%{customdata[0]}: %{customdata[1]} (%{customdata[2]}) · "
         + "%{customdata[3]} "
         + text(n.lang, "charts.games")
         + "<extra></extra>",
     )
+
+
+def share_cells(rows: pd.DataFrame, labels: list[str], n: Numbers) -> list[list[str]]:
+    """Each row's hover cells: its label, share, interval and games, as the page writes them."""
+    return [
+        [lab, n.pct(s), n.pct_interval(lo, hi), n.count(g)]
+        for lab, s, lo, hi, g in zip(
+            labels, rows["share"], rows["low"], rows["high"], rows["games"], strict=True
+        )
+    ]
+
+
+def share_error(rows: pd.DataFrame, colour: str, thickness: float) -> dict[str, Any]:
+    """A horizontal error bar from each row's ``low`` to ``high`` around its ``share``."""
+    return {
+        "type": "data",
+        "symmetric": False,
+        "color": colour,
+        "thickness": thickness,
+        "array": rows["high"] - rows["share"],
+        "arrayminus": rows["share"] - rows["low"],
+    }
 
 
 def reasons_by_rules_chart(
@@ -235,27 +244,14 @@ def reasons_by_rules_chart(
     for i, (spec, table) in enumerate(by_rules.items()):
         rows = table.set_index("reason").reindex(reasons).reset_index()
         rows[["games", "share", "low", "high"]] = rows[["games", "share", "low", "high"]].fillna(0)
-        custom = [
-            [spec, lab, n.pct(s), n.pct_interval(lo, hi), n.count(g)]
-            for lab, s, lo, hi, g in zip(
-                labels, rows["share"], rows["low"], rows["high"], rows["games"], strict=True
-            )
-        ]
         fig.add_bar(
             x=rows["share"],
             y=labels,
             orientation="h",
             name=spec,
             marker_color=series_colour(i),
-            error_x={
-                "type": "data",
-                "symmetric": False,
-                "color": "#222222",
-                "thickness": 1.2,
-                "array": rows["high"] - rows["share"],
-                "arrayminus": rows["share"] - rows["low"],
-            },  # fmt: skip
-            customdata=custom,
+            error_x=share_error(rows, "#222222", 1.2),
+            customdata=[[spec, *cells] for cells in share_cells(rows, labels, n)],
             hovertemplate="%{customdata[0]} · %{customdata[1]}: %{customdata[2]} "
             + "(%{customdata[3]}) · %{customdata[4]} "
             + text(lang, "charts.games")

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.files import unreadable_files
+from tests.support.files import unreadable_files, with_field
 from tests.support.procs import dsq_peak, in_process, one_line_error
 
 BASE = """name = "h"
@@ -300,17 +300,6 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return f, root / "d"
 
 
-def _set(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
-    """``doc`` with the field at ``path`` set to ``value`` (``()``: the whole record)."""
-    if not path:
-        return value
-    inner = doc
-    for k in path[:-1]:
-        inner = inner[k]
-    inner[path[-1]] = value
-    return doc
-
-
 INF = float("inf")
 # (case, field of the record, its new value, the words the error must hold)
 RECORDS: list[tuple[str, tuple[Any, ...], Any, str]] = [
@@ -372,7 +361,7 @@ def _damage(data: Path, tmp_path: Path, field: tuple[Any, ...], value: Any) -> P
     d = tmp_path / "d"
     shutil.copytree(data, d)
     record = d / "studies" / "h.json"
-    doc = _set(json.loads(record.read_text()), field, value)
+    doc = with_field(json.loads(record.read_text()), field, value)
     record.write_text(json.dumps(doc))  # Infinity as JSON writes it
     return d
 

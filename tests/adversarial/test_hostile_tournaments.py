@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.files import with_field
 from tests.support.procs import dsq, in_process, one_line_error
 
 TID = "ht"
@@ -26,16 +27,6 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
                                "--tournament-id", TID, "--data", str(data), "--quiet"])  # fmt: skip
     assert code == 0, err
     return data
-
-
-def _set(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
-    if not path:
-        return value
-    inner = doc
-    for k in path[:-1]:
-        inner = inner[k]
-    inner[path[-1]] = value
-    return doc
 
 
 INF = float("inf")
@@ -99,7 +90,7 @@ def _damage(data: Path, tmp_path: Path, field: tuple[Any, ...], value: Any) -> P
     doc = json.loads(f.read_text())
     if field == ("rounds", 0, "bye") and value is None:
         value = doc["rounds"][0]["pairings"][0][0]  # a player who plays in the round
-    f.write_text(json.dumps(_set(doc, field, value)))
+    f.write_text(json.dumps(with_field(doc, field, value)))
     return d
 
 

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from sim.study.run import run_study
-from sim.study.spec import load_study
 from tests.support import APP
 from tests.support.apptest import run_app
+from tests.support.dataset import play_study
 
 STUDY = """
 name = "page"
@@ -29,10 +27,7 @@ per_cell = 40
 
 @pytest.fixture(scope="module")
 def study_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("studypage")
-    (root / "page.toml").write_text(STUDY, encoding="utf-8")
-    run_study(load_study(root / "page.toml"), root / "data", stream=io.StringIO())
-    return root / "data"
+    return play_study(STUDY, tmp_path_factory.mktemp("studypage") / "data")
 
 
 def test_studies_page_shows_cells_effects_and_links(monkeypatch, study_data):

@@ -5,7 +5,6 @@ report's sentences and pairings in Chinese and Portuguese."""
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from pathlib import Path
@@ -18,34 +17,17 @@ from engine import PRESETS
 from sim.stats.games import distinct_values
 from sim.storage.reading import open_dataset
 from sim.study.report import build_report
-from sim.study.run import recorded_study, run_study
-from sim.study.spec import load_study
+from sim.study.run import recorded_study
 from tests.dashboard.test_i18n import KEPT_WORDS
 from tests.support.apptest import run_app
+from tests.support.dataset import MIXED_STUDY, play_study
 from tests.support.texts import latin_words, visible_texts
-
-# A grid with self-play and mixed pairings: a skill depth, three pairings per option.
-STUDY = """
-name = "both"
-seed = 5
-[rules]
-base = "standard"
-[rules.grid]
-no_capture_plies = [50]
-[ladder]
-bots = ["random", "greedy"]
-pairings = "both"
-[games]
-per_cell = 20
-"""
 
 
 @pytest.fixture(scope="module")
 def study_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("studyreport")
-    (root / "both.toml").write_text(STUDY, encoding="utf-8")
-    run_study(load_study(root / "both.toml"), root / "data", stream=io.StringIO())
-    return root / "data"
+    return play_study(MIXED_STUDY.format(name="both"), root / "data")
 
 
 @pytest.fixture(scope="module")

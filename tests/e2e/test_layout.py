@@ -17,7 +17,6 @@ the Studies page shows its whole report.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -33,12 +32,11 @@ from sim.bots.spec import canonical_bot
 from sim.report.names import animal_name
 from sim.stats.synthetic import synthetic_table
 from sim.storage.writing import write_games_chunk
-from sim.study.run import run_study
-from sim.study.spec import load_study
 from sim.tablebase.build import build_tables
 from sim.tablebase.material import parse_material
 from sim.tablebase.store import tables_root
 from tests.support.browser import TIMEOUT, chromium, copy_sample, new_tab, wait_idle
+from tests.support.dataset import MIXED_STUDY, play_study
 from tests.support.server import dashboard_server
 
 pytestmark = pytest.mark.browser
@@ -151,20 +149,6 @@ DRAWN = """() =>
   !document.querySelector('[data-testid^="stSkeleton"], [data-testid="stAppSkeleton"]')
   && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
        .every(el => el.querySelector('.main-svg'))"""
-# A small study with mixed pairings and a grid: skill depth, effects, curves, every table.
-STUDY = """
-name = "layout"
-seed = 5
-[rules]
-base = "standard"
-[rules.grid]
-no_capture_plies = [50]
-[ladder]
-bots = ["random", "greedy"]
-pairings = "both"
-[games]
-per_cell = 20
-"""
 # The last element of each page whose script runs long: the page has drawn once it shows.
 LAST = {"studies": ".st-key-study_report_csv"}
 
@@ -176,9 +160,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     and a lopsided matchup (one bot wins every game) whose Elo intervals are open
     ("> +407.0") and whose normalized Elo is missing ("-")."""
     data: Path = copy_sample(tmp_path_factory.mktemp("layout") / "data")
-    study = tmp_path_factory.mktemp("layout-study") / "layout.toml"
-    study.write_text(STUDY, encoding="utf-8")
-    run_study(load_study(study), data, stream=io.StringIO())
+    play_study(MIXED_STUDY.format(name="layout"), data)
     mcts = canonical_bot("mcts:playouts=200")  # a bot that meets random only here
     lopsided = synthetic_table(40, batch_id="lopsided", bots=(mcts, "random"),
                                elo={mcts: 3000}, draw_rate=0.0, seed=5)  # fmt: skip

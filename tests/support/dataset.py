@@ -39,3 +39,34 @@ def copy_dataset(source: Path, dest: Path) -> Path:
     """A private copy of a dataset (tests that write must not touch the shared one)."""
     shutil.copytree(source, dest)
     return dest
+
+
+# A study of a grid option under self-play and mixed pairings of random and greedy: a skill
+# depth, three pairings per option, effects, curves and every table of a study's report.
+MIXED_STUDY = """
+name = "{name}"
+seed = 5
+[rules]
+base = "standard"
+[rules.grid]
+no_capture_plies = [50]
+[ladder]
+bots = ["random", "greedy"]
+pairings = "both"
+[games]
+per_cell = 20
+"""
+
+
+def play_study(text: str, data: Path) -> Path:
+    """Write the study file ``text`` beside the data folder ``data`` and play it there with
+    the real runner (its output discarded); ``data``."""
+    # lazy: start-up time (the study runner is only for the tests that play a study)
+    from sim.study.run import run_study
+    from sim.study.spec import load_study
+
+    data.parent.mkdir(parents=True, exist_ok=True)
+    path = data.parent / "study.toml"
+    path.write_text(text, encoding="utf-8")
+    run_study(load_study(path), data, stream=io.StringIO())
+    return data

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 
 def unreadable_files(folder: Path, limit: int = 1 << 20) -> dict[str, str]:
@@ -23,3 +24,15 @@ def unreadable_files(folder: Path, limit: int = 1 << 20) -> dict[str, str]:
         str(huge): "larger than 1 MiB" if limit == 1 << 20 else "larger than",
         str(binary): "not UTF-8",
     }
+
+
+def with_field(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    """``doc`` (parsed JSON) with the field at ``path`` set to ``value``, in place; ``()``:
+    ``value`` in place of the whole document (a damaged record of any shape)."""
+    if not path:
+        return value
+    inner = doc
+    for k in path[:-1]:
+        inner = inner[k]
+    inner[path[-1]] = value
+    return doc
