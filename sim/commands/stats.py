@@ -240,6 +240,12 @@ def collect(request: StatsRequest) -> dict[str, Any]:
         ds.close()
 
 
+def say_skipped(skipped: list[tuple[str, str]]) -> None:
+    """Each file the reader left out, and why, on standard error."""
+    for path, reason in skipped:
+        print(f"dsq stats: skipped {path}: {reason}", file=sys.stderr)
+
+
 def _collect(ds: Any, request: StatsRequest) -> dict[str, Any]:
     """The figures of ``dsq stats`` from an opened dataset."""
     # lazy: start-up time (duckdb, pandas)
@@ -263,8 +269,7 @@ def _collect(ds: Any, request: StatsRequest) -> dict[str, Any]:
         # lazy: start-up time (as sim.stats)
         from sim.stats.empty import no_games
 
-        for path, reason in ds.skipped:  # the files left out may be why nothing is left
-            print(f"dsq stats: skipped {path}: {reason}", file=sys.stderr)
+        say_skipped(ds.skipped)  # the files left out may be why nothing is left
         raise no_games(con, sel, ds.data_dir, 0 if sel.voids else g.void)
     out["reasons"] = st.end_reasons(con, sel, conf)
     if request.json:
@@ -299,8 +304,7 @@ def run(args: argparse.Namespace) -> int:
 
     request = parse_request(args)
     out = collect(request)
-    for item in out["skipped"]:
-        print(f"dsq stats: skipped {item['path']}: {item['reason']}", file=sys.stderr)
+    say_skipped([(item["path"], item["reason"]) for item in out["skipped"]])
     if request.json:
         print(json.dumps(stats_json(out), indent=1))
     else:
