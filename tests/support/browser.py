@@ -65,13 +65,19 @@ def new_tab(browser: Any) -> Any:
     return tab
 
 
+IDLE_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && !document.querySelector('[data-testid="stStatusWidget"]');
+}"""
+
+
 def wait_idle(page: Any) -> None:
-    """Wait until the app has finished its script run (no 'running' status widget)."""
+    """Wait until the app has finished its script run: the app says its script is not
+    running (it says "initial" until the first run starts) and shows no status widget."""
     page.wait_for_selector('[data-testid="stApp"]')
-    time.sleep(0.3)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT
-    )
+    time.sleep(0.3)  # a click's rerun request reaches the app's state a moment later
+    page.wait_for_function(IDLE_JS, timeout=TIMEOUT)
 
 
 def metric_value(page: Any, label: str) -> str:
