@@ -1,6 +1,7 @@
 """``dsq games import`` of a file of several batches killed with SIGKILL at every step:
 readers never count a half-done import, and running the same import again gives exactly
-the games of a clean import (real ``dsq`` subprocesses, a real ``kill -9``)."""
+the games of a clean import (a real ``dsq`` subprocess, a real ``kill -9``; the imports and
+exports around it run ``dsq`` in this process: their process boundary is not the point)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from sim.batch import make_spec, run_batches
 from sim.storage.importing import IMPORTS_DIR
 from sim.storage.reading import open_dataset
 from tests.support import ROOT
-from tests.support.procs import dsq, env, one_line_error, wait_for
+from tests.support.procs import dsq_here, env, one_line_error, wait_for
 
 BATCHES = ["kb0", "kb1", "kb2"]
 GAMES = 12
@@ -47,7 +48,7 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for i in range(len(BATCHES))
     ]
     run_batches(specs, folder / "source", ids=BATCHES)
-    res = dsq("games", "export", "--data", str(folder / "source"))
+    res = dsq_here("games", "export", "--data", str(folder / "source"))
     assert res.returncode == 0, res.stderr
     path = folder / "games.txt"
     path.write_text(res.stdout, encoding="utf-8")
@@ -58,13 +59,13 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def clean(records: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
     """What a clean import of the file exports."""
     data = tmp_path_factory.mktemp("clean")
-    res = dsq("games", "import", str(records), "--data", str(data))
+    res = dsq_here("games", "import", str(records), "--data", str(data))
     assert res.returncode == 0, res.stderr
     return export(data)
 
 
 def export(data: Path) -> str:
-    res = dsq("games", "export", "--data", str(data), "--format", "jsonl")
+    res = dsq_here("games", "export", "--data", str(data), "--format", "jsonl")
     assert res.returncode == 0, res.stderr
     return res.stdout
 
@@ -107,7 +108,7 @@ def test_killed_at_a_step_counts_nothing_then_finishes(
     # a reader counts nothing of an import until its last step, then all of it
     assert seen == ((len(BATCHES) * GAMES, len(BATCHES)) if step == "done" else (0, 0))
     assert counted(data) == seen  # and so after the kill
-    again = dsq("games", "import", str(records), "--data", str(data))
+    again = dsq_here("games", "import", str(records), "--data", str(data))
     if step == "done":  # the import was whole: once more is refused, as for any batch there
         assert "already in" in one_line_error(again, "games")
     else:
@@ -117,7 +118,7 @@ def test_killed_at_a_step_counts_nothing_then_finishes(
     assert export(data) == clean
     assert [p.name for p in (data / IMPORTS_DIR).iterdir()] == [".lock"]
     assert "already in" in one_line_error(
-        dsq("games", "import", str(records), "--data", str(data)), "games"
+        dsq_here("games", "import", str(records), "--data", str(data)), "games"
     )
 
 
@@ -138,6 +139,6 @@ def test_killed_when_its_first_file_appears(records: Path, clean: str, tmp_path:
         proc.send_signal(signal.SIGKILL)
         proc.communicate()
     assert counted(data) in ((0, 0), (len(BATCHES) * GAMES, len(BATCHES)))
-    res = dsq("games", "import", str(records), "--data", str(data))
+    res = dsq_here("games", "import", str(records), "--data", str(data))
     assert res.returncode == 0 or "already in" in res.stderr, res.stderr
     assert export(data) == clean
