@@ -69,6 +69,14 @@ def pytest_configure(config: pytest.Config) -> None:
         mark_warm()
 
 
+# One xdist worker more than the machine has cores: a test that waits (on a browser, a
+# server, a subprocess starting) leaves its core to the extra worker instead of idle.
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    import os
+
+    return (os.cpu_count() or 1) + 1
+
+
 # Balance across the xdist workers: the costliest test files first (tests/support/schedule.py;
 # pyproject's addopts keep xdist to this order with --no-loadscope-reorder).
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
