@@ -29,6 +29,7 @@ from engine.board import DENS
 from engine.codes import H_CAPTURED, H_FROM, H_PIECE, H_TO
 from engine.game import legal_captures_or_none
 from engine.jit import kernel
+from engine.prefetch import prefetch_row
 from engine.rules import R_NO_CAPTURE
 from sim.bots.evaluate import (
     CLOCK_HORIZON,
@@ -185,12 +186,14 @@ def _gen(st, rules, ml, ply):
 @kernel
 def _order(st, ml, n, ply, tt_move, ws, tactical_only):
     """Give each move of ``ml[ply]`` an ordering score (keeping only captures and den
-    entries if ``tactical_only``); returns the number of moves kept."""
+    entries if ``tactical_only``) and put the best-scored first (what ``_pick(ml, ply, 0,
+    k)`` would do, so the first move needs no pick); returns the number of moves kept."""
     side = st[core.S_SIDE]
     enemy_den = DENS[1 - side]
     k1 = ws[KILL_OFF + 2 * ply]
     k2 = ws[KILL_OFF + 2 * ply + 1]
     k = 0
+    top = 0  # the first of the best-scored
     for i in range(n):
         mv = ml[ply, i]
         to = mv & 63
@@ -211,7 +214,16 @@ def _order(st, ml, n, ply, tt_move, ws, tactical_only):
             s = 1 << 30
         ml[ply, k] = mv
         ml[ply, MM + k] = s
+        if s > ml[ply, MM + top]:
+            top = k
         k += 1
+    if top != 0:
+        mv = ml[ply, top]
+        s = ml[ply, MM + top]
+        ml[ply, top] = ml[ply, 0]
+        ml[ply, MM + top] = ml[ply, MM]
+        ml[ply, 0] = mv
+        ml[ply, MM] = s
     return k
 
 
@@ -259,7 +271,7 @@ def qsearch(st, rules, ml, ws, h, ply, alpha, beta):
         alpha = best
     k = _order(st, ml, k, ply, -1, ws, True)
     for i in range(k):
-        mv = _pick(ml, ply, i, k)
+        mv = ml[ply, 0] if i == 0 else _pick(ml, ply, i, k)
         h2 = make_hashed(st, rules, mv, h)
         score = -qsearch(st, rules, ml, ws, h2, ply + 1, -beta, -alpha)
         core.unmake_move(st)
@@ -335,9 +347,11 @@ def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
     best = -INF
     best_move = ml[ply, 0]
     for i in range(n):
-        mv = _pick(ml, ply, i, n)
+        mv = ml[ply, 0] if i == 0 else _pick(ml, ply, i, n)
         capture = st[mv & 63] != 0
         h2 = make_hashed(st, rules, mv, h)
+        if depth > 1:  # the child probes the table: start loading its slot
+            prefetch_row(tt, tt_key_of(st, rules, h2) & (tt.shape[0] - 1))
         if i == 0:
             score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -beta, -alpha)
         else:
