@@ -188,14 +188,16 @@ def _order(st, ml, n, ply, tt_move, ws, tactical_only):
     """Give each move of ``ml[ply]`` an ordering score (keeping only captures and den
     entries if ``tactical_only``) and put the best-scored first (what ``_pick(ml, ply, 0,
     k)`` would do, so the first move needs no pick); returns the number of moves kept."""
+    row = ml[ply]
     side = st[core.S_SIDE]
     enemy_den = DENS[1 - side]
     k1 = ws[KILL_OFF + 2 * ply]
     k2 = ws[KILL_OFF + 2 * ply + 1]
     k = 0
-    top = 0  # the first of the best-scored
+    top = 0  # the first of the best-scored, and its score
+    top_s = -INF
     for i in range(n):
-        mv = ml[ply, i]
+        mv = row[i]
         to = mv & 63
         cap = st[to]
         if to == enemy_den:
@@ -212,35 +214,38 @@ def _order(st, ml, n, ply, tt_move, ws, tactical_only):
             s = ws[HIST_OFF + mv]
         if mv == tt_move:
             s = 1 << 30
-        ml[ply, k] = mv
-        ml[ply, MM + k] = s
-        if s > ml[ply, MM + top]:
+        row[k] = mv
+        row[MM + k] = s
+        if s > top_s:
             top = k
+            top_s = s
         k += 1
     if top != 0:
-        mv = ml[ply, top]
-        s = ml[ply, MM + top]
-        ml[ply, top] = ml[ply, 0]
-        ml[ply, MM + top] = ml[ply, MM]
-        ml[ply, 0] = mv
-        ml[ply, MM] = s
+        mv = row[top]
+        row[top] = row[0]
+        row[MM + top] = row[MM]
+        row[0] = mv
+        row[MM] = top_s
     return k
 
 
 @kernel
 def _pick(ml, ply, i, n):
     """Move the best-scored of ``ml[ply, i:n]`` to index ``i`` and return it."""
+    row = ml[ply]
     best = i
+    best_s = row[MM + i]
     for j in range(i + 1, n):
-        if ml[ply, MM + j] > ml[ply, MM + best]:
+        s = row[MM + j]
+        if s > best_s:
             best = j
-    mv = ml[ply, best]
+            best_s = s
+    mv = row[best]
     if best != i:
-        sc = ml[ply, MM + best]
-        ml[ply, best] = ml[ply, i]
-        ml[ply, MM + best] = ml[ply, MM + i]
-        ml[ply, i] = mv
-        ml[ply, MM + i] = sc
+        row[best] = row[i]
+        row[MM + best] = row[MM + i]
+        row[i] = mv
+        row[MM + i] = best_s
     return mv
 
 
