@@ -162,6 +162,30 @@ def make_hashed(st, rules, mv, h):
 
 
 @kernel
+def child_slot(st, rules, mv, h, mask):
+    """The table slot (``key & mask``) the position after ``mv`` probes, from the board
+    hash ``h`` of this one (``st`` unchanged; see :func:`make_hashed`, :func:`tt_key_of`)."""
+    frm = mv >> 6
+    to = mv & 63
+    code = st[frm]
+    cap = st[to]
+    h ^= ZOBRIST[code * 63 + frm] ^ ZOBRIST[code * 63 + to] ^ ZOBRIST[Z_SIDE]
+    clock = 0  # End 3: a capture sets the clock to 0, any other move adds 1
+    if cap != 0:
+        h ^= ZOBRIST[cap * 63 + to]
+    else:
+        clock = st[core.S_CLOCK] + 1
+    nc = rules[R_NO_CAPTURE]
+    if nc > 0:
+        rem = nc - clock
+        if rem <= CLOCK_HORIZON:
+            if rem < 0:
+                rem = 0
+            h ^= ZOBRIST[Z_CLOCK + rem]
+    return h & mask
+
+
+@kernel
 def noisy_eval(st, rules, ws, h):
     """The evaluation plus the seeded noise term in ``[-noise, noise]`` (a function of the
     position's hash and the per-search salt, so a position always gets the same noise)."""
@@ -326,11 +350,14 @@ def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
         return 0
     alpha0 = alpha
     key = tt_key_of(st, rules, h)
-    slot = key & (tt.shape[0] - 1)
+    mask = tt.shape[0] - 1
+    slot = key & mask
     tt_move = -1
     if tt[slot, 0] == key:
         data = tt[slot, 1]
         tt_move = data >> 30
+        if depth > 1:  # it is searched first: start loading its child's slot
+            prefetch_row(tt, child_slot(st, rules, tt_move, h, mask))
         tdepth = (data >> 20) & 255
         flag = (data >> 28) & 3
         tscore = (data & (SCORE_OFFSET * 2 - 1)) - SCORE_OFFSET
@@ -351,12 +378,21 @@ def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
     n = _order(st, ml, n, ply, tt_move, ws, False)
     best = -INF
     best_move = ml[ply, 0]
+    # Children above the quiescence search probe the table: each one's slot is loaded a
+    # move ahead (the picks do not depend on the searches between them).
+    ahead = depth > 1
+    mv = ml[ply, 0]
+    if ahead and mv != tt_move:
+        prefetch_row(tt, child_slot(st, rules, mv, h, mask))
+    nxt = mv
     for i in range(n):
-        mv = ml[ply, 0] if i == 0 else _pick(ml, ply, i, n)
+        if i > 0:
+            mv = nxt if ahead else _pick(ml, ply, i, n)
+        if ahead and i + 1 < n:
+            nxt = _pick(ml, ply, i + 1, n)
+            prefetch_row(tt, child_slot(st, rules, nxt, h, mask))
         capture = st[mv & 63] != 0
         h2 = make_hashed(st, rules, mv, h)
-        if depth > 1:  # the child probes the table: start loading its slot
-            prefetch_row(tt, tt_key_of(st, rules, h2) & (tt.shape[0] - 1))
         if i == 0:
             score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -beta, -alpha)
         else:
