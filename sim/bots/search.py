@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine import core
-from engine.board import DENS
+from engine.board import DENS, NFILES, NSQ
 from engine.codes import H_CAPTURED, H_FROM, H_PIECE, H_TO
 from engine.game import legal_captures_or_none
 from engine.jit import kernel
@@ -54,7 +54,8 @@ MM = core.MAX_MOVES
 
 # Control words of ``ws`` (``V_OFF`` = 8 of them at most).
 C_NODES, C_LIMIT, C_DEADLINE, C_ABORT, C_SALT, C_NOISE, C_SELDEPTH, C_BUDGET = range(8)
-HIST_OFF = V_OFF + 8  # history scores by move code (4096)
+HIST_OFF = V_OFF + 8  # history scores by history_slot (HIST_USED of the 4096 reserved)
+HIST_USED = NSQ * 8
 KILL_OFF = HIST_OFF + 4096  # two killers per ply
 X_OFF = KILL_OFF + 2 * (MAX_PLY + 2)  # more control words
 X_ROOT_SIDE, X_CONTEMPT = X_OFF, X_OFF + 1
@@ -119,6 +120,20 @@ def repeated(st, ws, h):
             return True
         k += 2
     return False
+
+
+@kernel
+def history_slot(mv):
+    """Where the history score of move ``mv`` lives (after ``HIST_OFF``): eight entries per
+    origin square, a step or a river jump in each direction, so one entry per possible
+    move and a table small enough to stay in the cache."""
+    frm = mv >> 6
+    d = (mv & 63) - frm
+    up = d > 0
+    a = d if up else -d
+    vertical = a >= NFILES
+    jump = a != 1 and a != NFILES  # Movement 6: a jump lands beyond the river
+    return frm * 8 + vertical * 4 + up * 2 + jump
 
 
 @kernel
@@ -235,7 +250,7 @@ def _order(st, ml, n, ply, tt_move, ws, tactical_only):
         elif mv == k2:
             s = (1 << 22) - 1
         else:
-            s = ws[HIST_OFF + mv]
+            s = ws[HIST_OFF + history_slot(mv)]
         if mv == tt_move:
             s = 1 << 30
         row[k] = mv
@@ -418,9 +433,10 @@ def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
                         if ws[k] != mv:
                             ws[k + 1] = ws[k]
                             ws[k] = mv
-                        ws[HIST_OFF + mv] += depth * depth
-                        if ws[HIST_OFF + mv] > (1 << 20):
-                            for j in range(4096):
+                        hs = HIST_OFF + history_slot(mv)
+                        ws[hs] += depth * depth
+                        if ws[hs] > (1 << 20):
+                            for j in range(HIST_USED):
                                 ws[HIST_OFF + j] >>= 1
                     break
     if best >= beta:
