@@ -61,6 +61,18 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
 ADVANCE, DEFENCE = _tables()
 
 
+def _place() -> np.ndarray:
+    place = np.zeros((17, NSQ), dtype=np.int64)
+    for side in range(2):
+        for animal in range(RAT, ELEPHANT + 1):
+            place[side * 8 + animal] = ADVANCE[side, animal] + DEFENCE[side]
+    return place
+
+
+PLACE = _place()
+"""``PLACE[code, sq]``: advance and defence of piece ``code`` on ``sq`` (one table read)."""
+
+
 def zobrist_table(seed: int = 0x5D5E) -> np.ndarray:
     """Random 63-bit keys: ``[code * 63 + sq]`` for codes 1..16, then the side to move key
     at ``17 * 63`` and no-capture clock keys after it (``17 * 63 + 1 + remaining``)."""
@@ -130,7 +142,7 @@ def evaluate(st, rules, params):
             code = s * 8 + animal
             sq = st[core.P_SQ + code]
             if sq >= 0:
-                sub += params[V_OFF + animal - 1] + ADVANCE[s, animal, sq] + DEFENCE[s, sq]
+                sub += params[V_OFF + animal - 1] + PLACE[code, sq]
         if s == side:
             total += sub
         else:
@@ -139,6 +151,8 @@ def evaluate(st, rules, params):
     first = 0
     second = 0
     chased = chased_bits(st, rules, side)  # the pieces core.is_chased finds chased
+    if (chased & (chased - 1)) == 0:  # fewer than two: no penalty
+        return total
     for animal in range(RAT, ELEPHANT + 1):
         code = side * 8 + animal
         sq = st[core.P_SQ + code]
