@@ -14,6 +14,12 @@ Wins and losses come from the engine's own status (den, capture-all, no-capture 
 and from positions with no legal move; ``core.legal_moves`` reads the history kept in
 the state, so a move the repetition rules forbid is unavailable at every depth.
 
+The table is probed at a random slot, a load from main memory: a node whose children
+probe it starts loading each child's slot early (:func:`engine.prefetch.prefetch_row`),
+the table move's as soon as it is known and every other one while the move before it is
+searched; history scores live in eight entries per square (:func:`history_slot`), a
+table small enough to stay in the cache. Neither changes what is searched.
+
 Few arrays cross the recursive calls (numba passes each array as a wide struct):
 ``tt`` (``int64[entries, 2]``: key, packed data), ``ml`` (``int32[ply, 2 * MAX_MOVES]``:
 moves, then their ordering scores), ``pv`` (triangular table, length first) and ``ws``
