@@ -29,8 +29,10 @@ from __future__ import annotations
 import numpy as np
 
 from engine import core
+from engine.bitboards import JUMP_FROM, STEPS
+from engine.bitops import popcount
 from engine.board import DENS, NFILES, NSQ
-from engine.codes import ELEPHANT, RAT
+from engine.codes import ELEPHANT, LION, RAT, TIGER
 from engine.jit import kernel
 from engine.moves import chased_bits
 
@@ -136,6 +138,8 @@ def evaluate(st, rules, params):
         return evaluate_tuned(st, rules, params)
     side = st[core.S_SIDE]
     total = 0
+    mine = np.int64(0)  # the mover's pieces
+    near = np.int64(0)  # squares an enemy piece may reach (more, never fewer)
     for s in range(2):
         sub = 0
         for animal in range(RAT, ELEPHANT + 1):
@@ -143,11 +147,20 @@ def evaluate(st, rules, params):
             sq = st[core.P_SQ + code]
             if sq >= 0:
                 sub += params[V_OFF + animal - 1] + PLACE[code, sq]
+                if s == side:
+                    mine |= np.int64(1) << sq
+                else:
+                    near |= STEPS[sq]  # Movement 1: a step
+                    if animal == LION or animal == TIGER:
+                        near |= JUMP_FROM[sq]  # Movement 6: a jump (jumps are symmetric)
         if s == side:
             total += sub
         else:
             total -= sub
-    # Pieces of the side to move that an enemy could capture now.
+    # Pieces of the side to move that an enemy could capture now: none to find unless
+    # two of them stand where an enemy may reach.
+    if popcount(near & mine) < 2:
+        return total
     first = 0
     second = 0
     chased = chased_bits(st, rules, side)  # the pieces core.is_chased finds chased
