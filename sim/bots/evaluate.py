@@ -130,6 +130,16 @@ def own_square(side, sq):
 
 
 @kernel
+def may_reach(animal, sq):
+    """The squares ``animal`` on ``sq`` may reach by a step or a river jump, whatever the
+    rule set (more than it can, never fewer), as a bitboard."""
+    near = STEPS[sq]  # Movement 1: a step
+    if animal == LION or animal == TIGER:
+        near |= JUMP_FROM[sq]  # Movement 6: a river jump (jumps are symmetric)
+    return near
+
+
+@kernel
 def evaluate(st, rules, params):
     """The static score of ``st`` for the side to move: the classic evaluation (see the
     module docstring), or the tuned one when ``params[E_KIND]`` is 1;
@@ -150,9 +160,7 @@ def evaluate(st, rules, params):
                 if s == side:
                     mine |= np.int64(1) << sq
                 else:
-                    near |= STEPS[sq]  # Movement 1: a step
-                    if animal == LION or animal == TIGER:
-                        near |= JUMP_FROM[sq]  # Movement 6: a jump (jumps are symmetric)
+                    near |= may_reach(animal, sq)
         if s == side:
             total += sub
         else:
@@ -189,6 +197,8 @@ def evaluate_tuned(st, rules, params):
     plus the move bonus."""
     side = st[core.S_SIDE]
     total = params[E_TEMPO]
+    mine = np.int64(0)  # the mover's pieces
+    near = np.int64(0)  # squares an enemy piece may reach (more, never fewer)
     for s in range(2):
         sub = 0
         for animal in range(RAT, ELEPHANT + 1):
@@ -196,10 +206,16 @@ def evaluate_tuned(st, rules, params):
             if sq >= 0:
                 sub += params[V_OFF + animal - 1]
                 sub += params[E_SQUARES + (animal - 1) * NSQ + own_square(s, sq)]
+                if s == side:
+                    mine |= np.int64(1) << sq
+                else:
+                    near |= may_reach(animal, sq)
         if s == side:
             total += sub
         else:
             total -= sub
+    if (near & mine) == 0:  # no piece of the mover where an enemy may reach: no penalty
+        return total
     chased = chased_bits(st, rules, side)
     if chased != 0:
         found = 0
