@@ -30,7 +30,6 @@ import numpy as np
 
 from engine import core
 from engine.bitboards import JUMP_FROM, STEPS
-from engine.bitops import popcount
 from engine.board import DENS, NFILES, NSQ
 from engine.codes import ELEPHANT, LION, RAT, TIGER
 from engine.jit import kernel
@@ -167,7 +166,8 @@ def evaluate(st, rules, params):
             total -= sub
     # Pieces of the side to move that an enemy could capture now: none to find unless
     # two of them stand where an enemy may reach.
-    if popcount(near & mine) < 2:
+    exposed = near & mine
+    if (exposed & (exposed - 1)) == 0:  # fewer than two
         return total
     first = 0
     second = 0
