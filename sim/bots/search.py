@@ -349,6 +349,17 @@ def _store(tt, slot, key, best, ply, depth, flag, best_move):
     )
 
 
+@kernel
+def horizon(st, rules, ml, pv, ws, h, ply, alpha, beta):
+    """What :func:`search` does with no depth left, without its many arguments: a finished
+    game's score, else the quiescence search (called straight from the node above)."""
+    pv[ply, 0] = 0
+    status = st[core.S_STATUS]
+    if status != core.ONGOING:
+        return draw_value(st, ws) if status == core.DRAWN else -(MATE - ply)
+    return qsearch(st, rules, ml, ws, h, ply, alpha, beta)
+
+
 @kernel(nogil=True)  # another thread may stop it meanwhile (AlphaBetaBot.stop)
 def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
     """Negamax alpha-beta to ``depth`` plies from ``ply``; the score for the side to move."""
@@ -402,6 +413,7 @@ def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
     # Children above the quiescence search probe the table: each one's slot is loaded a
     # move ahead (the picks do not depend on the searches between them).
     ahead = depth > 1
+    leaf = depth <= 1 or ply + 1 >= MAX_PLY - 1  # the children are quiescence searches
     mv = ml[ply, 0]
     if ahead and mv != tt_move:
         prefetch_row(tt, child_slot(st, rules, mv, h, mask))
@@ -414,11 +426,14 @@ def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
             prefetch_row(tt, child_slot(st, rules, nxt, h, mask))
         capture = st[mv & 63] != 0
         h2 = make_hashed(st, rules, mv, h)
-        if i == 0:
-            score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -beta, -alpha)
+        lo = -beta if i == 0 else -alpha - 1  # the first move's full window, then null ones
+        if leaf:
+            score = -horizon(st, rules, ml, pv, ws, h2, ply + 1, lo, -alpha)
+            if i > 0 and alpha < score < beta:
+                score = -horizon(st, rules, ml, pv, ws, h2, ply + 1, -beta, -alpha)
         else:
-            score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -alpha - 1, -alpha)
-            if alpha < score < beta:
+            score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, lo, -alpha)
+            if i > 0 and alpha < score < beta:
                 score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -beta, -alpha)
         core.unmake_move(st)
         if ws[C_ABORT] != 0:
