@@ -274,7 +274,7 @@ def _order(st, ml, n, ply, tt_move, ws, tactical_only):
     return k
 
 
-@kernel
+@kernel(inline="always")  # small, and called for every move searched
 def _pick(ml, ply, i, n):
     """Move the best-scored of ``ml[ply, i:n]`` to index ``i`` and return it."""
     row = ml[ply]
