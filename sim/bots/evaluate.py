@@ -29,8 +29,9 @@ from __future__ import annotations
 import numpy as np
 
 from engine import core
+from engine.bitboards import JUMP_FROM, STEPS
 from engine.board import DENS, NFILES, NSQ
-from engine.codes import ELEPHANT, RAT
+from engine.codes import ELEPHANT, LION, RAT, TIGER
 from engine.jit import kernel
 from engine.moves import chased_bits
 
@@ -59,6 +60,18 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 ADVANCE, DEFENCE = _tables()
+
+
+def _place() -> np.ndarray:
+    place = np.zeros((17, NSQ), dtype=np.int64)
+    for side in range(2):
+        for animal in range(RAT, ELEPHANT + 1):
+            place[side * 8 + animal] = ADVANCE[side, animal] + DEFENCE[side]
+    return place
+
+
+PLACE = _place()
+"""``PLACE[code, sq]``: advance and defence of piece ``code`` on ``sq`` (one table read)."""
 
 
 def zobrist_table(seed: int = 0x5D5E) -> np.ndarray:
@@ -116,6 +129,16 @@ def own_square(side, sq):
 
 
 @kernel
+def may_reach(animal, sq):
+    """The squares ``animal`` on ``sq`` may reach by a step or a river jump, whatever the
+    rule set (more than it can, never fewer), as a bitboard."""
+    near = STEPS[sq]  # Movement 1: a step
+    if animal == LION or animal == TIGER:
+        near |= JUMP_FROM[sq]  # Movement 6: a river jump (jumps are symmetric)
+    return near
+
+
+@kernel
 def evaluate(st, rules, params):
     """The static score of ``st`` for the side to move: the classic evaluation (see the
     module docstring), or the tuned one when ``params[E_KIND]`` is 1;
@@ -124,21 +147,33 @@ def evaluate(st, rules, params):
         return evaluate_tuned(st, rules, params)
     side = st[core.S_SIDE]
     total = 0
+    mine = np.int64(0)  # the mover's pieces
+    near = np.int64(0)  # squares an enemy piece may reach (more, never fewer)
     for s in range(2):
         sub = 0
         for animal in range(RAT, ELEPHANT + 1):
             code = s * 8 + animal
             sq = st[core.P_SQ + code]
             if sq >= 0:
-                sub += params[V_OFF + animal - 1] + ADVANCE[s, animal, sq] + DEFENCE[s, sq]
+                sub += params[V_OFF + animal - 1] + PLACE[code, sq]
+                if s == side:
+                    mine |= np.int64(1) << sq
+                else:
+                    near |= may_reach(animal, sq)
         if s == side:
             total += sub
         else:
             total -= sub
-    # Pieces of the side to move that an enemy could capture now.
+    # Pieces of the side to move that an enemy could capture now: none to find unless
+    # two of them stand where an enemy may reach.
+    exposed = near & mine
+    if (exposed & (exposed - 1)) == 0:  # fewer than two
+        return total
     first = 0
     second = 0
     chased = chased_bits(st, rules, side)  # the pieces core.is_chased finds chased
+    if (chased & (chased - 1)) == 0:  # fewer than two: no penalty
+        return total
     for animal in range(RAT, ELEPHANT + 1):
         code = side * 8 + animal
         sq = st[core.P_SQ + code]
@@ -162,6 +197,8 @@ def evaluate_tuned(st, rules, params):
     plus the move bonus."""
     side = st[core.S_SIDE]
     total = params[E_TEMPO]
+    mine = np.int64(0)  # the mover's pieces
+    near = np.int64(0)  # squares an enemy piece may reach (more, never fewer)
     for s in range(2):
         sub = 0
         for animal in range(RAT, ELEPHANT + 1):
@@ -169,10 +206,16 @@ def evaluate_tuned(st, rules, params):
             if sq >= 0:
                 sub += params[V_OFF + animal - 1]
                 sub += params[E_SQUARES + (animal - 1) * NSQ + own_square(s, sq)]
+                if s == side:
+                    mine |= np.int64(1) << sq
+                else:
+                    near |= may_reach(animal, sq)
         if s == side:
             total += sub
         else:
             total -= sub
+    if (near & mine) == 0:  # no piece of the mover where an enemy may reach: no penalty
+        return total
     chased = chased_bits(st, rules, side)
     if chased != 0:
         found = 0

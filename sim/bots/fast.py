@@ -28,16 +28,25 @@ WIN_SCORE = 1 << 30
 DEN_THREAT = 1 << 20
 
 
+def _den_neighbours(side: int) -> tuple[int, int, int]:
+    """The three squares beside ``side``'s den (Movement 1: one step away)."""
+    found = [int(nb) for nb in NEIGHBOURS[DENS[side]] if nb >= 0]
+    assert len(found) == 3
+    return found[0], found[1], found[2]
+
+
+DEN_NEIGHBOURS = (_den_neighbours(0), _den_neighbours(1))
+"""The squares beside each side's den, as constants of the compiled code (no table read)."""
+
+
 @kernel
 def den_threatened(st, side):
     """Whether an enemy of ``side`` stands beside ``side``'s den (it can enter next ply)."""
-    den = DENS[side]
-    for d in range(4):
-        nb = NEIGHBOURS[den, d]
-        if nb >= 0:
-            occ = st[nb]
-            if occ != 0 and core.side_of(occ) != side:
-                return True
+    squares = DEN_NEIGHBOURS[0] if side == 0 else DEN_NEIGHBOURS[1]
+    for nb in squares:
+        occ = st[nb]
+        if occ != 0 and core.side_of(occ) != side:
+            return True
     return False
 
 

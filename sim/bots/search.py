@@ -14,6 +14,12 @@ Wins and losses come from the engine's own status (den, capture-all, no-capture 
 and from positions with no legal move; ``core.legal_moves`` reads the history kept in
 the state, so a move the repetition rules forbid is unavailable at every depth.
 
+The table is probed at a random slot, a load from main memory: a node whose children
+probe it starts loading each child's slot early (:func:`engine.prefetch.prefetch_row`),
+the table move's as soon as it is known and every other one while the move before it is
+searched; history scores live in eight entries per square (:func:`history_slot`), a
+table small enough to stay in the cache. Neither changes what is searched.
+
 Few arrays cross the recursive calls (numba passes each array as a wide struct):
 ``tt`` (``int64[entries, 2]``: key, packed data), ``ml`` (``int32[ply, 2 * MAX_MOVES]``:
 moves, then their ordering scores), ``pv`` (triangular table, length first) and ``ws``
@@ -25,10 +31,11 @@ from __future__ import annotations
 import numpy as np
 
 from engine import core
-from engine.board import DENS
+from engine.board import DENS, NFILES, NSQ
 from engine.codes import H_CAPTURED, H_FROM, H_PIECE, H_TO
 from engine.game import legal_captures_or_none
 from engine.jit import kernel
+from engine.prefetch import prefetch_row
 from engine.rules import R_NO_CAPTURE
 from sim.bots.evaluate import (
     CLOCK_HORIZON,
@@ -53,7 +60,8 @@ MM = core.MAX_MOVES
 
 # Control words of ``ws`` (``V_OFF`` = 8 of them at most).
 C_NODES, C_LIMIT, C_DEADLINE, C_ABORT, C_SALT, C_NOISE, C_SELDEPTH, C_BUDGET = range(8)
-HIST_OFF = V_OFF + 8  # history scores by move code (4096)
+HIST_OFF = V_OFF + 8  # history scores by history_slot (HIST_USED of the 4096 reserved)
+HIST_USED = NSQ * 8
 KILL_OFF = HIST_OFF + 4096  # two killers per ply
 X_OFF = KILL_OFF + 2 * (MAX_PLY + 2)  # more control words
 X_ROOT_SIDE, X_CONTEMPT = X_OFF, X_OFF + 1
@@ -121,6 +129,20 @@ def repeated(st, ws, h):
 
 
 @kernel
+def history_slot(mv):
+    """Where the history score of move ``mv`` lives (after ``HIST_OFF``): eight entries per
+    origin square, a step or a river jump in each direction, so one entry per possible
+    move and a table small enough to stay in the cache."""
+    frm = mv >> 6
+    d = (mv & 63) - frm
+    up = d > 0
+    a = d if up else -d
+    vertical = a >= NFILES
+    jump = a != 1 and a != NFILES  # Movement 6: a jump lands beyond the river
+    return frm * 8 + vertical * 4 + up * 2 + jump
+
+
+@kernel
 def _tick(ws):
     """Count a node; return True when a budget has run out (and record it)."""
     ws[C_NODES] += 1
@@ -161,6 +183,30 @@ def make_hashed(st, rules, mv, h):
 
 
 @kernel
+def child_slot(st, rules, mv, h, mask):
+    """The table slot (``key & mask``) the position after ``mv`` probes, from the board
+    hash ``h`` of this one (``st`` unchanged; see :func:`make_hashed`, :func:`tt_key_of`)."""
+    frm = mv >> 6
+    to = mv & 63
+    code = st[frm]
+    cap = st[to]
+    h ^= ZOBRIST[code * 63 + frm] ^ ZOBRIST[code * 63 + to] ^ ZOBRIST[Z_SIDE]
+    clock = 0  # End 3: a capture sets the clock to 0, any other move adds 1
+    if cap != 0:
+        h ^= ZOBRIST[cap * 63 + to]
+    else:
+        clock = st[core.S_CLOCK] + 1
+    nc = rules[R_NO_CAPTURE]
+    if nc > 0:
+        rem = nc - clock
+        if rem <= CLOCK_HORIZON:
+            if rem < 0:
+                rem = 0
+            h ^= ZOBRIST[Z_CLOCK + rem]
+    return h & mask
+
+
+@kernel
 def noisy_eval(st, rules, ws, h):
     """The evaluation plus the seeded noise term in ``[-noise, noise]`` (a function of the
     position's hash and the per-search salt, so a position always gets the same noise)."""
@@ -185,14 +231,18 @@ def _gen(st, rules, ml, ply):
 @kernel
 def _order(st, ml, n, ply, tt_move, ws, tactical_only):
     """Give each move of ``ml[ply]`` an ordering score (keeping only captures and den
-    entries if ``tactical_only``); returns the number of moves kept."""
+    entries if ``tactical_only``) and put the best-scored first (what ``_pick(ml, ply, 0,
+    k)`` would do, so the first move needs no pick); returns the number of moves kept."""
+    row = ml[ply]
     side = st[core.S_SIDE]
     enemy_den = DENS[1 - side]
     k1 = ws[KILL_OFF + 2 * ply]
     k2 = ws[KILL_OFF + 2 * ply + 1]
     k = 0
+    top = 0  # the first of the best-scored, and its score
+    top_s = -INF
     for i in range(n):
-        mv = ml[ply, i]
+        mv = row[i]
         to = mv & 63
         cap = st[to]
         if to == enemy_den:
@@ -206,29 +256,41 @@ def _order(st, ml, n, ply, tt_move, ws, tactical_only):
         elif mv == k2:
             s = (1 << 22) - 1
         else:
-            s = ws[HIST_OFF + mv]
+            s = ws[HIST_OFF + history_slot(mv)]
         if mv == tt_move:
             s = 1 << 30
-        ml[ply, k] = mv
-        ml[ply, MM + k] = s
+        row[k] = mv
+        row[MM + k] = s
+        if s > top_s:
+            top = k
+            top_s = s
         k += 1
+    if top != 0:
+        mv = row[top]
+        row[top] = row[0]
+        row[MM + top] = row[MM]
+        row[0] = mv
+        row[MM] = top_s
     return k
 
 
-@kernel
+@kernel(inline="always")  # small, and called for every move searched
 def _pick(ml, ply, i, n):
     """Move the best-scored of ``ml[ply, i:n]`` to index ``i`` and return it."""
+    row = ml[ply]
     best = i
+    best_s = row[MM + i]
     for j in range(i + 1, n):
-        if ml[ply, MM + j] > ml[ply, MM + best]:
+        s = row[MM + j]
+        if s > best_s:
             best = j
-    mv = ml[ply, best]
+            best_s = s
+    mv = row[best]
     if best != i:
-        sc = ml[ply, MM + best]
-        ml[ply, best] = ml[ply, i]
-        ml[ply, MM + best] = ml[ply, MM + i]
-        ml[ply, i] = mv
-        ml[ply, MM + i] = sc
+        row[best] = row[i]
+        row[MM + best] = row[MM + i]
+        row[i] = mv
+        row[MM + i] = best_s
     return mv
 
 
@@ -259,7 +321,7 @@ def qsearch(st, rules, ml, ws, h, ply, alpha, beta):
         alpha = best
     k = _order(st, ml, k, ply, -1, ws, True)
     for i in range(k):
-        mv = _pick(ml, ply, i, k)
+        mv = ml[ply, 0] if i == 0 else _pick(ml, ply, i, k)
         h2 = make_hashed(st, rules, mv, h)
         score = -qsearch(st, rules, ml, ws, h2, ply + 1, -beta, -alpha)
         core.unmake_move(st)
@@ -287,6 +349,17 @@ def _store(tt, slot, key, best, ply, depth, flag, best_move):
     )
 
 
+@kernel
+def horizon(st, rules, ml, pv, ws, h, ply, alpha, beta):
+    """What :func:`search` does with no depth left, without its many arguments: a finished
+    game's score, else the quiescence search (called straight from the node above)."""
+    pv[ply, 0] = 0
+    status = st[core.S_STATUS]
+    if status != core.ONGOING:
+        return draw_value(st, ws) if status == core.DRAWN else -(MATE - ply)
+    return qsearch(st, rules, ml, ws, h, ply, alpha, beta)
+
+
 @kernel(nogil=True)  # another thread may stop it meanwhile (AlphaBetaBot.stop)
 def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
     """Negamax alpha-beta to ``depth`` plies from ``ply``; the score for the side to move."""
@@ -309,11 +382,14 @@ def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
         return 0
     alpha0 = alpha
     key = tt_key_of(st, rules, h)
-    slot = key & (tt.shape[0] - 1)
+    mask = tt.shape[0] - 1
+    slot = key & mask
     tt_move = -1
     if tt[slot, 0] == key:
         data = tt[slot, 1]
         tt_move = data >> 30
+        if depth > 1:  # it is searched first: start loading its child's slot
+            prefetch_row(tt, child_slot(st, rules, tt_move, h, mask))
         tdepth = (data >> 20) & 255
         flag = (data >> 28) & 3
         tscore = (data & (SCORE_OFFSET * 2 - 1)) - SCORE_OFFSET
@@ -334,15 +410,30 @@ def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
     n = _order(st, ml, n, ply, tt_move, ws, False)
     best = -INF
     best_move = ml[ply, 0]
+    # Children above the quiescence search probe the table: each one's slot is loaded a
+    # move ahead (the picks do not depend on the searches between them).
+    ahead = depth > 1
+    leaf = depth <= 1 or ply + 1 >= MAX_PLY - 1  # the children are quiescence searches
+    mv = ml[ply, 0]
+    if ahead and mv != tt_move:
+        prefetch_row(tt, child_slot(st, rules, mv, h, mask))
+    nxt = mv
     for i in range(n):
-        mv = _pick(ml, ply, i, n)
+        if i > 0:
+            mv = nxt if ahead else _pick(ml, ply, i, n)
+        if ahead and i + 1 < n:
+            nxt = _pick(ml, ply, i + 1, n)
+            prefetch_row(tt, child_slot(st, rules, nxt, h, mask))
         capture = st[mv & 63] != 0
         h2 = make_hashed(st, rules, mv, h)
-        if i == 0:
-            score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -beta, -alpha)
+        lo = -beta if i == 0 else -alpha - 1  # the first move's full window, then null ones
+        if leaf:
+            score = -horizon(st, rules, ml, pv, ws, h2, ply + 1, lo, -alpha)
+            if i > 0 and alpha < score < beta:
+                score = -horizon(st, rules, ml, pv, ws, h2, ply + 1, -beta, -alpha)
         else:
-            score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -alpha - 1, -alpha)
-            if alpha < score < beta:
+            score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, lo, -alpha)
+            if i > 0 and alpha < score < beta:
                 score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -beta, -alpha)
         core.unmake_move(st)
         if ws[C_ABORT] != 0:
@@ -363,9 +454,10 @@ def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
                         if ws[k] != mv:
                             ws[k + 1] = ws[k]
                             ws[k] = mv
-                        ws[HIST_OFF + mv] += depth * depth
-                        if ws[HIST_OFF + mv] > (1 << 20):
-                            for j in range(4096):
+                        hs = HIST_OFF + history_slot(mv)
+                        ws[hs] += depth * depth
+                        if ws[hs] > (1 << 20):
+                            for j in range(HIST_USED):
                                 ws[HIST_OFF + j] >>= 1
                     break
     if best >= beta:
