@@ -106,9 +106,7 @@ def record_history_hashes(st, h, ws):
         to = st[base + H_TO]
         code = st[base + H_PIECE]
         cap = st[base + H_CAPTURED]
-        h ^= ZOBRIST[code * 63 + frm] ^ ZOBRIST[code * 63 + to] ^ ZOBRIST[Z_SIDE]
-        if cap != 0:
-            h ^= ZOBRIST[cap * 63 + to]
+        h = move_hash(h, code, frm, to, cap)  # its own inverse: the move undone
         ws[REP_OFF + (k % REP_RING)] = h
         k -= 1
 
@@ -156,11 +154,22 @@ def _tick(ws):
 
 
 @kernel
-def tt_key_of(st, rules, h):
-    """The table key: the board hash, plus the no-capture clock when a draw is near."""
+def move_hash(h, code, frm, to, cap):
+    """The board hash ``h`` after piece ``code`` moves from ``frm`` to ``to`` capturing
+    ``cap`` (0: nothing), the other side to move; the same XOR undoes the move."""
+    h ^= ZOBRIST[code * 63 + frm] ^ ZOBRIST[code * 63 + to] ^ ZOBRIST[Z_SIDE]
+    if cap != 0:
+        h ^= ZOBRIST[cap * 63 + to]
+    return h
+
+
+@kernel
+def clock_key(rules, h, clock):
+    """The table key of board hash ``h`` with the no-capture clock at ``clock``: the clock
+    counts once a draw by it is near (End 3)."""
     nc = rules[R_NO_CAPTURE]
     if nc > 0:
-        rem = nc - st[core.S_CLOCK]
+        rem = nc - clock
         if rem <= CLOCK_HORIZON:
             if rem < 0:
                 rem = 0
@@ -169,15 +178,17 @@ def tt_key_of(st, rules, h):
 
 
 @kernel
+def tt_key_of(st, rules, h):
+    """The table key: the board hash, plus the no-capture clock when a draw is near."""
+    return clock_key(rules, h, st[core.S_CLOCK])
+
+
+@kernel
 def make_hashed(st, rules, mv, h):
     """Play ``mv`` and return the new board hash."""
     frm = mv >> 6
     to = mv & 63
-    code = st[frm]
-    cap = st[to]
-    h ^= ZOBRIST[code * 63 + frm] ^ ZOBRIST[code * 63 + to] ^ ZOBRIST[Z_SIDE]
-    if cap != 0:
-        h ^= ZOBRIST[cap * 63 + to]
+    h = move_hash(h, st[frm], frm, to, st[to])
     core.make_move(st, rules, mv)
     return h
 
@@ -188,22 +199,9 @@ def child_slot(st, rules, mv, h, mask):
     hash ``h`` of this one (``st`` unchanged; see :func:`make_hashed`, :func:`tt_key_of`)."""
     frm = mv >> 6
     to = mv & 63
-    code = st[frm]
     cap = st[to]
-    h ^= ZOBRIST[code * 63 + frm] ^ ZOBRIST[code * 63 + to] ^ ZOBRIST[Z_SIDE]
-    clock = 0  # End 3: a capture sets the clock to 0, any other move adds 1
-    if cap != 0:
-        h ^= ZOBRIST[cap * 63 + to]
-    else:
-        clock = st[core.S_CLOCK] + 1
-    nc = rules[R_NO_CAPTURE]
-    if nc > 0:
-        rem = nc - clock
-        if rem <= CLOCK_HORIZON:
-            if rem < 0:
-                rem = 0
-            h ^= ZOBRIST[Z_CLOCK + rem]
-    return h & mask
+    clock = 0 if cap != 0 else st[core.S_CLOCK] + 1  # End 3: a capture sets it to 0
+    return clock_key(rules, move_hash(h, st[frm], frm, to, cap), clock) & mask
 
 
 @kernel
