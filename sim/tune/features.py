@@ -15,7 +15,7 @@ from engine.board import NSQ
 from engine.jit import kernel
 from engine.rules import Ruleset
 from sim.bots.evalfile import ANIMALS, N_WEIGHTS, Weights
-from sim.bots.evaluate import ADVANCE, DEFENCE, evaluate
+from sim.bots.evaluate import PLACE, evaluate
 from sim.bots.params import DEFAULT_VALUES
 from sim.bots.piece_values import values_array
 from sim.tune.positions import Positions
@@ -88,7 +88,7 @@ def classic_start(rules: Ruleset) -> Weights:
     tables, a danger penalty of half the second piece's value and a quarter of the first's."""
     values = values_array(DEFAULT_VALUES, rules)
     squares = tuple(
-        tuple(int(ADVANCE[0, a, sq] + DEFENCE[0, sq]) for sq in range(NSQ))
+        tuple(int(PLACE[a, sq]) for sq in range(NSQ))  # Red's: codes 1..8
         for a in range(1, ANIMALS + 1)
     )
     return Weights(
