@@ -143,11 +143,16 @@ static inline bb targets(int code, int sq, int s, bb own, bb enemy, bb rats) {
     return tg;
 }
 
-static int gen(int *out) {
-    bb own = side_bits(side), enemy = side_bits(1 - side);
+/* The squares of both rats (a rat in the water blocks a river jump). */
+static bb rat_bits(void) {
     bb rats = 0;
     if (pos[RAT] >= 0) rats |= 1ULL << pos[RAT];
     if (pos[8 + RAT] >= 0) rats |= 1ULL << pos[8 + RAT];
+    return rats;
+}
+
+static int gen(int *out) {
+    bb own = side_bits(side), enemy = side_bits(1 - side), rats = rat_bits();
     int n = 0;
     for (int a = 1; a <= 8; a++) {
         int code = side * 8 + a, sq = pos[code];
@@ -162,10 +167,7 @@ static int gen(int *out) {
 }
 
 static int count_moves(void) {
-    bb own = side_bits(side), enemy = side_bits(1 - side);
-    bb rats = 0;
-    if (pos[RAT] >= 0) rats |= 1ULL << pos[RAT];
-    if (pos[8 + RAT] >= 0) rats |= 1ULL << pos[8 + RAT];
+    bb own = side_bits(side), enemy = side_bits(1 - side), rats = rat_bits();
     int n = 0;
     for (int a = 1; a <= 8; a++) {
         int code = side * 8 + a, sq = pos[code];
