@@ -31,7 +31,7 @@ from sim.batch import (
 from sim.storage.paths import project_root
 from sim.storage.reading import open_dataset
 from sim.storage.records import read_batch_record, request_cancel
-from tests.support.procs import in_process
+from tests.support.procs import dsq_here, in_process
 
 ROOT = project_root()
 TIMING = ("batch_id", "duration_ms")
@@ -168,7 +168,8 @@ def test_dask_worker_killed_mid_batch(dask_cluster: object, tmp_path: Path) -> N
     assert rec["status"] == "done" and rec["games_done"] == 4000
     got = games(tmp_path, "dk")
     assert_complete(got, 4000)
-    dsq("simulate", *args, "--data", str(tmp_path), "--batch-id", "local", check=True)
+    local = dsq_here("simulate", *args, "--data", str(tmp_path), "--batch-id", "local")
+    assert local.returncode == 0, local.stderr  # the reference, in this process
     assert got.equals(games(tmp_path, "local"))
 
 
@@ -193,7 +194,8 @@ def test_sigkill_then_resume_gives_the_uninterrupted_rows(tmp_path: Path) -> Non
     res = dsq("simulate", "--resume", "crash", "--data", str(tmp_path / "a"), "--json")
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["batches"][0]["status"] == "done"
-    dsq("simulate", *args, "--data", str(tmp_path / "b"), "--batch-id", "crash", check=True)
+    clean_run = dsq_here("simulate", *args, "--data", str(tmp_path / "b"), "--batch-id", "crash")
+    assert clean_run.returncode == 0, clean_run.stderr  # the reference, in this process
     resumed, clean = games(tmp_path / "a", "crash"), games(tmp_path / "b", "crash")
     assert_complete(resumed, 20000)
     assert resumed.equals(clean)
