@@ -24,6 +24,7 @@ from engine.bitboards import (
     REACH,
     STEPS,
     TARGET,
+    WATER_BB,
 )
 from engine.bitops import lowest_bit, popcount
 from engine.board import DENS, JUMP_LAND, JUMP_PATH, LEFT, NEIGHBOURS, TRAP_OWNER, WATER
@@ -151,13 +152,14 @@ def side_bits(st, side):
 
 @kernel(inline="always")
 def jump_blockers(st, rules, side):
-    """The rats that block a jump of ``side`` (Movement 7), as a bitboard."""
+    """The rats that block a jump of ``side`` (Movement 7), as a bitboard: those in the
+    river, where every jump's path lies (none, most of the time)."""
     sq = st[P_SQ + (1 - side) * 8 + RAT]
     bb = np.int64(sq >= 0) << (sq & 63)
     if rules[R_JUMP_BLOCK] == BLOCK_ANY:  # Movement 7: with jump_block=enemy only an enemy rat
         sq = st[P_SQ + side * 8 + RAT]
         bb |= np.int64(sq >= 0) << (sq & 63)
-    return bb
+    return bb & WATER_BB
 
 
 @kernel(inline="always")
@@ -167,7 +169,7 @@ def reach_bits(mode, side, sq, blockers):
     stand there). Steps and jumps are symmetric: a piece on one of them could come back."""
     # The squares of Movement 1-3, 6 and 9 (engine.bitboards), then:
     tg = REACH[mode, side, sq]
-    if mode >= MODE_JUMP_H:
+    if mode >= MODE_JUMP_H and blockers != 0:
         for d in range(4):
             # Movement 7: a rat on the path blocks the jump
             if (JUMP_PATH_BB[mode, sq, d] & blockers) != 0:
