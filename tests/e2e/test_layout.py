@@ -5,14 +5,15 @@ the Endgames board and piece picker speak the page's language, and a bot spec in
 replay wraps only after its separators.
 
 One dashboard server and one browser tab for the whole file: each page is loaded once per
-language and measured at both widths (the tab is resized, not reloaded). A text is cut when
-its element's content is wider than its box (``scrollWidth > clientWidth``: an ellipsis, a
-clipped or spilled label, a table whose columns hide behind a scroll bar, a select box
-whose value does not fit); a box that lets its children overflow visibly counts only for
-its own text; a text or a button must lie within its column. Tables drawn on a canvas
-(``st.dataframe``) and charts are not measured; the charts of how games end are measured
-apart (their plot area and legend at 1280 pixels). The data folder holds a small study, so
-the Studies page shows its whole report.
+language at 1280 pixels, measured, then resized to 1920 and measured again (not reloaded);
+every test checks its part of those visits. A text is cut when its element's content is
+wider than its box (``scrollWidth > clientWidth``: an ellipsis, a clipped or spilled label,
+a table whose columns hide behind a scroll bar, a select box whose value does not fit); a
+box that lets its children overflow visibly counts only for its own text; a text or a
+button must lie within its column. Tables drawn on a canvas (``st.dataframe``) and charts
+are not measured; the charts of how games end are measured apart (their plot area and
+legend, as loaded at 1280 pixels). The data folder holds a small study, so the Studies page
+shows its whole report.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from sim.storage.writing import write_games_chunk
 from sim.tablebase.build import build_tables
 from sim.tablebase.material import parse_material
 from sim.tablebase.store import tables_root
-from tests.support.browser import TIMEOUT, chromium, copy_sample, new_tab, wait_idle
+from tests.support.browser import TIMEOUT, chromium, copy_sample, wait_idle
 from tests.support.dataset import MIXED_STUDY, play_study
 from tests.support.server import dashboard_server
 
@@ -177,47 +178,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def test_every_text_is_whole_and_no_request_leaves_the_machine(server):
-    outside: list[str] = []
-    cut: dict[str, list[str]] = {}
-    faults: dict[str, list[str]] = {}
-    with chromium() as browser:
-        context = browser.new_context(viewport={"width": WIDTHS[-1], "height": 1400})
-        context.on("request", lambda r: None if r.url.startswith(LOCAL) else outside.append(r.url))
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT)
-        for lang in LANGS:
-            for path in PAGES:
-                if lang != "en" and path in ENGLISH_ONLY:
-                    continue
-                page.goto(f"{server}/{path}?lang={lang}")
-                page.locator("h1").first.wait_for()
-                if path in LAST:
-                    page.locator(LAST[path]).wait_for(timeout=TIMEOUT)
-                wait_idle(page)
-                page.wait_for_function(DRAWN, timeout=TIMEOUT)
-                assert not page.locator('[data-testid="stException"]').count(), (lang, path)
-                if path == "simulate":
-                    show_all = page.locator(".st-key-sim_show_all label")  # the study's batches
-                    if show_all.count():
-                        show_all.first.click()
-                        wait_idle(page)
-                    cancel = page.get_by_role("button", name=text(lang, "simulate.cancel"))
-                    cancel.first.wait_for()
-                for width in WIDTHS:
-                    page.set_viewport_size({"width": width, "height": 1400})
-                    found = page.evaluate(CUT_JS)
-                    if found:
-                        cut[f"{lang} /{path} at {width} px"] = found
-                    wrong = page_faults(page, lang, path)
-                    if wrong:
-                        faults[f"{lang} /{path} at {width} px"] = wrong
-        context.close()
-    assert not outside, sorted(set(outside))
-    assert not cut, "\n".join(f"{where}: {found}" for where, found in cut.items())
-    assert not faults, "\n".join(f"{where}: {found}" for where, found in faults.items())
-
-
 # Each chart of how games end: its plot area and whether its legend scrolls.
 ENDINGS_JS = """() => [...document.querySelectorAll(
     '.st-key-overview_reasons, .st-key-cmp_reasons')].map(el => {
@@ -228,34 +188,6 @@ ENDINGS_JS = """() => [...document.querySelectorAll(
           plotWidth: plot.width, plotHeight: plot.height,
           legendScroll: scroll ? scroll.getBoundingClientRect().height : 0};
 })"""
-
-
-def test_how_games_end_and_by_rules_fit_at_1280_pixels(server):
-    """How games end (Overview, Compare): the plot takes half the chart's width and height
-    at least (no squeezed bars), its legend no scroll bar; By rules: its dots and a table
-    shown whole (an HTML table, measured by the test above), in every language."""
-    bad: list[str] = []
-    with chromium() as browser:
-        page = browser.new_context(viewport={"width": 1280, "height": 1400}).new_page()
-        page.set_default_timeout(TIMEOUT)
-        for lang in LANGS:
-            for path, charts in (("", 1), ("compare", 1)):
-                page.goto(f"{server}/{path}?lang={lang}")
-                page.locator(".st-key-overview_reasons, .st-key-cmp_reasons").first.wait_for()
-                wait_idle(page)
-                page.wait_for_function(DRAWN, timeout=TIMEOUT)
-                found = page.evaluate(ENDINGS_JS)
-                assert len(found) == charts, (lang, path, found)
-                for c in found:
-                    if (c["legendScroll"] or c["plotWidth"] < c["width"] / 2
-                            or c["plotHeight"] < c["height"] / 2):  # fmt: skip
-                        bad.append(f"{lang} /{path}: {c}")
-                if path == "":
-                    page.locator(".st-key-overview_by_rules_chart .main-svg").first.wait_for()
-                    header = text(lang, "overview.col_min")
-                    table = page.locator('[data-testid="stTable"]', has_text=header).first
-                    assert table.count(), lang
-    assert not bad, "\n".join(bad)
 
 
 # The text of every cell of the static tables, and the cells Markdown made into something
@@ -293,21 +225,96 @@ SPLIT_NUMBERS_JS = """async () => {
 }"""
 
 
-def test_the_bots_tables_show_each_cell_as_written_in_every_language(server):
+@pytest.fixture(scope="module")
+def visits(server: str) -> dict:
+    """Every page in every language, loaded once in one tab at 1280 pixels (then resized to
+    1920) and measured there: the requests that left the machine; the texts cut and the
+    page's faults at each width; the charts of how games end (Overview, Compare) and the
+    By rules table, on the page as loaded at 1280; the Bots page's table cells, and the
+    numbers wrapped across lines at each width. Each test below checks its part."""
+    out: dict = {"outside": [], "cut": {}, "faults": {}, "endings": {}, "by_rules": {},
+                 "bots": {}, "split": {}}  # fmt: skip
     with chromium() as browser:
-        page = new_tab(browser)
+        context = browser.new_context(viewport={"width": WIDTHS[0], "height": 1400})
+        context.on(
+            "request", lambda r: None if r.url.startswith(LOCAL) else out["outside"].append(r.url)
+        )
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
         for lang in LANGS:
-            page.goto(f"{server}/bots?lang={lang}")
-            page.locator('[data-testid="stTable"]').first.wait_for()
-            wait_idle(page)
-            page.wait_for_function(DRAWN, timeout=TIMEOUT)
-            assert not page.evaluate(NOT_LITERAL_JS), lang
-            cells = page.evaluate(CELLS_JS)
-            thousands = re.compile(r"\d" + ("\\." if lang == "pt" else ",") + r"\d{3}")
-            assert any(c.startswith("> +") for c in cells), (lang, "an open interval")
-            assert any(c.startswith("< -") for c in cells), (lang, "an open interval")
-            assert "-" in cells, (lang, "a missing figure")
-            assert any(thousands.search(c) for c in cells), (lang, "a number with thousands")
-            for width in WIDTHS:
-                page.set_viewport_size({"width": width, "height": 1400})
-                assert not page.evaluate(SPLIT_NUMBERS_JS), (lang, width)
+            for path in PAGES:
+                if lang != "en" and path in ENGLISH_ONLY:
+                    continue
+                page.set_viewport_size({"width": WIDTHS[0], "height": 1400})
+                page.goto(f"{server}/{path}?lang={lang}")
+                page.locator("h1").first.wait_for()
+                if path in LAST:
+                    page.locator(LAST[path]).wait_for(timeout=TIMEOUT)
+                wait_idle(page)
+                page.wait_for_function(DRAWN, timeout=TIMEOUT)
+                assert not page.locator('[data-testid="stException"]').count(), (lang, path)
+                if path in ("", "compare"):
+                    out["endings"][lang, path] = page.evaluate(ENDINGS_JS)
+                if path == "":
+                    page.locator(".st-key-overview_by_rules_chart .main-svg").first.wait_for()
+                    header = text(lang, "overview.col_min")
+                    table = page.locator('[data-testid="stTable"]', has_text=header).first
+                    out["by_rules"][lang] = table.count()
+                if path == "bots":
+                    out["bots"][lang] = (page.evaluate(NOT_LITERAL_JS), page.evaluate(CELLS_JS))
+                if path == "simulate":
+                    show_all = page.locator(".st-key-sim_show_all label")  # the study's batches
+                    if show_all.count():
+                        show_all.first.click()
+                        wait_idle(page)
+                    cancel = page.get_by_role("button", name=text(lang, "simulate.cancel"))
+                    cancel.first.wait_for()
+                for width in WIDTHS:
+                    page.set_viewport_size({"width": width, "height": 1400})
+                    where = f"{lang} /{path} at {width} px"
+                    out["cut"][where] = page.evaluate(CUT_JS)
+                    out["faults"][where] = page_faults(page, lang, path)
+                    if path == "bots":
+                        out["split"][lang, width] = page.evaluate(SPLIT_NUMBERS_JS)
+        context.close()
+    return out
+
+
+def test_every_text_is_whole_and_no_request_leaves_the_machine(visits: dict) -> None:
+    visited = len(LANGS) * len(PAGES) - (len(LANGS) - 1) * len(ENGLISH_ONLY)
+    assert len(visits["cut"]) == len(WIDTHS) * visited
+    assert not visits["outside"], sorted(set(visits["outside"]))
+    cut = {where: found for where, found in visits["cut"].items() if found}
+    assert not cut, "\n".join(f"{where}: {found}" for where, found in cut.items())
+    faults = {where: found for where, found in visits["faults"].items() if found}
+    assert not faults, "\n".join(f"{where}: {found}" for where, found in faults.items())
+
+
+def test_how_games_end_and_by_rules_fit_at_1280_pixels(visits: dict) -> None:
+    """How games end (Overview, Compare): the plot takes half the chart's width and height
+    at least (no squeezed bars), its legend no scroll bar; By rules: its dots and a table
+    shown whole (an HTML table, measured by the test above), in every language."""
+    assert len(visits["endings"]) == 2 * len(LANGS)
+    bad: list[str] = []
+    for (lang, path), found in visits["endings"].items():
+        assert len(found) == 1, (lang, path, found)
+        for c in found:
+            if (c["legendScroll"] or c["plotWidth"] < c["width"] / 2
+                    or c["plotHeight"] < c["height"] / 2):  # fmt: skip
+                bad.append(f"{lang} /{path}: {c}")
+    assert not bad, "\n".join(bad)
+    assert visits["by_rules"] == dict.fromkeys(LANGS, 1)
+
+
+def test_the_bots_tables_show_each_cell_as_written_in_every_language(visits: dict) -> None:
+    assert sorted(visits["bots"]) == sorted(LANGS)
+    for lang, (not_literal, cells) in visits["bots"].items():
+        assert not not_literal, lang
+        thousands = re.compile(r"\d" + ("\\." if lang == "pt" else ",") + r"\d{3}")
+        assert any(c.startswith("> +") for c in cells), (lang, "an open interval")
+        assert any(c.startswith("< -") for c in cells), (lang, "an open interval")
+        assert "-" in cells, (lang, "a missing figure")
+        assert any(thousands.search(c) for c in cells), (lang, "a number with thousands")
+    assert len(visits["split"]) == len(LANGS) * len(WIDTHS)
+    for (lang, width), split in visits["split"].items():
+        assert not split, (lang, width, split)
