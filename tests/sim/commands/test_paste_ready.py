@@ -98,6 +98,30 @@ def test_a_hint_leaves_out_the_folder_dsq_data_names(
     assert dsq_line("batches", data=tmp_path / "x y") == f"dsq batches --data '{tmp_path}/x y'"
 
 
+def test_a_missing_folder_is_made_by_the_batch_its_error_names(tmp_path: Path) -> None:
+    folder = tmp_path / "my data"  # a space: the hint quotes it
+    message = one_error(["stats", "--data", str(folder)], "stats")
+    words = pasted(message.removesuffix(" creates it)"))
+    assert words[0] == "simulate" and words[-2:] == ["--data", str(folder)]
+    words[words.index("--games") + 1] = "2"  # the same line, fewer games
+    code, _, err = in_process([*words, "--workers", "1"])
+    assert code == 0, err
+    code, out, err = in_process(["stats", "--data", str(folder)])
+    assert code == 0 and out.startswith("2 games in "), err
+
+
+def test_a_saved_game_names_its_folder_to_replay_it(tmp_path: Path) -> None:
+    folder = tmp_path / "my data"
+    argv = ["play", "--red", "human", "--blue", "random", "--save", "--quiet"]
+    code, out, err = in_process([*argv, "--data", str(folder)], "resign\n")
+    assert code == 0, err
+    [saved] = [line for line in out.splitlines() if line.startswith("saved as ")]
+    words = pasted(saved)
+    assert words[:2] == ["replay", "--game"] and words[-2:] == ["--data", str(folder)]
+    code, out, err = in_process(words)
+    assert code == 0 and '"agrees": true' in out, err
+
+
 # -- 3 and 4. an empty selection ----------------------------------------------------------
 
 
