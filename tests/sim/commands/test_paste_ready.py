@@ -29,12 +29,14 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def one_error(argv: list[str], command: str) -> str:
-    """Run ``dsq ARGV``: exit 2, one ``dsq COMMAND: error:`` line; that line's message."""
+    """Run ``dsq ARGV``: exit 2, one ``dsq COMMAND: error:`` line (``dsq: error:`` for an
+    empty ``command``); that line's message."""
     code, _, err = in_process(argv)
     lines = err.strip().splitlines()
+    head = " ".join(["dsq", command]).strip() + ": error: "
     assert code == 2 and len(lines) == 1, (code, err)
-    assert lines[0].startswith(f"dsq {command}: error: "), err
-    return lines[0][len(f"dsq {command}: error: ") :]
+    assert lines[0].startswith(head), err
+    return lines[0][len(head) :]
 
 
 def pasted(hint: str) -> list[str]:
@@ -164,12 +166,29 @@ def test_an_empty_selection_lists_the_batches(command: list[str], sample: Path) 
         (["tablebase", "stats", "--material", "R v r", "--rulse", "x"], "tablebase stats",
          "unrecognized arguments: --rulse x; did you mean --rules?"),
         (["stats", "extra"], "stats", "unrecognized arguments: extra"),
+        (["stats", "--by", "matchp"], "stats", "argument --by: invalid choice: 'matchp' "
+         "(choose from 'rules', 'matchup', 'batch', 'bot'); did you mean matchup?"),
+        (["stats", "--by", "zzz"], "stats", "argument --by: invalid choice: 'zzz' "
+         "(choose from 'rules', 'matchup', 'batch', 'bot')"),
+        (["tablebase", "biuld"], "tablebase", "argument SUBCOMMAND: invalid choice: 'biuld' "
+         "(choose from 'build', 'stats', 'probe', 'verify', 'list'); did you mean build?"),
     ],
 )  # fmt: skip
 def test_a_mistyped_flag_is_refused_by_its_sub_command(
     argv: list[str], command: str, message: str
 ) -> None:
     assert one_error(argv, command) == f"{message} (see 'dsq {command} --help')"
+
+
+def test_a_mistyped_command_is_answered_with_the_closest() -> None:
+    message = one_error(["simulat", "--games", "3"], "")
+    assert message.startswith("argument COMMAND: invalid choice: 'simulat' (choose from ")
+    assert message.endswith("; did you mean simulate? (see 'dsq --help')")
+    message = one_error(["--gmaes", "10"], "")
+    assert message == (
+        "unrecognized arguments: --gmaes 10; a command comes first, then its flags "
+        "(see 'dsq --help')"
+    )
 
 
 # -- 6. one board legend -------------------------------------------------------------------
