@@ -17,7 +17,7 @@ import sys
 from typing import NoReturn
 
 from engine import __version__
-from engine.errors import DsqError
+from engine.errors import DsqError, did_you_mean
 from sim.commands import ALIASES
 from sim.core.addrspace import check_address_space, fit_to_address_space, out_of_memory
 
@@ -67,9 +67,7 @@ def closest_choice(message: str) -> str:
     found = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
     if not found:
         return ""
-    choices = re.findall(r"'([^']*)'", found.group(2))
-    close = difflib.get_close_matches(found.group(1), choices, n=1, cutoff=0.6)
-    return f"; did you mean {close[0]}?" if close else ""
+    return did_you_mean(found.group(1), re.findall(r"'([^']*)'", found.group(2)))
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

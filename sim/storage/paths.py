@@ -104,7 +104,7 @@ def writable_data_dir(data: str | os.PathLike[str] | None = None) -> Path:
         raise DsqError(
             f"{d} is the bundled sample, which dsq keeps read-only unless --data names it: "
             f"choose a folder for your results with --data DIR or {ENV_VAR}=DIR "
-            f"(--data {d} adds them to the sample)"
+            f"(--data {shlex.quote(str(d))} adds them to the sample)"
         )
     return d
 

@@ -191,6 +191,25 @@ def test_a_mistyped_command_is_answered_with_the_closest() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("argv", "command", "meant"),
+    [
+        (["stats", "--rules", "datuo"], "stats", "datou"),
+        (["rules", "standard+dog_over_wolff"], "rules", "dog_over_wolf"),
+        (["bestmove", "--bot", "alphabet"], "bestmove", "alphabeta"),
+        (["bestmove", "--bot", "alphabeta:dept=2"], "bestmove", "depth"),
+    ],
+)
+def test_a_mistyped_rules_or_bot_name_is_answered_with_the_closest(
+    argv: list[str], command: str, meant: str
+) -> None:
+    """The line lists every name there is, then the one meant; a name close to none is
+    listed without a guess."""
+    message = one_error(argv, command)
+    assert re.search(rf" are: [\w, ]+; did you mean {meant}\?$", message), message
+    assert "did you mean" not in one_error([argv[0], *argv[1:-1], "zzz"], command)
+
+
 # -- 6. one board legend -------------------------------------------------------------------
 
 
