@@ -153,6 +153,14 @@ def test_an_empty_selection_lists_the_batches(command: list[str], sample: Path) 
     assert "did you mean" not in message
 
 
+@pytest.mark.parametrize("fmt", ["text", "csv", "jsonl"])
+def test_an_empty_export_writes_nothing_but_its_error(fmt: str, sample: Path) -> None:
+    """Not even a CSV header: a file redirected from it is empty, as the selection is."""
+    argv = ["games", "export", "--format", fmt, "--batch", "nosuch", "--data", str(sample)]
+    code, out, err = in_process(argv)
+    assert (code, out) == (2, "") and err.startswith("dsq games export: error: no games in ")
+
+
 # -- 5. a mistyped flag -------------------------------------------------------------------
 
 
