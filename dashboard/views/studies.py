@@ -32,7 +32,7 @@ from dashboard.study_texts import condition_label, effect_sentence
 from dashboard.tables import show_table
 from dashboard.urlstate import keep
 from engine.errors import DsqError
-from sim.storage.paths import dsq_line
+from sim.storage.paths import dsq_line, project_root
 from sim.study.effects import effects_tally
 from sim.study.findings_text import curve_rows, finding_rows
 from sim.study.heat import NEUTRAL
@@ -204,9 +204,8 @@ def main() -> None:
     folder = data_dir()
     names = recorded_studies(Path(folder))
     if not names:
-        command = dsq_line(
-            "study", "run", "docs/studies/example.toml", "--quick", data=folder, always=True
-        )
+        example = project_root() / "docs" / "studies" / "example.toml"  # pasted anywhere
+        command = dsq_line("study", "run", str(example), "--quick", data=folder, always=True)
         st.info(t("studies.none", folder=folder, command=command))
         return
     keep("study_name", "choice", param="study", options=names)

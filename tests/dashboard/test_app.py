@@ -7,6 +7,7 @@ import json
 import re
 import shlex
 import time
+from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -116,6 +117,8 @@ def test_empty_data_folder_gives_a_clear_empty_state(monkeypatch, tmp_path, page
     # dashboard: it is pasted into another shell.
     command = re.search(r"`(dsq [^`]*)`", info)
     assert command and command.group(1).endswith(f" --data '{folder}'"), info
+    named = [w for w in shlex.split(command.group(1)) if w.endswith(".toml")]
+    assert all(Path(w).is_absolute() and Path(w).is_file() for w in named), info
 
 
 def test_corrupt_and_foreign_files_are_reported_not_fatal(monkeypatch, data_copy):
