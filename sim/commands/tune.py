@@ -12,7 +12,7 @@ from typing import Any
 from engine.errors import DsqError
 from sim.commands._common import SEED_ARG, add_data_arg, float_in, int_in, sigterm_as_interrupt
 from sim.commands.stats import add_selection_args, build_selection
-from sim.storage.paths import writable_data_dir
+from sim.storage.paths import dsq_line, writable_data_dir
 
 MAX_POSITIONS = 50_000_000
 
@@ -119,7 +119,18 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
     else:
         _print(summary)
+        if summary["file"]:
+            print(f"play it against the classic evaluation: {match_line(name, rules.spec, data)}")
     return 0
+
+
+def match_line(name: str, rules: str, data: Any) -> str:
+    """The command that plays evaluation ``name`` of the data folder ``data`` against the
+    classic one, colours swapped (the evaluation is read from that folder: ``--data``)."""
+    return dsq_line(
+        "simulate", "--rules", rules, "--red", f"alphabeta:eval={name}",
+        "--blue", "alphabeta:eval=classic", "--games", "200", "--swap", data=data,
+    )  # fmt: skip
 
 
 def worse_than_classic(s: dict[str, Any]) -> str:

@@ -254,6 +254,17 @@ def test_tune_says_what_the_best_k_is_and_warns_when_classic_predicts_better(
     assert found, line
     worse = float(found.group(1)) > float(found.group(2))
     assert ("warning: evaluation small predicts the held-out games worse" in err) == worse
+    # Its last line plays it against the classic one: pasted (two games), the batch records
+    # the evaluation of this data folder by content.
+    hint = out.splitlines()[-1]
+    assert hint.startswith("play it against the classic evaluation: dsq simulate ")
+    words = pasted(hint)
+    assert words[-2:] == ["--data", str(sample)] and "alphabeta:eval=small" in words
+    words[words.index("--games") + 1] = "2"
+    code, played, err = in_process([*words, "--workers", "1"])
+    assert code == 0 and " done  2/2 games" in played, err
+    assert re.search(r"alphabeta:eval=small@[0-9a-f]{12} vs alphabeta:eval=classic", played)
+    assert "(95%, from 1 colour-swapped pair)" in played  # one pair, in the singular
     summary = {"name": "x", "held_out_loss": 0.65332, "classic_held_out_loss": 0.59902,
                "file": "DATA/evals/x.toml"}  # fmt: skip
     assert worse_than_classic(summary).startswith(
