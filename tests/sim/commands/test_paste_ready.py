@@ -273,6 +273,18 @@ def test_tune_says_what_the_best_k_is_and_warns_when_classic_predicts_better(
     )
 
 
+def test_tune_accept_plays_its_match_in_the_folder_it_names(sample: Path) -> None:
+    """The acceptance match's bots read the new evaluation from the ``--data`` folder, not
+    from the default one (there, it is missing: the batch failed with a traceback)."""
+    argv = ["tune", "--name", "acc", "--batch", "sample-ab2-1", "--positions", "2000",
+            "--max-iter", "20", "--accept", "--accept-games", "2", "--time-ms", "5",
+            "--data", str(sample)]  # fmt: skip
+    code, out, err = in_process(argv)
+    assert code == 0, err
+    assert re.search(r"^match: \w+ \(LLR [-\d.]+\) after 2 games ", out, re.M), out
+    assert "None" not in out
+
+
 # -- 8. small things -------------------------------------------------------------------------
 
 
