@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -207,8 +208,6 @@ def _warm_up(spec: BatchSpec, tables: str) -> None:
     once per kind and process), as the games build them: reading the batch's ``tables``
     and the evaluations beside them (a data folder's own, ``eval=NAME``)."""
     # lazy: start-up time (the bots)
-    from pathlib import Path
-
     from sim.bots.context import BotContext
     from sim.bots.protocol import warm_up
 
