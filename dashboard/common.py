@@ -16,7 +16,7 @@ from dashboard.lang import nf, t
 from dashboard.loaders import Loaded, dataset, games_listing, stat
 from sim.stats import general_stats
 from sim.stats.query import Selection, void_games
-from sim.storage.paths import is_bundled_sample
+from sim.storage.paths import FIRST_BATCH, dsq_line, is_bundled_sample
 
 
 @dataclass
@@ -44,10 +44,7 @@ def show_skipped(loaded: Loaded) -> None:
 
 def empty_state(loaded: Loaded) -> None:
     """The message shown when the data folder holds no games at all."""
-    command = (
-        "dsq simulate --rules standard --red random --blue greedy --games 200 "
-        f"--data {loaded.ds.data_dir}"
-    )
+    command = dsq_line(*FIRST_BATCH, data=loaded.ds.data_dir, always=True)
     st.info(t("common.no_games_yet", folder=loaded.ds.data_dir, command=command), icon="ℹ️")
 
 

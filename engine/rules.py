@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from engine.codes import DOG, JUMP_BLOCK_VALUES, JUMP_VALUES, WOLF, Animal
-from engine.errors import RulesError
+from engine.errors import RulesError, did_you_mean
 from engine.ruleset_options import (
     KERNEL_OPTIONS,
     MAX_NO_CAPTURE_PLIES,
@@ -175,7 +175,7 @@ def _parse_option(part: str) -> tuple[str, object]:
     if option is None:
         raise RulesError(
             f"unknown rules option {part.partition('=')[0].strip()!r};"
-            f" options are: {', '.join(OPTION_NAMES)}"
+            f" options are: {', '.join(OPTION_NAMES)}{did_you_mean(name, OPTION_NAMES)}"
         )
     if option.kind is bool:
         if not sep:
@@ -213,7 +213,10 @@ def parse_rules(spec: str | Ruleset | None) -> Ruleset:
         raise RulesError(f"empty rules spec; start with a preset: {', '.join(PRESETS)}")
     preset_name = parts[0].lower()
     if preset_name not in PRESETS:
-        raise RulesError(f"unknown rules preset {parts[0]!r}; presets are: {', '.join(PRESETS)}")
+        raise RulesError(
+            f"unknown rules preset {parts[0]!r}; presets are: {', '.join(PRESETS)}"
+            f"{did_you_mean(preset_name, PRESETS)}"
+        )
     changes: dict[str, Any] = {}
     for part in parts[1:]:
         if not part:

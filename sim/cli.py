@@ -12,11 +12,12 @@ import argparse
 import difflib
 import errno
 import importlib
+import re
 import sys
 from typing import NoReturn
 
 from engine import __version__
-from engine.errors import DsqError
+from engine.errors import DsqError, did_you_mean
 from sim.commands import ALIASES
 from sim.core.addrspace import check_address_space, fit_to_address_space, out_of_memory
 
@@ -46,12 +47,27 @@ COMMAND_MODULES = [
 ]
 
 
+# The flags of ``dsq`` itself, before any command.
+TOP_FLAGS = ("-h", "--help", "--version")
+
+
 class DsqArgumentParser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr and exit code 2."""
 
     def error(self, message: str) -> NoReturn:
-        """Print ``<prog>: error: <message>`` (one line, no usage block) and exit 2."""
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        """Print ``<prog>: error: <message>`` (one line, no usage block) and exit 2; a word
+        that is not one of the choices is answered with the closest choice."""
+        self.exit(2, f"{self.prog}: error: {message}{closest_choice(message)} "
+                     f"(see '{self.prog} --help')\n")  # fmt: skip
+
+
+def closest_choice(message: str) -> str:
+    """``; did you mean X?`` for argparse's ``invalid choice: 'W' (choose from 'X', ...)``
+    when one choice is close to ``W``; else nothing."""
+    found = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+    if not found:
+        return ""
+    return did_you_mean(found.group(1), re.findall(r"'([^']*)'", found.group(2)))
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -80,6 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     names = {name.rsplit(".", 1)[1]: name.rsplit(".", 1)[1] for name in COMMAND_MODULES}
     names.update({old: new for new, olds in ALIASES.items() for old in olds})
     parser = build_parser(names.get(argv[0]) if argv else None)
+    if argv and argv[0].startswith("-") and argv[0] not in TOP_FLAGS:
+        parser.error(
+            f"unrecognized arguments: {' '.join(argv)}; a command comes first, then its flags"
+        )
     if argv and argv[0] in names and names[argv[0]] != argv[0]:
         _answer_as(parser, argv[0])
     args, extra = parser.parse_known_args(argv)

@@ -59,3 +59,31 @@ def test_the_data_readme_code_runs_on_the_sample(
     by_rules = sim.statistics("data", by="rules")  # type: ignore[attr-defined]
     assert list(by_rules["rules"]) == ["datou", "standard", "yeshou"]
     assert by_rules["games"].sum() == 4620
+
+
+def test_the_data_readme_commands_make_the_sample(tmp_path: Path) -> None:
+    """Each command that made the bundled sample, run as written but on ``standard`` alone,
+    two games, into a temporary folder: the same two games as the sample's first batch (the
+    bots named as the sample recorded them, not by today's defaults)."""
+    import shlex
+
+    import duckdb
+
+    from tests.support.procs import in_process
+
+    text = DATA_README.read_text(encoding="utf-8")
+    block = re.search(r"made with\s+these commands.*?```sh\n(.*?)```", text, re.S)
+    assert block
+    commands = [shlex.split(line) for line in block.group(1).splitlines() if line.strip()]
+    assert len(commands) == 4
+    for words in commands:
+        batch = words[words.index("--batch-id") + 1]
+        words[words.index("--data") + 1] = str(tmp_path)
+        words[words.index("--rules") + 1] = "standard"
+        words[words.index("--games") + 1] = "2"
+        code, _, err = in_process([*words[1:], "--workers", "1"])
+        assert code == 0, (words, err)
+        query = "select moves from read_parquet('{}/*.parquet') order by game_index limit 2"
+        sample = duckdb.sql(query.format(ROOT / "data" / "games" / f"{batch}-1")).fetchall()
+        made = duckdb.sql(query.format(tmp_path / "games" / batch)).fetchall()
+        assert made == sample, batch

@@ -27,6 +27,7 @@ from engine.board import FILES, NFILES, NRANKS, WATER, piece_letter, square_name
 from engine.errors import DsqError
 from engine.position import Position
 from engine.rules import parse_rules
+from sim.storage.paths import dsq_line
 from sim.tablebase.analysis import square_heatmap, table_stats
 from sim.tablebase.build import build_tables
 from sim.tablebase.material import parse_material
@@ -105,7 +106,8 @@ with st.expander(text("build"), expanded=not names or "eg_built" in st.session_s
     if built:
         st.success(built)
     if not names:
-        st.info(text("no_tables", rules=ruleset.spec, data=data_dir))
+        build = ("tablebase", "build", "--rules", ruleset.spec, "--pieces", "3")
+        st.info(text("no_tables", command=dsq_line(*build, data=data_dir, always=True)))
     cols = st.columns([3, 1])
     wanted = cols[0].text_input(
         text("build_material"), value="LR v e", key="eg_build", help=text("material_help")

@@ -21,6 +21,7 @@ from sim.bots.spec import short_spec
 from sim.core.batchspec import MAX_OPENING_PLIES, MAX_PLY_CAP
 from sim.core.seeds import MAX_SEED
 from sim.stats.query import Selection
+from sim.storage.paths import dsq_line
 
 STATUS_ICONS = {
     "starting": ":material/hourglass_top:",
@@ -183,13 +184,14 @@ def show_job(job: JobView, data_dir: Path) -> None:
                 width="content",
             )
         elif job.resumable:
+            again = dsq_line("simulate", "--resume", job.batch_id, data=data_dir, always=True)
             top.button(
                 t("simulate.resume"),
                 key=f"resume_{job.batch_id}",
                 on_click=_resume,
                 args=(data_dir, job.batch_id),
                 icon=":material/play_arrow:",
-                help=t("simulate.resume_help", batch=job.batch_id),
+                help=t("simulate.resume_help", command=again),
                 width="content",
             )
         c = job.counts

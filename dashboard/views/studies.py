@@ -6,7 +6,6 @@ table (links to their batches, CSV). Every figure is the report's (:mod:`sim.stu
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -33,6 +32,7 @@ from dashboard.study_texts import condition_label, effect_sentence
 from dashboard.tables import show_table
 from dashboard.urlstate import keep
 from engine.errors import DsqError
+from sim.storage.paths import dsq_line, project_root
 from sim.study.effects import effects_tally
 from sim.study.findings_text import curve_rows, finding_rows
 from sim.study.heat import NEUTRAL
@@ -204,7 +204,8 @@ def main() -> None:
     folder = data_dir()
     names = recorded_studies(Path(folder))
     if not names:
-        command = f"dsq study run docs/studies/example.toml --quick --data {shlex.quote(folder)}"
+        example = project_root() / "docs" / "studies" / "example.toml"  # pasted anywhere
+        command = dsq_line("study", "run", str(example), "--quick", data=folder, always=True)
         st.info(t("studies.none", folder=folder, command=command))
         return
     keep("study_name", "choice", param="study", options=names)

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -184,7 +185,7 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
             deadline = started + job.max_seconds
             result = _play_chunk_fast(job, deadline)
         else:  # the bots' kernels loaded before the clock starts (once per worker)
-            _warm_up(job.spec)
+            _warm_up(job.spec, job.tables)
             started = time.monotonic()
             deadline = started + job.max_seconds
     if result is None:
@@ -202,14 +203,17 @@ def play_chunk(job: ChunkJob) -> ChunkResult:
     return spool_result(result, job) if job.spool else result
 
 
-def _warm_up(spec: BatchSpec) -> None:
+def _warm_up(spec: BatchSpec, tables: str) -> None:
     """Load the kernels both bots of ``spec`` play with (:func:`sim.bots.protocol.warm_up`:
-    once per kind and process)."""
+    once per kind and process), as the games build them: reading the batch's ``tables``
+    and the evaluations beside them (a data folder's own, ``eval=NAME``)."""
     # lazy: start-up time (the bots)
+    from sim.bots.context import BotContext
     from sim.bots.protocol import warm_up
 
+    context = BotContext(Path(tables) if tables else None)
     for bot in {spec.red, spec.blue}:
-        warm_up(bot, spec.rules)
+        warm_up(bot, spec.rules, context)
 
 
 def spool_result(result: ChunkResult, job: ChunkJob) -> ChunkResult:

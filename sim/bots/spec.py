@@ -17,7 +17,7 @@ from functools import lru_cache
 from types import MappingProxyType, ModuleType
 from typing import Any, TypedDict
 
-from engine.errors import DsqError
+from engine.errors import DsqError, did_you_mean
 from sim.bots.params import DEFAULT_VALUES, BotSpecError, Param, listed
 from sim.bots.registry import KINDS
 
@@ -149,7 +149,9 @@ def _parse(text: str) -> BotSpec:
     name, sep, body = text.partition(":")
     name = name.strip().lower()
     if name not in BOTS:
-        raise BotSpecError(f"unknown bot {name or text!r}; bots are: {', '.join(BOTS)}")
+        raise BotSpecError(
+            f"unknown bot {name or text!r}; bots are: {', '.join(BOTS)}{did_you_mean(name, BOTS)}"
+        )
     custom = _spec_module(name)
     if custom is not None:
         return BotSpec(name, custom.parse_body(text, body if sep else ""))
@@ -167,6 +169,7 @@ def _parse(text: str) -> BotSpec:
                 allowed = ", ".join(by_name) if by_name else "none"
                 raise BotSpecError(
                     f"bot {name} has no parameter {key!r}; its parameters are: {allowed}"
+                    f"{did_you_mean(key, by_name)}"
                 )
             if not eq:
                 raise BotSpecError(f"bot {name}: parameter {key} needs a value: {key}=VALUE")

@@ -11,7 +11,7 @@ from sim.bots.spec import HUMAN
 from sim.commands._common import SEED_ARG, add_data_arg, int_in
 from sim.commands.engines import add_engines_arg, bot_context
 from sim.report.names import display_letter
-from sim.storage.paths import writable_data_dir
+from sim.storage.paths import dsq_line, writable_data_dir
 
 if TYPE_CHECKING:
     from engine import Position
@@ -242,4 +242,5 @@ def _save(game: PlayGame, data: str | None) -> None:
         return
     folder = writable_data_dir(data)
     batch_id = game.save(folder)
-    print(f"saved as {batch_id} in {folder} (dsq replay --game {batch_id}:0 --data {folder})")
+    again = dsq_line("replay", "--game", f"{batch_id}:0", data=folder)
+    print(f"saved as {batch_id} in {folder} ({again})")

@@ -184,6 +184,7 @@ def _specs(args: argparse.Namespace) -> list[BatchSpec]:
             DEFAULT_BOT if args.blue is None else args.blue,
             args.games,
             seed=seed,
+            data_dir=resolve_data_dir(args.data),  # pins its own evaluations (eval=NAME)
             **_suite_option(options, r),
         )
         for r in rules

@@ -12,7 +12,9 @@ from typing import Any
 from engine.errors import DsqError
 from sim.commands._common import SEED_ARG, add_data_arg, float_in, int_in, sigterm_as_interrupt
 from sim.commands.stats import add_selection_args, build_selection
-from sim.storage.paths import writable_data_dir
+from sim.storage.paths import dsq_line, writable_data_dir
+
+EXIT_FAILED = 1  # a batch it played failed (as dsq simulate and dsq tournament say it)
 
 MAX_POSITIONS = 50_000_000
 
@@ -69,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``dsq tune``."""
     # lazy: start-up time (numba, scipy, duckdb)
     from engine.rules import parse_rules
+    from sim.batch.failures import BatchFailed
     from sim.bots.evalfile import check_name, evals_dir, find_eval, write_eval
     from sim.bots.spec import parse_bot
     from sim.tune.accept import Match, accept
@@ -102,24 +105,39 @@ def run(args: argparse.Namespace) -> int:
     def say(line: str) -> None:
         print(f"dsq tune: {line}", file=sys.stderr, flush=True)
 
-    with sigterm_as_interrupt():  # kill stops it as Ctrl-C does: exit 130, no file kept
-        result = tune(job, say)
-        summary = result.summary()
-        if args.accept:
-            against = parse_bot(f"alphabeta:eval={args.against}").params["eval"]
-            match = Match(args.time_ms, args.accept_games, args.seed, args.workers, against)
-            summary["accepted"] = accept(result.evaluation, rules, data, folder, match, say)
-            kept = folder / f"{name}.toml"
-            summary["file"] = str(kept) if kept.exists() else None
-        else:
-            summary["file"] = str(write_eval(folder, result.evaluation))
+    try:
+        with sigterm_as_interrupt():  # kill stops it as Ctrl-C does: exit 130, no file kept
+            result = tune(job, say)
+            summary = result.summary()
+            if args.accept:
+                against = parse_bot(f"alphabeta:eval={args.against}").params["eval"]
+                match = Match(args.time_ms, args.accept_games, args.seed, args.workers, against)
+                summary["accepted"] = accept(result.evaluation, rules, data, folder, match, say)
+                kept = folder / f"{name}.toml"
+                summary["file"] = str(kept) if kept.exists() else None
+            else:
+                summary["file"] = str(write_eval(folder, result.evaluation))
+    except BatchFailed as exc:  # a game of its self-play or match raised: its record says why
+        print(f"dsq tune: batch {exc.batch_id} failed: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     if summary["held_out_loss"] > summary["classic_held_out_loss"]:
         say(f"warning: {worse_than_classic(summary)}")
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         _print(summary)
+        if summary["file"]:
+            print(f"play it against the classic evaluation: {match_line(name, rules.spec, data)}")
     return 0
+
+
+def match_line(name: str, rules: str, data: Any) -> str:
+    """The command that plays evaluation ``name`` of the data folder ``data`` against the
+    classic one, colours swapped (the evaluation is read from that folder: ``--data``)."""
+    return dsq_line(
+        "simulate", "--rules", rules, "--red", f"alphabeta:eval={name}",
+        "--blue", "alphabeta:eval=classic", "--games", "200", "--swap", data=data,
+    )  # fmt: skip
 
 
 def worse_than_classic(s: dict[str, Any]) -> str:
@@ -146,7 +164,10 @@ def _print(s: dict[str, Any]) -> None:
     if acc:
         elo = ""
         if "elo" in acc:
-            elo = f", {acc['elo']:+.1f} Elo [{acc.get('elo_low')}, {acc.get('elo_high')}]"
+            low, high = acc.get("elo_low"), acc.get("elo_high")  # None: open at that end
+            low = "-inf" if low is None else f"{low:+.1f}"
+            high = "+inf" if high is None else f"{high:+.1f}"
+            elo = f", {acc['elo']:+.1f} Elo [{low}, {high}]"
         print(f"match: {acc['decision']} (LLR {acc['llr']}) after {acc.get('games', 0)} games "
               f"{acc.get('wins', 0)}-{acc.get('draws', 0)}-{acc.get('losses', 0)}{elo} "
               f"against {acc['against']}")  # fmt: skip

@@ -240,13 +240,18 @@ def export_games(
 ) -> int:
     """Write the selected games to ``out`` in format ``fmt`` (only ``winners`` and
     ``reasons`` when given, at most ``limit``, after skipping ``offset``); the number of
-    games."""
+    games. No game selected writes nothing, not even the CSV header: the caller says so."""
     count = 0
     chunks = export_chunks(
         con, selection, fmt, dates, winners=winners, reasons=reasons, limit=limit, offset=offset
     )
+    held: list[str] = []  # what comes before the first game (a header)
     for games, text in chunks:
-        out.write(text)
+        if not count and not games:
+            held.append(text)
+            continue
+        out.write("".join(held) + text)
+        held.clear()
         count += games
     return count
 

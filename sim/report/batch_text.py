@@ -265,9 +265,9 @@ def score_line(s: BatchScore) -> str:
         return f"{first}; {second}; {elo}"
     dist = s.distinct or {}
     source = {
-        "pairs": f"{count(s.pairs)} colour-swapped pairs",
-        "distinct pairs": f"the {count(s.pairs)} distinct colour-swapped pairs of "
-        f"{count(dist.get('pairs', 0))}",
+        "pairs": f"{count(s.pairs)} colour-swapped pair{'s' * (s.pairs != 1)}",
+        "distinct pairs": f"the {count(s.pairs)} distinct colour-swapped "
+        f"pair{'s' * (s.pairs != 1)} of {count(dist.get('pairs', 0))}",
         "distinct games": f"the W/D/L of the {_distinct_words(dist)}",
     }.get(str(s.elo_from), "W/D/L")
     return f"{first}; {second}; {elo} (95%, from {source})"

@@ -50,13 +50,20 @@ def resolve_data_dir(data: str | os.PathLike[str] | None = None) -> Path:
     return project_root() / "data"
 
 
-def dsq_line(*words: str, data: str | os.PathLike[str] | None = None) -> str:
+# A first batch to suggest for a folder that holds none (the README's first example).
+FIRST_BATCH = ("simulate", "--red", "greedy", "--blue", "random", "--games", "100")
+
+
+def dsq_line(*words: str, data: str | os.PathLike[str] | None = None, always: bool = False) -> str:
     """A ``dsq`` command line to paste: ``words`` quoted for the shell, then ``--data DATA``
     unless ``data`` is None or the folder ``$DSQ_DATA`` already names (so a hint works in
-    the shell that ran the command, whatever folder it ran on)."""
+    the shell that ran the command, whatever folder it ran on). ``always`` names ``DATA``
+    in any case: a line shown in the browser is pasted into a shell dsq cannot see."""
     line = " ".join(["dsq", *(shlex.quote(str(w)) for w in words)])
     if data is None:
         return line
+    if always:
+        return f"{line} --data {shlex.quote(str(data))}"
     env = os.environ.get(ENV_VAR, "")
     try:
         same = bool(env) and Path(env).expanduser().resolve() == Path(data).expanduser().resolve()
@@ -97,7 +104,7 @@ def writable_data_dir(data: str | os.PathLike[str] | None = None) -> Path:
         raise DsqError(
             f"{d} is the bundled sample, which dsq keeps read-only unless --data names it: "
             f"choose a folder for your results with --data DIR or {ENV_VAR}=DIR "
-            f"(--data {d} adds them to the sample)"
+            f"(--data {shlex.quote(str(d))} adds them to the sample)"
         )
     return d
 
@@ -208,9 +215,8 @@ def existing_data_dir(data: str | None) -> Path:
     d = resolve_data_dir(data)
     origin = "" if data is not None or not os.environ.get(ENV_VAR) else f" (from ${ENV_VAR})"
     if not d.exists():
-        raise DsqError(
-            f"data folder {d}{origin} does not exist (dsq simulate --data {d} creates it)"
-        )
+        first = dsq_line(*FIRST_BATCH, data=d, always=True)
+        raise DsqError(f"data folder {d}{origin} does not exist ({first} creates it)")
     if not d.is_dir():
         raise DsqError(f"data folder {d}{origin} is not a folder")
     return d

@@ -4,8 +4,10 @@ what each page shows equals what the statistics layer computes."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import time
+from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -102,14 +104,21 @@ def test_filters_with_no_games_give_a_message(monkeypatch, fixture_data):
     assert not at.metric
 
 
-@pytest.mark.parametrize("page", ["overview", "compare", "bots", "games", "simulate"])
+@pytest.mark.parametrize("page", ["overview", "compare", "bots", "games", "simulate", "studies"])
 def test_empty_data_folder_gives_a_clear_empty_state(monkeypatch, tmp_path, page):
-    at = run_app(monkeypatch, tmp_path / "nothing-here", page)
+    folder = tmp_path / "nothing here"
+    at = run_app(monkeypatch, folder, page)
     assert not at.exception
     if page == "simulate":
         assert any("No batches yet" in i.value for i in at.info)
-    else:
-        assert any("No games recorded yet" in i.value for i in at.info)
+        return
+    [info] = [i.value for i in at.info if "No games recorded yet" in i.value or "dsq " in i.value]
+    # The command it suggests names the folder, quoted, though $DSQ_DATA names it for the
+    # dashboard: it is pasted into another shell.
+    command = re.search(r"`(dsq [^`]*)`", info)
+    assert command and command.group(1).endswith(f" --data '{folder}'"), info
+    named = [w for w in shlex.split(command.group(1)) if w.endswith(".toml")]
+    assert all(Path(w).is_absolute() and Path(w).is_file() for w in named), info
 
 
 def test_corrupt_and_foreign_files_are_reported_not_fatal(monkeypatch, data_copy):

@@ -16,6 +16,8 @@ def test_a_stopped_batch_offers_a_resume_that_plays_the_missing_games(monkeypatc
     assert rec["status"] == "cancelled" and rec["games_done"] < 3000
     at = run_app(monkeypatch, data, "simulate")
     assert not [b for b in at.button if b.key == "cancel_stopped"]
+    # its help names the command line that does the same from a shell, folder included
+    assert f"`dsq simulate --resume stopped --data {data}`" in at.button(key="resume_stopped").help
     at.button(key="resume_stopped").click().run()
     assert not at.error, [e.value for e in at.error]
     wait_for(lambda: read_batch_record(data, "stopped")["status"] == "done", "the resumed batch")

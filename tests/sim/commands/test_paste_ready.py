@@ -29,12 +29,14 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def one_error(argv: list[str], command: str) -> str:
-    """Run ``dsq ARGV``: exit 2, one ``dsq COMMAND: error:`` line; that line's message."""
+    """Run ``dsq ARGV``: exit 2, one ``dsq COMMAND: error:`` line (``dsq: error:`` for an
+    empty ``command``); that line's message."""
     code, _, err = in_process(argv)
     lines = err.strip().splitlines()
+    head = " ".join(["dsq", command]).strip() + ": error: "
     assert code == 2 and len(lines) == 1, (code, err)
-    assert lines[0].startswith(f"dsq {command}: error: "), err
-    return lines[0][len(f"dsq {command}: error: ") :]
+    assert lines[0].startswith(head), err
+    return lines[0][len(head) :]
 
 
 def pasted(hint: str) -> list[str]:
@@ -98,6 +100,30 @@ def test_a_hint_leaves_out_the_folder_dsq_data_names(
     assert dsq_line("batches", data=tmp_path / "x y") == f"dsq batches --data '{tmp_path}/x y'"
 
 
+def test_a_missing_folder_is_made_by_the_batch_its_error_names(tmp_path: Path) -> None:
+    folder = tmp_path / "my data"  # a space: the hint quotes it
+    message = one_error(["stats", "--data", str(folder)], "stats")
+    words = pasted(message.removesuffix(" creates it)"))
+    assert words[0] == "simulate" and words[-2:] == ["--data", str(folder)]
+    words[words.index("--games") + 1] = "2"  # the same line, fewer games
+    code, _, err = in_process([*words, "--workers", "1"])
+    assert code == 0, err
+    code, out, err = in_process(["stats", "--data", str(folder)])
+    assert code == 0 and out.startswith("2 games in "), err
+
+
+def test_a_saved_game_names_its_folder_to_replay_it(tmp_path: Path) -> None:
+    folder = tmp_path / "my data"
+    argv = ["play", "--red", "human", "--blue", "random", "--save", "--quiet"]
+    code, out, err = in_process([*argv, "--data", str(folder)], "resign\n")
+    assert code == 0, err
+    [saved] = [line for line in out.splitlines() if line.startswith("saved as ")]
+    words = pasted(saved)
+    assert words[:2] == ["replay", "--game"] and words[-2:] == ["--data", str(folder)]
+    code, out, err = in_process(words)
+    assert code == 0 and '"agrees": true' in out, err
+
+
 # -- 3 and 4. an empty selection ----------------------------------------------------------
 
 
@@ -127,6 +153,14 @@ def test_an_empty_selection_lists_the_batches(command: list[str], sample: Path) 
     assert "did you mean" not in message
 
 
+@pytest.mark.parametrize("fmt", ["text", "csv", "jsonl"])
+def test_an_empty_export_writes_nothing_but_its_error(fmt: str, sample: Path) -> None:
+    """Not even a CSV header: a file redirected from it is empty, as the selection is."""
+    argv = ["games", "export", "--format", fmt, "--batch", "nosuch", "--data", str(sample)]
+    code, out, err = in_process(argv)
+    assert (code, out) == (2, "") and err.startswith("dsq games export: error: no games in ")
+
+
 # -- 5. a mistyped flag -------------------------------------------------------------------
 
 
@@ -140,12 +174,48 @@ def test_an_empty_selection_lists_the_batches(command: list[str], sample: Path) 
         (["tablebase", "stats", "--material", "R v r", "--rulse", "x"], "tablebase stats",
          "unrecognized arguments: --rulse x; did you mean --rules?"),
         (["stats", "extra"], "stats", "unrecognized arguments: extra"),
+        (["stats", "--by", "matchp"], "stats", "argument --by: invalid choice: 'matchp' "
+         "(choose from 'rules', 'matchup', 'batch', 'bot'); did you mean matchup?"),
+        (["stats", "--by", "zzz"], "stats", "argument --by: invalid choice: 'zzz' "
+         "(choose from 'rules', 'matchup', 'batch', 'bot')"),
+        (["tablebase", "biuld"], "tablebase", "argument SUBCOMMAND: invalid choice: 'biuld' "
+         "(choose from 'build', 'stats', 'probe', 'verify', 'list'); did you mean build?"),
     ],
 )  # fmt: skip
 def test_a_mistyped_flag_is_refused_by_its_sub_command(
     argv: list[str], command: str, message: str
 ) -> None:
     assert one_error(argv, command) == f"{message} (see 'dsq {command} --help')"
+
+
+def test_a_mistyped_command_is_answered_with_the_closest() -> None:
+    message = one_error(["simulat", "--games", "3"], "")
+    assert message.startswith("argument COMMAND: invalid choice: 'simulat' (choose from ")
+    assert message.endswith("; did you mean simulate? (see 'dsq --help')")
+    message = one_error(["--gmaes", "10"], "")
+    assert message == (
+        "unrecognized arguments: --gmaes 10; a command comes first, then its flags "
+        "(see 'dsq --help')"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "command", "meant"),
+    [
+        (["stats", "--rules", "datuo"], "stats", "datou"),
+        (["rules", "standard+dog_over_wolff"], "rules", "dog_over_wolf"),
+        (["bestmove", "--bot", "alphabet"], "bestmove", "alphabeta"),
+        (["bestmove", "--bot", "alphabeta:dept=2"], "bestmove", "depth"),
+    ],
+)
+def test_a_mistyped_rules_or_bot_name_is_answered_with_the_closest(
+    argv: list[str], command: str, meant: str
+) -> None:
+    """The line lists every name there is, then the one meant; a name close to none is
+    listed without a guess."""
+    message = one_error(argv, command)
+    assert re.search(rf" are: [\w, ]+; did you mean {meant}\?$", message), message
+    assert "did you mean" not in one_error([argv[0], *argv[1:-1], "zzz"], command)
 
 
 # -- 6. one board legend -------------------------------------------------------------------
@@ -184,12 +254,35 @@ def test_tune_says_what_the_best_k_is_and_warns_when_classic_predicts_better(
     assert found, line
     worse = float(found.group(1)) > float(found.group(2))
     assert ("warning: evaluation small predicts the held-out games worse" in err) == worse
+    # Its last line plays it against the classic one: pasted (two games), the batch records
+    # the evaluation of this data folder by content.
+    hint = out.splitlines()[-1]
+    assert hint.startswith("play it against the classic evaluation: dsq simulate ")
+    words = pasted(hint)
+    assert words[-2:] == ["--data", str(sample)] and "alphabeta:eval=small" in words
+    words[words.index("--games") + 1] = "2"
+    code, played, err = in_process([*words, "--workers", "1"])
+    assert code == 0 and " done  2/2 games" in played, err
+    assert re.search(r"alphabeta:eval=small@[0-9a-f]{12} vs alphabeta:eval=classic", played)
+    assert "(95%, from 1 colour-swapped pair)" in played  # one pair, in the singular
     summary = {"name": "x", "held_out_loss": 0.65332, "classic_held_out_loss": 0.59902,
                "file": "DATA/evals/x.toml"}  # fmt: skip
     assert worse_than_classic(summary).startswith(
         "evaluation x predicts the held-out games worse than the classic one (held-out loss "
         "0.65332 > 0.59902); it is kept, but eval=classic is likely the better"
     )
+
+
+def test_tune_accept_plays_its_match_in_the_folder_it_names(sample: Path) -> None:
+    """The acceptance match's bots read the new evaluation from the ``--data`` folder, not
+    from the default one (there, it is missing: the batch failed with a traceback)."""
+    argv = ["tune", "--name", "acc", "--batch", "sample-ab2-1", "--positions", "2000",
+            "--max-iter", "20", "--accept", "--accept-games", "2", "--time-ms", "5",
+            "--data", str(sample)]  # fmt: skip
+    code, out, err = in_process(argv)
+    assert code == 0, err
+    assert re.search(r"^match: \w+ \(LLR [-\d.]+\) after 2 games ", out, re.M), out
+    assert "None" not in out
 
 
 # -- 8. small things -------------------------------------------------------------------------
