@@ -42,12 +42,12 @@ def register_study(data_dir: Path, study: Study, *, recorded_pins: bool = False)
     plan = study.plan()
     if path.exists():
         old_plan = read_study_record(path).plan
-        if "pins" not in old_plan:  # recorded before bots were pinned: as it was then
+        if old_plan.pins is None:  # recorded before bots were pinned: as it was then
             plan.pop("pins", None)
         elif recorded_pins:
-            study = replace(study, pins=dict(old_plan["pins"]))
+            study = replace(study, pins=dict(old_plan.pins))
             plan = study.plan()
-        changes = plan_changes(old_plan, plan)
+        changes = plan_changes(old_plan.as_dict(), plan)
         if changes:
             pins_only = all(c.startswith("pins.") for c in changes)
             hint = (
