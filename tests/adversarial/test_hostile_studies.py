@@ -226,7 +226,21 @@ def _foreign(tmp_path: Path) -> dict[str, str | None]:
     secret.write_text(SECRET + "\nsecond line\n", encoding="utf-8")
     board_like = tmp_path / "board.txt"
     board_like.write_text("7/7/7 " + SECRET + " x\n", encoding="utf-8")
+    start = "L5T/1D3C1/R1P1W1E/7/7/7/e1w1p1r/1c3d1/t5l"  # a board that parses
+    suite_like = {  # lines that begin as a suite's would, with the secret where a field is
+        "moves.txt": (f"startpos {SECRET}", "move 1: not a move"),
+        "second_move.txt": (f"startpos a3a4 {SECRET}", "move 2: not a move"),
+        "side.txt": (f"{start} {SECRET} 0 1", "bad FEN: after the board come"),
+        "clock.txt": (f"{start} r {SECRET}", "bad FEN: after the board come"),
+        "tail.txt": (f"{start} r 0 1 {SECRET}", "only 'moves' and moves"),
+        "fen_moves.txt": (f"{start} r 0 1 moves {SECRET}", "move 1: not a move"),
+    }
+    for name, (line, _) in suite_like.items():
+        (tmp_path / name).write_text(line + "\n", encoding="utf-8")
     cases: dict[str, str | None] = {
+        str(tmp_path / name): words for name, (_, words) in suite_like.items()
+    }
+    cases |= {
         str(secret): "not a position",
         str(board_like): "bad FEN",
         "/etc/passwd": "not a position",
