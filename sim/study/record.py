@@ -26,6 +26,9 @@ PLAN_KEYS = {
     "openings_order", "seeds", "protocols", "pins",
 }  # fmt: skip
 MAX_LIST = MAX_CELLS * 4  # the longest list a record holds (cells, families' rungs, seeds)
+MAX_RECORD_BYTES = 32 << 20
+"""The largest study record read or written: room for :data:`MAX_CELLS` cells of about
+1.6 KB each (a 20,000-cell grid study of two rungs writes about 9 MB)."""
 
 
 class RecordError(DsqError):
@@ -297,7 +300,7 @@ def read_study_record(path: Path) -> StudyRecord:
     the field otherwise)."""
     c = _Check(path)
     try:
-        raw = json.loads(read_bounded(path).decode("utf-8"))
+        raw = json.loads(read_bounded(path, MAX_RECORD_BYTES).decode("utf-8"))
     except (OSError, ValueError) as exc:  # a link, a special file, too big, not JSON
         raise RecordError(f"{path}: unreadable study record: {exc}") from None
     d = c.table("the record", raw)

@@ -221,6 +221,7 @@ def _bot(path: str, key: str, spec: Any) -> str:
 
 
 MAX_STUDY_FILE_BYTES = 1 << 20  # a study file is a page of TOML
+MAX_TITLE = 200  # a study's title: a heading
 
 
 def _ladder(path: str, raw: dict[str, Any]) -> list[Family]:
@@ -349,8 +350,10 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
         raise _err(path, "run.scheduler", f"must be a scheduler address (text), got {scheduler!r}")
     scheduler = scheduler or None
     title = raw.get("title", name)
+    if not isinstance(title, str) or not 0 < len(title) <= MAX_TITLE:
+        raise _err(path, "title", f"must be text of 1 to {MAX_TITLE} characters")
     return Study(
-        name, str(title), path, seed, ply_cap, opening, base, design,
+        name, title, path, seed, ply_cap, opening, base, design,
         {k: list(v) for k, v in grid.items()}, interactions, list(families[0].rungs),
         families[0].pairings, games, cells, workers, scheduler, quick, suite, order,
         families if has_axes else [], protocols, seeds if has_axes else [],

@@ -69,6 +69,10 @@ STUDY_FILES: list[tuple[str, str, tuple[str, ...], str]] = [
     ),
     ("pairings a number", edited(BOTS, BOTS + "\npairings = 2"), (), "ladder.pairings"),
     ("name a number", edited('name = "h"', "name = 1"), (), "name"),
+    ("title a table", edited('name = "h"', 'name = "h"\ntitle = {a = 1}'), (), "title: must be"),
+    ("title a number", edited('name = "h"', 'name = "h"\ntitle = 3'), (), "title: must be"),
+    ("title empty", edited('name = "h"', 'name = "h"\ntitle = ""'), (), "title: must be"),
+    ("title a page", edited('name = "h"', f'name = "h"\ntitle = "{"t" * 201}"'), (), "title"),
     ("seed a fraction", edited("seed = 3", "seed = 1.5"), (), "seed"),
     ("seed too large", edited("seed = 3", "seed = 1099511627776"), (), "seed"),
     ("seed as text", edited("seed = 3", 'seed = "3"'), (), "seed"),
@@ -429,3 +433,25 @@ def test_the_intact_record_still_reads_and_a_changed_file_still_names_the_cells(
                                                         1])  # fmt: skip
     code, _, err = in_process(["study", "run", str(f), "--data", str(d), "--quiet"])
     assert code == 2 and "changed: cells removed: standard random random 1 added:" in err, err
+
+
+def test_a_study_of_the_most_cells_records_and_reads_its_record_back(tmp_path: Path) -> None:
+    """A grid of 10,000 rule sets and two rungs: 20,000 cells, the most a study may have.
+    Its record (about 9 MB) is written and read back in full: the reader's bound follows
+    from the limit on cells (a 4 MiB bound once made such a study impossible to resume)."""
+    from sim.study.record import MAX_RECORD_BYTES, read_study_record
+    from sim.study.run import register_study, study_path
+    from sim.study.spec import load_study
+
+    plies = ", ".join(str(v) for v in range(10, 1010, 10) if v != 200)  # 99 besides the base
+    seconds = ", ".join(str(v) for v in range(1, 100))
+    f = tmp_path / "big.toml"
+    f.write_text(edited(RULES, f'[rules]\nbase = "standard"\n[rules.grid]\nno_capture_plies = '
+                        f"[{plies}]\nmove_time = [{seconds}]"))  # fmt: skip
+    study = load_study(f)
+    assert len(study.cells) == 20_000
+    register_study(tmp_path / "d", study)
+    path = study_path(tmp_path / "d", "h")
+    assert 4 << 20 < path.stat().st_size < MAX_RECORD_BYTES
+    assert len(read_study_record(path).study.cells) == 20_000
+    register_study(tmp_path / "d", study)  # the same plan: accepted again
