@@ -26,7 +26,7 @@ from sim.study.errors import err as _err
 from sim.study.games import Games, _int, _unknown, read_games
 from sim.study.pins import pin_cells, read_evals
 from sim.study.rulesets import read_rules, rules_spec
-from sim.study.suite import read_openings
+from sim.study.suite import SuiteChecks, read_openings
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
 PAIRINGS = axes.PAIRINGS
@@ -246,16 +246,22 @@ def _ladder(path: str, raw: dict[str, Any]) -> list[Family]:
 
 
 def _protocols(
-    path: str, raw: dict[str, Any], labels: list[str], rules: list[str], ply_cap: int
+    path: str,
+    raw: dict[str, Any],
+    labels: list[str],
+    rules: list[str],
+    ply_cap: int,
+    seen: SuiteChecks,
 ) -> dict[str, Protocol]:
-    """Each opening protocol of ``[axes]`` with its suite read and checked."""
+    """Each opening protocol of ``[axes]`` with its suite read and checked (each file once,
+    all of them within the checks ``seen`` counts)."""
     out = {}
     for i, label in enumerate(labels):
         suite, plies = axes.parse_protocol(path, f"axes.openings[{i}]", label)
         fake = {"openings": suite} if suite else {}
         if "openings_order" in raw and suite:
             fake["openings_order"] = raw["openings_order"]
-        text, order = read_openings(path, fake, rules, plies, ply_cap)
+        text, order = read_openings(path, fake, rules, plies, ply_cap, seen)
         out[label] = Protocol(label, plies, suite, text, order)
     return out
 
@@ -303,13 +309,14 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
                 raise _err(path, "quick.rules", "keeps none of the study's rule sets")
         name = f"{name}-quick"
     rule_specs = [r for r, _ in rules]
-    suite, order = read_openings(path, raw, rule_specs, opening, ply_cap)
+    seen = SuiteChecks()
+    suite, order = read_openings(path, raw, rule_specs, opening, ply_cap, seen)
     has_axes = bool(families[0].name) or "axes" in raw or "block" in raw
     default = Protocol(
         protocol_label(opening, str(raw.get("openings", ""))), opening, "", suite, order
     )
     labels, seeds = axes.read_axes(path, raw.get("axes", {}), default, seed)
-    protocols = _protocols(path, raw, labels, rule_specs, ply_cap) if has_axes else {}
+    protocols = _protocols(path, raw, labels, rule_specs, ply_cap, seen) if has_axes else {}
     blocks = axes.read_blocks(
         path, raw.get("block"), rule_specs, families, labels, len(seeds), rules_spec
     )

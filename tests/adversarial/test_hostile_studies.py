@@ -303,6 +303,36 @@ def test_a_suite_checked_under_too_many_rule_sets_is_refused_before_it_is_read(
     assert code == 2 and "220,000 checks, more than 200,000" in err, err
 
 
+def test_the_suites_of_all_protocols_are_counted_together(tmp_path: Path) -> None:
+    """Protocols naming suites: each file is read and checked once however many protocols
+    name it, and the checks of all the suites together stay within 200,000 (199 protocols
+    naming one suite of 9,000 lines under 22 rule sets once parsed it 199 times, hours of
+    work from a 5 KB file). A second suite that takes the total over is refused before it
+    is parsed."""
+    from sim.study.suite import SuiteChecks, read_openings
+
+    (tmp_path / "a.txt").write_text("startpos\n" * 100)
+    (tmp_path / "b.txt").write_text("startpos\n" * 9_000)
+    values = ", ".join(str(v) for v in range(10, 230, 10))  # 200 is the base: 22 rule sets
+    f = tmp_path / "s.toml"
+    f.write_text(FAMILIES.replace(RULES, f'[rules]\nbase = "standard"\ndesign = '
+                                  f'"one_at_a_time"\n[rules.grid]\nno_capture_plies = [{values}]')
+                 + '[axes]\nopenings = ["suite:a.txt", "suite:a.txt+random:2", '
+                 '"suite:b.txt"]\n')  # fmt: skip
+    code, _, err = in_process(["study", "plan", str(f), "--data", str(tmp_path / "d")])
+    assert code == 2 and err.count("\n") == 1, err
+    assert (
+        "b.txt: 9,000 lines checked under 22 rule sets: 200,200 checks (2,200 of the "
+        "suites before), more than 200,000" in err
+    ), err
+    seen = SuiteChecks()
+    for plies in (0, 2, 5):
+        text, _ = read_openings(str(f), {"openings": "a.txt"}, ["standard", "datou"], plies,
+                                200, seen)  # fmt: skip
+        assert text.count("\n") == 100
+    assert seen.checks == 200 and list(seen.read) == [str(tmp_path / "a.txt")]
+
+
 # ---------------------------------------------------------------------------------------
 # A study's own record, damaged
 
