@@ -309,14 +309,14 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
                 raise _err(path, "quick.rules", "keeps none of the study's rule sets")
         name = f"{name}-quick"
     rule_specs = [r for r, _ in rules]
-    seen = SuiteChecks()
-    suite, order = read_openings(path, raw, rule_specs, opening, ply_cap, seen)
+    suites = SuiteChecks()
+    suite, order = read_openings(path, raw, rule_specs, opening, ply_cap, suites)
     has_axes = bool(families[0].name) or "axes" in raw or "block" in raw
     default = Protocol(
         protocol_label(opening, str(raw.get("openings", ""))), opening, "", suite, order
     )
     labels, seeds = axes.read_axes(path, raw.get("axes", {}), default, seed)
-    protocols = _protocols(path, raw, labels, rule_specs, ply_cap, seen) if has_axes else {}
+    protocols = _protocols(path, raw, labels, rule_specs, ply_cap, suites) if has_axes else {}
     blocks = axes.read_blocks(
         path, raw.get("block"), rule_specs, families, labels, len(seeds), rules_spec
     )
