@@ -178,7 +178,7 @@ EVAL_FILES: list[tuple[str, str, str]] = [
     ("tempo as text", _edit("tempo = 0", 'tempo = "0"'), "tempo holds '0'"),
     ("tempo a list", _edit("tempo = 0", "tempo = [0]"), "tempo holds [0]"),
     ("first danger short", _edit("first_danger = [0, ", "first_danger = ["), "first_danger"),
-    ("squares a number", _edit("squares = [", "squares = 3\nx = [").replace("]\n", "]\n", 1),
+    ("squares a number", _edit("squares = [", "squares = 3\nx = ["),
      "squares must be 8 lists"),
     ("squares of seven rows", _edit(f"  {ROW},\n", ""), "squares must be 8 lists"),
     ("a square row short", _edit(f"  {ROW},", f"  {ROW.replace('0, ', '', 1)},"),
