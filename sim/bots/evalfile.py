@@ -176,7 +176,17 @@ def parse_eval(text: str, name: str) -> EvalFile:
     accepted = doc.get("accepted", {})
     if not isinstance(meta, dict) or not isinstance(accepted, dict):
         raise EvalError("[fitted] and [accepted] are tables")
+    for table, t in (("fitted", meta), ("accepted", accepted)):
+        for k, v in t.items():
+            if not _plain(v) and not (isinstance(v, list) and all(_plain(x) for x in v)):
+                raise EvalError(f"{table}.{k} must be text, a number, true/false or a list "
+                                "of those")  # fmt: skip
     return EvalFile(name, rules, weights, meta, accepted)
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` is what a note of ``[fitted]`` or ``[accepted]`` may hold."""
+    return isinstance(value, str | int | float | bool)
 
 
 def check_reach(w: Weights) -> None:

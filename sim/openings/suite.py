@@ -49,6 +49,9 @@ MAX_SUITE_LINES = 10_000  # positions in a suite
 MAX_LINE_MOVES = 200  # moves after a line's start position (the most random opening plies)
 ORDERS = ("sequential", "random")
 BOARD_RE = re.compile(r"[0-9A-Za-z]*(?:/[0-9A-Za-z]*)+")
+MOVE_SHAPE = re.compile(r"[a-g][1-9][a-g][1-9]")
+"""A move's shape: only a token of this shape is shown in an error (a file that is no
+suite, named by mistake or on purpose, keeps its content)."""
 """What a FEN's board looks like: a line starting otherwise is not shown in an error."""
 
 
@@ -135,10 +138,12 @@ def _entry(source: str, number: int, raw: str, rules: Ruleset) -> Entry | None:
                     f"got {len(tokens)}")  # fmt: skip
     else:
         fen, rest = " ".join(tokens[:4]), tokens[4:]
+        if tokens[1] not in ("r", "b") or not all(t.isdecimal() and len(t) < 10
+                                                  for t in tokens[2:4]):  # fmt: skip
+            raise _fail(source, number, "bad FEN: after the board come the side to move "
+                        "(r or b), the no-capture clock and the fullmove number")  # fmt: skip
         if rest and rest[0] != "moves":
-            raise _fail(
-                source, number, f"after the FEN's 4 fields: 'moves' and moves, not {rest[0]!r}"
-            )
+            raise _fail(source, number, "after the FEN's 4 fields only 'moves' and moves")
         moves = rest[1:]
     if len(moves) > MAX_LINE_MOVES:
         raise _fail(source, number, f"{len(moves)} moves: a line has at most {MAX_LINE_MOVES}")
@@ -150,6 +155,9 @@ def _entry(source: str, number: int, raw: str, rules: Ruleset) -> Entry | None:
         raise _fail(source, number, f"the position is already finished ({result.winner}, "
                     f"{result.reason})")  # fmt: skip
     for i, move in enumerate(moves, start=1):
+        if not MOVE_SHAPE.fullmatch(move):
+            raise _fail(source, number, f"move {i}: not a move (a move is written "
+                        "<from><to>, e.g. a3a4)")  # fmt: skip
         try:
             pos.play(move)
         except MoveError as exc:

@@ -60,13 +60,14 @@ def atomic_write_bytes(dest: Path, data: bytes) -> None:
         raise
 
 
-def _json_bytes(obj: Any) -> bytes:
+def json_bytes(obj: Any) -> bytes:
+    """``obj`` as the indented JSON the atomic writers write (for a size checked first)."""
     return (json.dumps(obj, indent=2, sort_keys=True) + "\n").encode()
 
 
 def atomic_write_json(dest: Path, obj: Any) -> None:
     """Write ``obj`` as indented JSON to ``dest`` atomically."""
-    atomic_write_bytes(Path(dest), _json_bytes(obj))
+    atomic_write_bytes(Path(dest), json_bytes(obj))
 
 
 def create_json_exclusive(dest: Path, obj: Any) -> bool:
@@ -80,7 +81,7 @@ def create_json_exclusive(dest: Path, obj: Any) -> bool:
     """
     dest = Path(dest)
     tmp = temp_name(dest)
-    data = _json_bytes(obj)
+    data = json_bytes(obj)
     try:
         with open(tmp, "wb") as fh:
             fh.write(data)

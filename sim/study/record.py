@@ -10,7 +10,7 @@ be, cells that are a number, a cell index written as text, a games step of 0.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,9 @@ PLAN_KEYS = {
     "openings_order", "seeds", "protocols", "pins",
 }  # fmt: skip
 MAX_LIST = MAX_CELLS * 4  # the longest list a record holds (cells, families' rungs, seeds)
+MAX_RECORD_BYTES = 32 << 20
+"""The largest study record read or written: room for :data:`MAX_CELLS` cells of about
+1.6 KB each (a 20,000-cell grid study of two rungs writes about 9 MB)."""
 
 
 class RecordError(DsqError):
@@ -33,10 +36,48 @@ class RecordError(DsqError):
 
 
 @dataclass(frozen=True)
+class RecordedPlan:
+    """The plan a study started with (:meth:`sim.study.spec.Study.plan` as recorded), every
+    field checked; the keys a plan may lack are None (``pins``: recorded before bots were
+    pinned)."""
+
+    name: str
+    seed: int
+    ply_cap: int
+    opening_plies: int
+    games: Games
+    cells: tuple[tuple[str | int, ...], ...]
+    openings: str | None = None
+    openings_order: str | None = None
+    seeds: tuple[int, ...] | None = None
+    protocols: dict[str, tuple[str | int, ...]] | None = None
+    pins: dict[str, str] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The plan in the form :meth:`sim.study.spec.Study.plan` gives (the keys it was
+        recorded with), to compare with today's plan."""
+        out: dict[str, Any] = {
+            "name": self.name, "seed": self.seed, "ply_cap": self.ply_cap,
+            "opening_plies": self.opening_plies, "games": asdict(self.games),
+            "cells": [list(c) for c in self.cells],
+        }  # fmt: skip
+        if self.openings is not None:
+            out["openings"] = self.openings
+            out["openings_order"] = self.openings_order
+        if self.seeds is not None:
+            out["seeds"] = list(self.seeds)
+        if self.protocols is not None:
+            out["protocols"] = {k: list(v) for k, v in self.protocols.items()}
+        if self.pins is not None:
+            out["pins"] = dict(self.pins)
+        return out
+
+
+@dataclass(frozen=True)
 class StudyRecord:
     """A study's record: the ``plan`` it started with and the ``study`` as recorded."""
 
-    plan: dict[str, Any]
+    plan: RecordedPlan
     study: Study
 
 
@@ -116,34 +157,53 @@ def _kind(value: Any) -> str:
             float: "a number"}.get(type(value), type(value).__name__)  # fmt: skip
 
 
-def _plan(c: _Check, raw: Any) -> dict[str, Any]:
-    """The recorded plan, every field checked (compared as it is with today's plan)."""
+def _parts(c: _Check, key: str, value: Any, most: int) -> tuple[str | int, ...]:
+    """A recorded list of text and whole numbers (a cell's key, a protocol)."""
+    out: list[str | int] = []
+    for j, part in enumerate(c.items(key, value, most)):
+        if isinstance(part, bool) or not isinstance(part, str | int):
+            raise c.fail(f"{key}[{j}]", f"must be text or a whole number, not {_kind(part)}")
+        out.append(part)
+    return tuple(out)
+
+
+def _plan(c: _Check, raw: Any) -> RecordedPlan:
+    """The recorded plan, every field checked, as a :class:`RecordedPlan`."""
     p = c.table("plan", raw)
     for k in p:
         if k not in PLAN_KEYS:
             raise c.fail(f"plan.{k}", "unknown key")
-    c.text("plan.name", p.get("name"))
-    c.whole("plan.seed", p.get("seed"), 0, 2**31 - 1)
-    c.whole("plan.ply_cap", p.get("ply_cap"), 1, MAX_PLY_CAP)
-    c.whole("plan.opening_plies", p.get("opening_plies"), 0, MAX_OPENING_PLIES)
-    c.games("plan.games", p.get("games"))
-    for i, cell in enumerate(c.items("plan.cells", p.get("cells"), MAX_CELLS)):
-        key = f"plan.cells[{i}]"
-        for j, part in enumerate(c.items(key, cell, 7)):
-            if isinstance(part, bool) or not isinstance(part, str | int):
-                raise c.fail(f"{key}[{j}]", f"must be text or a whole number, not {_kind(part)}")
+    openings = order = None
     if "openings" in p:
-        c.text("plan.openings", p["openings"])
-        c.choice("plan.openings_order", p.get("openings_order"), ORDERS)
-    for i, s in enumerate(c.items("plan.seeds", p.get("seeds", []))):
-        c.whole(f"plan.seeds[{i}]", s, 0, 2**31 - 1)
-    for label, value in c.table("plan.protocols", p.get("protocols", {})).items():
-        for j, part in enumerate(c.items(f"plan.protocols.{label}", value, 3)):
-            if isinstance(part, bool) or not isinstance(part, str | int):
-                raise c.fail(f"plan.protocols.{label}[{j}]", "must be text or a whole number")
-    for k, v in c.table("plan.pins", p.get("pins", {})).items():
-        c.text(f"plan.pins.{k}", v)
-    return p
+        openings = c.text("plan.openings", p["openings"])
+        order = c.choice("plan.openings_order", p.get("openings_order"), ORDERS)
+    seeds = None
+    if "seeds" in p:
+        seeds = tuple(
+            c.whole(f"plan.seeds[{i}]", s, 0, 2**31 - 1)
+            for i, s in enumerate(c.items("plan.seeds", p["seeds"]))
+        )
+    protocols = None
+    if "protocols" in p:
+        protocols = {
+            label: _parts(c, f"plan.protocols.{label}", value, 3)
+            for label, value in c.table("plan.protocols", p["protocols"]).items()
+        }
+    pins = None
+    if "pins" in p:
+        pins = {k: c.text(f"plan.pins.{k}", v) for k, v in c.table("plan.pins", p["pins"]).items()}
+    return RecordedPlan(
+        name=c.text("plan.name", p.get("name")),
+        seed=c.whole("plan.seed", p.get("seed"), 0, 2**31 - 1),
+        ply_cap=c.whole("plan.ply_cap", p.get("ply_cap"), 1, MAX_PLY_CAP),
+        opening_plies=c.whole("plan.opening_plies", p.get("opening_plies"), 0, MAX_OPENING_PLIES),
+        games=c.games("plan.games", p.get("games")),
+        cells=tuple(
+            _parts(c, f"plan.cells[{i}]", cell, 7)
+            for i, cell in enumerate(c.items("plan.cells", p.get("cells"), MAX_CELLS))
+        ),
+        openings=openings, openings_order=order, seeds=seeds, protocols=protocols, pins=pins,
+    )  # fmt: skip
 
 
 def _study(c: _Check, raw: Any, path: Path) -> Study:
@@ -240,7 +300,7 @@ def read_study_record(path: Path) -> StudyRecord:
     the field otherwise)."""
     c = _Check(path)
     try:
-        raw = json.loads(read_bounded(path).decode("utf-8"))
+        raw = json.loads(read_bounded(path, MAX_RECORD_BYTES).decode("utf-8"))
     except (OSError, ValueError) as exc:  # a link, a special file, too big, not JSON
         raise RecordError(f"{path}: unreadable study record: {exc}") from None
     d = c.table("the record", raw)

@@ -19,10 +19,10 @@ from typing import Any, TextIO
 from engine.errors import DsqError
 from sim.batch.plan import NewSpec, plan_batches, plan_changes, recorded
 from sim.batch.progress import BatchProgress, fmt_eta
-from sim.storage.atomic import atomic_write_json
+from sim.storage.atomic import atomic_write_bytes, json_bytes
 from sim.storage.paths import resolve_data_dir
 from sim.storage.records import now_iso
-from sim.study.record import read_study_record
+from sim.study.record import MAX_RECORD_BYTES, read_study_record
 from sim.study.spec import Cell, Study
 
 STUDIES_DIR = "studies"
@@ -42,12 +42,12 @@ def register_study(data_dir: Path, study: Study, *, recorded_pins: bool = False)
     plan = study.plan()
     if path.exists():
         old_plan = read_study_record(path).plan
-        if "pins" not in old_plan:  # recorded before bots were pinned: as it was then
+        if old_plan.pins is None:  # recorded before bots were pinned: as it was then
             plan.pop("pins", None)
         elif recorded_pins:
-            study = replace(study, pins=dict(old_plan["pins"]))
+            study = replace(study, pins=dict(old_plan.pins))
             plan = study.plan()
-        changes = plan_changes(old_plan, plan)
+        changes = plan_changes(old_plan.as_dict(), plan)
         if changes:
             pins_only = all(c.startswith("pins.") for c in changes)
             hint = (
@@ -60,18 +60,17 @@ def register_study(data_dir: Path, study: Study, *, recorded_pins: bool = False)
                 f"plan ({path}); changed: {', '.join(changes)}{hint}"
             )
         return study
+    record = json_bytes({
+        "name": study.name, "title": study.title, "file": study.path,
+        "created_at": now_iso(), "plan": plan, "study": study_dict(study),
+    })  # fmt: skip
+    if len(record) > MAX_RECORD_BYTES:  # never written where it could not be read back
+        raise DsqError(
+            f"{Path(study.path).name}: the study's record would take {len(record):,} bytes, "
+            f"more than the {MAX_RECORD_BYTES:,} it may (fewer cells, or shorter specs)"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_json(
-        path,
-        {
-            "name": study.name,
-            "title": study.title,
-            "file": study.path,
-            "created_at": now_iso(),
-            "plan": plan,
-            "study": study_dict(study),
-        },
-    )
+    atomic_write_bytes(path, record)
     return study
 
 

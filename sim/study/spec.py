@@ -26,7 +26,7 @@ from sim.study.errors import err as _err
 from sim.study.games import Games, _int, _unknown, read_games
 from sim.study.pins import pin_cells, read_evals
 from sim.study.rulesets import read_rules, rules_spec
-from sim.study.suite import read_openings
+from sim.study.suite import SuiteChecks, read_openings
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,59}")
 PAIRINGS = axes.PAIRINGS
@@ -221,6 +221,7 @@ def _bot(path: str, key: str, spec: Any) -> str:
 
 
 MAX_STUDY_FILE_BYTES = 1 << 20  # a study file is a page of TOML
+MAX_TITLE = 200  # a study's title: a heading
 
 
 def _ladder(path: str, raw: dict[str, Any]) -> list[Family]:
@@ -245,16 +246,22 @@ def _ladder(path: str, raw: dict[str, Any]) -> list[Family]:
 
 
 def _protocols(
-    path: str, raw: dict[str, Any], labels: list[str], rules: list[str], ply_cap: int
+    path: str,
+    raw: dict[str, Any],
+    labels: list[str],
+    rules: list[str],
+    ply_cap: int,
+    seen: SuiteChecks,
 ) -> dict[str, Protocol]:
-    """Each opening protocol of ``[axes]`` with its suite read and checked."""
+    """Each opening protocol of ``[axes]`` with its suite read and checked (each file once,
+    all of them within the checks ``seen`` counts)."""
     out = {}
     for i, label in enumerate(labels):
         suite, plies = axes.parse_protocol(path, f"axes.openings[{i}]", label)
         fake = {"openings": suite} if suite else {}
         if "openings_order" in raw and suite:
             fake["openings_order"] = raw["openings_order"]
-        text, order = read_openings(path, fake, rules, plies, ply_cap)
+        text, order = read_openings(path, fake, rules, plies, ply_cap, seen)
         out[label] = Protocol(label, plies, suite, text, order)
     return out
 
@@ -302,13 +309,14 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
                 raise _err(path, "quick.rules", "keeps none of the study's rule sets")
         name = f"{name}-quick"
     rule_specs = [r for r, _ in rules]
-    suite, order = read_openings(path, raw, rule_specs, opening, ply_cap)
+    suites = SuiteChecks()
+    suite, order = read_openings(path, raw, rule_specs, opening, ply_cap, suites)
     has_axes = bool(families[0].name) or "axes" in raw or "block" in raw
     default = Protocol(
         protocol_label(opening, str(raw.get("openings", ""))), opening, "", suite, order
     )
     labels, seeds = axes.read_axes(path, raw.get("axes", {}), default, seed)
-    protocols = _protocols(path, raw, labels, rule_specs, ply_cap) if has_axes else {}
+    protocols = _protocols(path, raw, labels, rule_specs, ply_cap, suites) if has_axes else {}
     blocks = axes.read_blocks(
         path, raw.get("block"), rule_specs, families, labels, len(seeds), rules_spec
     )
@@ -349,8 +357,10 @@ def load_study(file: str | Path, quick: bool = False, data_dir: Path | None = No
         raise _err(path, "run.scheduler", f"must be a scheduler address (text), got {scheduler!r}")
     scheduler = scheduler or None
     title = raw.get("title", name)
+    if not isinstance(title, str) or not 0 < len(title) <= MAX_TITLE:
+        raise _err(path, "title", f"must be text of 1 to {MAX_TITLE} characters")
     return Study(
-        name, str(title), path, seed, ply_cap, opening, base, design,
+        name, title, path, seed, ply_cap, opening, base, design,
         {k: list(v) for k, v in grid.items()}, interactions, list(families[0].rungs),
         families[0].pairings, games, cells, workers, scheduler, quick, suite, order,
         families if has_axes else [], protocols, seeds if has_axes else [],

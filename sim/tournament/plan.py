@@ -22,11 +22,15 @@ from sim.core.seeds import MAX_SEED
 from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import check_batch_id, dsq_line, read_bounded
 from sim.storage.records import now_iso
+from sim.tournament.pairing import Round
 
 FORMATS = ("round-robin", "gauntlet", "swiss")
 TOURNAMENTS_DIR = "tournaments"
 MAX_PLAYERS = 64
 MAX_ROUNDS = 1000
+MAX_BATCHES = 20_000
+"""The most batches a tournament may make (rounds times the pairings of a round): counted
+from the flags or the file, and refused with the number, before any batch is made."""
 DEFAULT_GAMES_PER_PAIR = 2
 
 
@@ -47,7 +51,7 @@ class Tournament:
     openings: str = ""
     openings_order: str = "sequential"
     sprt: str | None = None
-    rounds_played: list[dict[str, Any]] = field(default_factory=list, compare=False)
+    rounds_played: list[Round] = field(default_factory=list, compare=False)
 
     def plan(self) -> dict[str, Any]:
         """What decides the games, as compared when the tournament is run again."""
@@ -88,6 +92,13 @@ class Tournament:
 def suite_digest(text: str) -> str:
     """A short digest of a suite's canonical text ("" for no suite)."""
     return hashlib.sha256(text.encode()).hexdigest()[:16] if text else ""
+
+
+def pairings_per_round(fmt: str, n: int) -> int:
+    """How many pairings (batches) a round of ``n`` players has in format ``fmt``."""
+    if fmt == "round-robin":
+        return n * (n - 1) // 2
+    return n - 1 if fmt == "gauntlet" else n // 2
 
 
 def tournament_path(data_dir: Path, tid: str) -> Path:
@@ -132,6 +143,13 @@ def make_tournament(
         rounds = max(1, math.ceil(math.log2(len(players)))) if fmt == "swiss" else 1
     if not 1 <= rounds <= MAX_ROUNDS:
         raise DsqError(f"--rounds must be 1..{MAX_ROUNDS}, got {rounds}")
+    batches = rounds * pairings_per_round(fmt, len(players))
+    if batches > MAX_BATCHES:
+        raise DsqError(
+            f"a {fmt} of {len(players)} players over {rounds:,} round"
+            f"{'' if rounds == 1 else 's'} would make {batches:,} batches, more than the "
+            f"{MAX_BATCHES:,} a tournament may have (fewer --rounds or --players)"
+        )
     if sprt is not None and fmt != "gauntlet":
         raise DsqError("--sprt tests each pairing of a gauntlet: use --format gauntlet")
     if fmt == "swiss" and rounds >= len(players) + (len(players) % 2):
@@ -221,7 +239,7 @@ def save(data_dir: Path, t: Tournament) -> None:
             "created_at": created,
             "plan": t.plan(),
             "openings_text": t.openings,
-            "rounds": t.rounds_played,
+            "rounds": [r.to_dict() for r in t.rounds_played],
         },
     )
 
@@ -301,14 +319,17 @@ def _checked(path: Path, d: dict[str, Any], tid: str) -> Tournament:
     sprt = p.get("sprt")
     if sprt is not None:
         text("plan.sprt", sprt)
+    text("created_at", d.get("created_at", ""))
     suite = text("openings_text", d.get("openings_text", ""))
     if suite_digest(suite) != p.get("openings"):
         raise fail("openings_text", "the opening suite does not match its digest")
     played = d.get("rounds", [])
     if not isinstance(played, list) or len(played) > rounds:
         raise fail("rounds", f"must be a list of at most {rounds} rounds")
-    for k, rnd in enumerate(played):
+    rounds_played = [
         _check_round(fail, whole, f"rounds[{k}]", rnd, len(specs), fmt == "swiss")
+        for k, rnd in enumerate(played)
+    ]
     try:
         t = make_tournament(
             str(fmt), specs, rules=text("plan.rules", p.get("rules")), games_per_pair=gpp,
@@ -320,16 +341,18 @@ def _checked(path: Path, d: dict[str, Any], tid: str) -> Tournament:
     changes = plan_changes(p, t.plan())
     if changes:
         raise fail("plan", f"not as dsq writes it ({', '.join(changes)})")
-    return Tournament(**{**t.__dict__, "rounds_played": played})
+    return Tournament(**{**t.__dict__, "rounds_played": rounds_played})
 
 
-def _check_round(fail: Any, whole: Any, key: str, rnd: Any, n: int, swiss: bool) -> None:
-    """A recorded round: ``pairings`` of two players each (indices below ``n``), no pair
-    twice, and a ``bye`` or null; in a Swiss, no player twice, and the bye not paired."""
+def _check_round(fail: Any, whole: Any, key: str, rnd: Any, n: int, swiss: bool) -> Round:
+    """A recorded round as a :class:`Round`: ``pairings`` of two players each (indices
+    below ``n``), no pair twice, and a ``bye`` or null; in a Swiss, no player twice, and the
+    bye not paired."""
     if not isinstance(rnd, dict) or not isinstance(rnd.get("pairings"), list):
         raise fail(key, "must be an object with a list of pairings")
     seen: set[int] = set()
     pairs: set[frozenset[int]] = set()
+    ordered: list[tuple[int, int]] = []
     for m, pair in enumerate(rnd["pairings"]):
         where = f"{key}.pairings[{m}]"
         if not isinstance(pair, list) or len(pair) != 2:
@@ -341,9 +364,11 @@ def _check_round(fail: Any, whole: Any, key: str, rnd: Any, n: int, swiss: bool)
             raise fail(where, "a player plays twice in a round of a Swiss")
         pairs.add(frozenset((i, j)))
         seen.update((i, j))
+        ordered.append((i, j))
     bye = rnd.get("bye")
     if bye is not None and whole(f"{key}.bye", bye, 0, n - 1) in seen and swiss:
         raise fail(f"{key}.bye", f"player {bye} has a bye and a pairing")
+    return Round(tuple(ordered), bye)
 
 
 def recorded_tournaments(data_dir: Path) -> list[str]:

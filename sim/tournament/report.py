@@ -20,7 +20,7 @@ from engine.errors import DsqError
 from sim.storage.reading import open_dataset
 from sim.storage.records import effective_status, read_batch_record
 from sim.tournament.plan import Tournament
-from sim.tournament.run import _stored_round, round_batches
+from sim.tournament.run import round_batches
 
 # Games a player lost by a fault (an engine's forfeit) or by its clock, per reason.
 _LOSSES_BY = """
@@ -35,7 +35,7 @@ def tournament_batches(t: Tournament) -> list[dict[str, Any]]:
     (player indices) and the round's ``bye``."""
     out = []
     for k in range(len(t.rounds_played)):
-        rnd = _stored_round(t, k)
+        rnd = t.rounds_played[k]
         for bid, i, j in round_batches(t, k, rnd):
             out.append({"round": k + 1, "batch": bid, "players": [i, j]})
     return out
@@ -146,7 +146,7 @@ def build_report(t: Tournament, data_dir: Path, confidence: float = 0.95) -> dic
     players = list(t.players)
     byes = [0] * len(players)
     for k in range(len(t.rounds_played)):
-        bye = _stored_round(t, k).bye
+        bye = t.rounds_played[k].bye
         if bye is not None:
             byes[bye] += 1
     rep: dict[str, Any] = {

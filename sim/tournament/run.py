@@ -37,11 +37,6 @@ def round_batches(t: Tournament, k: int, rnd: Round) -> list[tuple[str, int, int
     return [(t.batch_id(k, i, j), i, j) for i, j in rnd.pairings]
 
 
-def _stored_round(t: Tournament, k: int) -> Round:
-    d = t.rounds_played[k]
-    return Round(tuple((int(i), int(j)) for i, j in d["pairings"]), d.get("bye"))
-
-
 def next_round(t: Tournament, k: int, data_dir: Path) -> Round:
     """The pairings of round ``k``: fixed for a round robin and a gauntlet, from the
     recorded results of rounds ``0..k-1`` for a Swiss (every one of them done)."""
@@ -54,7 +49,7 @@ def next_round(t: Tournament, k: int, data_dir: Path) -> Round:
     met: set[frozenset[int]] = set()
     byes: set[int] = set()
     for r in range(k):
-        rnd = _stored_round(t, r)
+        rnd = t.rounds_played[r]
         if rnd.bye is not None:
             byes.add(rnd.bye)
             points[rnd.bye] += t.games_per_pair
@@ -73,13 +68,13 @@ def _round(t: Tournament, k: int, data_dir: Path) -> Round:
     """Round ``k``'s pairings, stored in the tournament's file the first time."""
     rnd = next_round(t, k, data_dir)
     if k < len(t.rounds_played):
-        if _stored_round(t, k) != rnd:
+        if t.rounds_played[k] != rnd:
             raise DsqError(
                 f"tournament {t.id}: round {k + 1} pairs differently from its record; "
                 "its earlier batches were changed"
             )
         return rnd
-    t.rounds_played.append(rnd.to_dict())
+    t.rounds_played.append(rnd)
     save(data_dir, t)
     return rnd
 

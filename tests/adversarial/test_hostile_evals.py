@@ -141,3 +141,74 @@ def test_classic_values_that_could_reach_the_mate_scores_are_refused(values: str
     res = dsq("bestmove", "--bot", f"alphabeta:depth=2,values={values}")
     line = one_line_error(res, "bestmove")
     assert "could score" in line and "at most 18,704" in line, line
+
+
+GOOD = format_eval(EvalFile("h", "standard", weights(100), {"games": 3}, {"score": 0.5}))
+ROW = "[" + ", ".join(["0"] * 63) + "]"
+TEXT_ROW = ROW.replace("0", '"0"', 1)
+
+
+def _edit(old: str, new: str) -> str:
+    assert old in GOOD, old
+    return GOOD.replace(old, new, 1)
+
+
+MATERIAL = "material = [100, 100, 100, 100, 100, 100, 100, 100]"
+# (case, the file's text, words the error must hold)
+EVAL_FILES: list[tuple[str, str, str]] = [
+    ("not TOML", "[eval\n", "not TOML"),
+    ("empty", "", "an [eval] and a [weights] table"),
+    ("weights a number", _edit("[weights]", "[x]").replace("[eval]", "weights = 3\n[eval]"),
+     "an [eval] and a [weights] table"),
+    ("format 2", _edit("format = 1", "format = 2"), "this version reads format 1"),
+    ("format as text", _edit("format = 1", 'format = "1"'), "this version reads format 1"),
+    ("another name", _edit('name = "h"', 'name = "other"'), "not 'h'"),
+    ("rules unknown", _edit('rules = "standard"', 'rules = "nonsense"'), "rules:"),
+    ("rules a number", _edit('rules = "standard"', "rules = 3"), "rules:"),
+    ("material a number", _edit(MATERIAL, "material = 100"), "material must be a list"),
+    ("material of seven", _edit(MATERIAL, MATERIAL.replace("100, ", "", 1)), "list of 8"),
+    ("material as text", _edit(MATERIAL, MATERIAL.replace("100", '"100"', 1)), "holds '100'"),
+    ("material true", _edit(MATERIAL, MATERIAL.replace("100", "true", 1)), "holds True"),
+    ("material a fraction", _edit(MATERIAL, MATERIAL.replace("100", "1.5", 1)), "holds 1.5"),
+    ("material infinite", _edit(MATERIAL, MATERIAL.replace("100", "inf", 1)), "holds inf"),
+    ("material beyond the limit", _edit(MATERIAL, MATERIAL.replace("100", "100001", 1)),
+     "within ±100000"),
+    ("order repeated", _edit("order = [8, 7,", "order = [8, 8,"), "order must list"),
+    ("order of text", _edit("order = [8,", 'order = ["8",'), "order holds '8'"),
+    ("tempo as text", _edit("tempo = 0", 'tempo = "0"'), "tempo holds '0'"),
+    ("tempo a list", _edit("tempo = 0", "tempo = [0]"), "tempo holds [0]"),
+    ("first danger short", _edit("first_danger = [0, ", "first_danger = ["), "first_danger"),
+    ("squares a number", _edit("squares = [", "squares = 3\nx = ["),
+     "squares must be 8 lists"),
+    ("squares of seven rows", _edit(f"  {ROW},\n", ""), "squares must be 8 lists"),
+    ("a square row short", _edit(f"  {ROW},", f"  {ROW.replace('0, ', '', 1)},"),
+     "a square table must be a list of 63"),
+    ("a square as text", _edit(f"  {ROW},", f"  {TEXT_ROW},"),
+     "a square table holds '0'"),
+    ("fitted a number", "fitted = 3\n" + _edit("[fitted]\ngames = 3", ""), "are tables"),
+    ("fitted holds a table", _edit("games = 3", "games = {a = 1}"), "fitted.games must be"),
+    ("accepted holds tables", _edit("score = 0.5", "score = [{a = 1}]"), "accepted.score"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "words"), [pytest.param(t, w, id=c) for c, t, w in EVAL_FILES])
+def test_a_hostile_evaluation_file_is_one_line(tmp_path: Path, text: str, words: str) -> None:
+    """``dsq bestmove`` with ``eval=h``: the file is read by its checked reader (every weight's
+    type and range, the tables' shapes, the notes' kinds) and refused in one line."""
+    data = tmp_path / "d"
+    (data / "evals").mkdir(parents=True)
+    (data / "evals" / "h.toml").write_text(text, encoding="utf-8")
+    code, out, err = in_process(["bestmove", "--bot", "alphabeta:depth=1,eval=h", "--data",
+                                 str(data)])  # fmt: skip
+    assert code == 2 and out == "", (code, err)
+    (line,) = err.strip().splitlines()
+    assert line.startswith(f"dsq bestmove: error: evaluation file {data / 'evals' / 'h.toml'}: ")
+    assert words in line, line
+
+
+def test_the_good_evaluation_file_is_read(tmp_path: Path) -> None:
+    """The text the hostile cases edit is itself accepted."""
+    data = tmp_path / "d"
+    (data / "evals").mkdir(parents=True)
+    (data / "evals" / "h.toml").write_text(GOOD, encoding="utf-8")
+    sane(searched(data, "alphabeta:depth=1,eval=h"))

@@ -69,6 +69,10 @@ STUDY_FILES: list[tuple[str, str, tuple[str, ...], str]] = [
     ),
     ("pairings a number", edited(BOTS, BOTS + "\npairings = 2"), (), "ladder.pairings"),
     ("name a number", edited('name = "h"', "name = 1"), (), "name"),
+    ("title a table", edited('name = "h"', 'name = "h"\ntitle = {a = 1}'), (), "title: must be"),
+    ("title a number", edited('name = "h"', 'name = "h"\ntitle = 3'), (), "title: must be"),
+    ("title empty", edited('name = "h"', 'name = "h"\ntitle = ""'), (), "title: must be"),
+    ("title a page", edited('name = "h"', f'name = "h"\ntitle = "{"t" * 201}"'), (), "title"),
     ("seed a fraction", edited("seed = 3", "seed = 1.5"), (), "seed"),
     ("seed too large", edited("seed = 3", "seed = 1099511627776"), (), "seed"),
     ("seed as text", edited("seed = 3", 'seed = "3"'), (), "seed"),
@@ -226,7 +230,21 @@ def _foreign(tmp_path: Path) -> dict[str, str | None]:
     secret.write_text(SECRET + "\nsecond line\n", encoding="utf-8")
     board_like = tmp_path / "board.txt"
     board_like.write_text("7/7/7 " + SECRET + " x\n", encoding="utf-8")
+    start = "L5T/1D3C1/R1P1W1E/7/7/7/e1w1p1r/1c3d1/t5l"  # a board that parses
+    suite_like = {  # lines that begin as a suite's would, with the secret where a field is
+        "moves.txt": (f"startpos {SECRET}", "move 1: not a move"),
+        "second_move.txt": (f"startpos a3a4 {SECRET}", "move 2: not a move"),
+        "side.txt": (f"{start} {SECRET} 0 1", "bad FEN: after the board come"),
+        "clock.txt": (f"{start} r {SECRET}", "bad FEN: after the board come"),
+        "tail.txt": (f"{start} r 0 1 {SECRET}", "only 'moves' and moves"),
+        "fen_moves.txt": (f"{start} r 0 1 moves {SECRET}", "move 1: not a move"),
+    }
+    for name, (line, _) in suite_like.items():
+        (tmp_path / name).write_text(line + "\n", encoding="utf-8")
     cases: dict[str, str | None] = {
+        str(tmp_path / name): words for name, (_, words) in suite_like.items()
+    }
+    cases |= {
         str(secret): "not a position",
         str(board_like): "bad FEN",
         "/etc/passwd": "not a position",
@@ -283,6 +301,36 @@ def test_a_suite_checked_under_too_many_rule_sets_is_refused_before_it_is_read(
     f.write_text(text.replace("seed = 3", 'seed = 3\nopenings = "o.txt"'))
     code, _, err = in_process(["study", "run", str(f), "--data", str(tmp_path / "d")])
     assert code == 2 and "220,000 checks, more than 200,000" in err, err
+
+
+def test_the_suites_of_all_protocols_are_counted_together(tmp_path: Path) -> None:
+    """Protocols naming suites: each file is read and checked once however many protocols
+    name it, and the checks of all the suites together stay within 200,000 (199 protocols
+    naming one suite of 9,000 lines under 22 rule sets once parsed it 199 times, hours of
+    work from a 5 KB file). A second suite that takes the total over is refused before it
+    is parsed."""
+    from sim.study.suite import SuiteChecks, read_openings
+
+    (tmp_path / "a.txt").write_text("startpos\n" * 100)
+    (tmp_path / "b.txt").write_text("startpos\n" * 9_000)
+    values = ", ".join(str(v) for v in range(10, 230, 10))  # 200 is the base: 22 rule sets
+    f = tmp_path / "s.toml"
+    f.write_text(FAMILIES.replace(RULES, f'[rules]\nbase = "standard"\ndesign = '
+                                  f'"one_at_a_time"\n[rules.grid]\nno_capture_plies = [{values}]')
+                 + '[axes]\nopenings = ["suite:a.txt", "suite:a.txt+random:2", '
+                 '"suite:b.txt"]\n')  # fmt: skip
+    code, _, err = in_process(["study", "plan", str(f), "--data", str(tmp_path / "d")])
+    assert code == 2 and err.count("\n") == 1, err
+    assert (
+        "b.txt: 9,000 lines checked under 22 rule sets: 200,200 checks (2,200 of the "
+        "suites before), more than 200,000" in err
+    ), err
+    seen = SuiteChecks()
+    for plies in (0, 2, 5):
+        text, _ = read_openings(str(f), {"openings": "a.txt"}, ["standard", "datou"], plies,
+                                200, seen)  # fmt: skip
+        assert text.count("\n") == 100
+    assert seen.checks == 200 and list(seen.read) == [str(tmp_path / "a.txt")]
 
 
 # ---------------------------------------------------------------------------------------
@@ -415,3 +463,25 @@ def test_the_intact_record_still_reads_and_a_changed_file_still_names_the_cells(
                                                         1])  # fmt: skip
     code, _, err = in_process(["study", "run", str(f), "--data", str(d), "--quiet"])
     assert code == 2 and "changed: cells removed: standard random random 1 added:" in err, err
+
+
+def test_a_study_of_the_most_cells_records_and_reads_its_record_back(tmp_path: Path) -> None:
+    """A grid of 10,000 rule sets and two rungs: 20,000 cells, the most a study may have.
+    Its record (about 9 MB) is written and read back in full: the reader's bound follows
+    from the limit on cells (a 4 MiB bound once made such a study impossible to resume)."""
+    from sim.study.record import MAX_RECORD_BYTES, read_study_record
+    from sim.study.run import register_study, study_path
+    from sim.study.spec import load_study
+
+    plies = ", ".join(str(v) for v in range(10, 1010, 10) if v != 200)  # 99 besides the base
+    seconds = ", ".join(str(v) for v in range(1, 100))
+    f = tmp_path / "big.toml"
+    f.write_text(edited(RULES, f'[rules]\nbase = "standard"\n[rules.grid]\nno_capture_plies = '
+                        f"[{plies}]\nmove_time = [{seconds}]"))  # fmt: skip
+    study = load_study(f)
+    assert len(study.cells) == 20_000
+    register_study(tmp_path / "d", study)
+    path = study_path(tmp_path / "d", "h")
+    assert 4 << 20 < path.stat().st_size < MAX_RECORD_BYTES
+    assert len(read_study_record(path).study.cells) == 20_000
+    register_study(tmp_path / "d", study)  # the same plan: accepted again

@@ -30,6 +30,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 INF = float("inf")
+MANY = [f"mcts:playouts={k}" for k in range(10, 74)]  # 64 players, canonical specs
 PAIRS = ("rounds", 0, "pairings")
 # (case, field, its new value, the words the error must hold)
 CASES: list[tuple[str, tuple[Any, ...], Any, str]] = [
@@ -80,6 +81,13 @@ CASES: list[tuple[str, tuple[Any, ...], Any, str]] = [
     ("bye garbage", ("rounds", 0, "bye"), "x", "rounds[0].bye"),
     ("bye out of range", ("rounds", 0, "bye"), 7, "rounds[0].bye"),
     ("bye also paired", ("rounds", 0, "bye"), None, ""),  # set below to a paired player
+    (
+        "a gauntlet of 64 players over 1,000 rounds",
+        ("plan",),
+        lambda doc: {**doc["plan"], "format": "gauntlet", "players": MANY, "rounds": 1000},
+        "would make 63,000 batches, more than the 20,000",
+    ),
+    ("a created_at object", ("created_at",), {"a": 1}, "created_at: must be text"),
 ]
 
 
@@ -90,6 +98,8 @@ def _damage(data: Path, tmp_path: Path, field: tuple[Any, ...], value: Any) -> P
     doc = json.loads(f.read_text())
     if field == ("rounds", 0, "bye") and value is None:
         value = doc["rounds"][0]["pairings"][0][0]  # a player who plays in the round
+    if callable(value):
+        value = value(doc)
     f.write_text(json.dumps(with_field(doc, field, value)))
     return d
 
@@ -131,3 +141,23 @@ def test_the_intact_file_still_reports_and_resumes(played: Path, tmp_path: Path)
     assert code == 0 and json.loads(out)["id"] == TID, err
     code, _, err = in_process(["tournament", "--resume", TID, "--data", str(d), "--quiet"])
     assert code == 0, err
+
+
+@pytest.mark.parametrize(
+    ("fmt", "rounds", "batches"),
+    [("round-robin", 1000, "2,016,000"), ("gauntlet", 1000, "63,000"),
+     ("round-robin", 10, "20,160")],
+)  # fmt: skip
+def test_rounds_times_players_are_counted_before_any_batch(
+    tmp_path: Path, fmt: str, rounds: int, batches: str
+) -> None:
+    """The flags: rounds times a round's pairings above 20,000 batches is refused with
+    their number, before the tournament's file or any batch is written (a round robin of
+    64 players over 1,000 rounds once registered 2,016 batches and kept playing)."""
+    d = tmp_path / "d"
+    code, out, err = in_process(["tournament", "--format", fmt, "--players", *MANY,
+                                 "--rounds", str(rounds), "--data", str(d)])  # fmt: skip
+    assert code == 2 and out == "", err
+    (line,) = err.strip().splitlines()
+    assert f"would make {batches} batches, more than the 20,000" in line, line
+    assert not d.exists()
