@@ -19,8 +19,8 @@ When an engine is stopped, :func:`end_descendants` kills (SIGKILL) and reaps:
 A process stopped by SIGTERM or SIGHUP (a service manager, a closed terminal) whose
 handler is the default one would die without stopping its engines; so the first engine a
 process starts in its main thread installs :func:`_stop_engines_and_die` for these
-signals: it ends every engine of the process and what they started as above, then the
-process dies of the signal as before.
+signals (until its last engine stops): it ends every engine of the process and what they
+started as above, then the process dies of the signal as before.
 
 Elsewhere than Linux (no ``/proc``) only the process group is killed.
 """
@@ -195,8 +195,11 @@ def started(pid: int, token: str | None = None) -> None:
 
 
 def stopped(pid: int) -> bool:
-    """Note that engine ``pid`` stopped; whether no other engine of this process runs."""
+    """Note that engine ``pid`` stopped; whether no other engine of this process runs (then
+    the stop signals get their default action back)."""
     _LIVE.pop(pid, None)
+    if not _LIVE:
+        _release_stop_signals()
     return not _LIVE
 
 
@@ -209,6 +212,17 @@ def _guard_stop_signals() -> None:
         signum = getattr(signal, name, None)
         if signum is not None and signal.getsignal(signum) == signal.SIG_DFL:
             signal.signal(signum, _stop_engines_and_die)
+
+
+def _release_stop_signals() -> None:
+    """In the main thread, give each of :data:`STOP_SIGNALS` that :func:`_guard_stop_signals`
+    handled its default action back (no engine runs: nothing to end first)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in STOP_SIGNALS:
+        signum = getattr(signal, name, None)
+        if signum is not None and signal.getsignal(signum) == _stop_engines_and_die:
+            signal.signal(signum, signal.SIG_DFL)
 
 
 def stop_engines() -> int:
