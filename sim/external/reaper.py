@@ -47,6 +47,7 @@ _COUNTER = itertools.count(1)
 _LIVE: dict[int, str | None] = {}  # the engines of this process that run, with their tokens
 STOP_SIGNALS = ("SIGTERM", "SIGHUP")  # whose default action would leave the engines running
 _adopting: int | None = None  # the pid that made itself the subreaper (a fork is not)
+_owner: int | None = None  # the pid whose engines _LIVE holds (a fork inherits them, not owns)
 
 
 @dataclass(frozen=True)
@@ -191,6 +192,10 @@ def end_descendants(
 
 def started(pid: int, token: str | None = None) -> None:
     """Note that engine ``pid`` of this process runs (its environment carries ``token``)."""
+    global _owner
+    if _owner != os.getpid():  # a fork: the engines noted are its parent's
+        _LIVE.clear()
+        _owner = os.getpid()
     _LIVE[pid] = token
 
 
@@ -228,7 +233,7 @@ def _release_stop_signals() -> None:
 def stop_engines() -> int:
     """Kill every engine this process runs and every process they started (their trees,
     sessions and tokens, and every child this process inherited); how many were killed."""
-    engines = dict(_LIVE) if _adopting == os.getpid() else {}
+    engines = dict(_LIVE) if _owner == os.getpid() else {}
     below: set[int] = set()
     try:
         table = process_table()
@@ -252,7 +257,7 @@ def _stop_engines_and_die(signum: int, frame: object) -> None:
     """The handler of :data:`STOP_SIGNALS`: :func:`stop_engines` (in the process that
     started them: a forked child inherits the handler, not the engines), then die of
     ``signum`` as without this handler."""
-    if _adopting == os.getpid():
+    if _owner == os.getpid():
         stop_engines()
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
