@@ -80,7 +80,7 @@ class EngineProcess:
                 f"engine {self.label} cannot start {str(argv[0])[:300]!r}"
                 f"{f' in {cwd}' if cwd else ''}: {getattr(exc, 'strerror', None) or exc}",
             ) from None
-        reaper.started(self.proc.pid)
+        reaper.started(self.proc.pid, self.token)
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in = self.proc.stdin.fileno()
         os.set_blocking(self._in, False)

@@ -16,6 +16,12 @@ When an engine is stopped, :func:`end_descendants` kills (SIGKILL) and reaps:
   this process started is in one of these two; a double-forked daemon is in neither), or
   that carries a token of this process.
 
+A process stopped by SIGTERM or SIGHUP (a service manager, a closed terminal) whose
+handler is the default one would die without stopping its engines; so the first engine a
+process starts in its main thread installs :func:`_stop_engines_and_die` for these
+signals (until its last engine stops): it ends every engine of the process and what they
+started as above, then the process dies of the signal as before.
+
 Elsewhere than Linux (no ``/proc``) only the process group is killed.
 """
 
@@ -28,6 +34,7 @@ import os
 import secrets
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,8 +44,10 @@ TOKEN_VAR = "DSQ_ENGINE_TOKEN"
 REAP_SECONDS = 5.0  # how long a killed process may take to be gone
 _PROCESS_TAG = f"{os.getpid()}-{secrets.token_hex(4)}"
 _COUNTER = itertools.count(1)
-_LIVE: set[int] = set()  # the engines of this process that run
+_LIVE: dict[int, str | None] = {}  # the engines of this process that run, with their tokens
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")  # whose default action would leave the engines running
 _adopting: int | None = None  # the pid that made itself the subreaper (a fork is not)
+_owner: int | None = None  # the pid whose engines _LIVE holds (a fork inherits them, not owns)
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,7 @@ def adopt_orphans() -> bool:
     """Make this process the child subreaper (Linux; once per process): orphans of the
     processes it starts become its children instead of init's. Whether it is one."""
     global _adopting
+    _guard_stop_signals()
     if _adopting == os.getpid():
         return True
     if not sys.platform.startswith("linux"):
@@ -180,15 +190,77 @@ def end_descendants(
     return len(pids)
 
 
-def started(pid: int) -> None:
-    """Note that engine ``pid`` of this process runs."""
-    _LIVE.add(pid)
+def started(pid: int, token: str | None = None) -> None:
+    """Note that engine ``pid`` of this process runs (its environment carries ``token``)."""
+    global _owner
+    if _owner != os.getpid():  # a fork: the engines noted are its parent's
+        _LIVE.clear()
+        _owner = os.getpid()
+    _LIVE[pid] = token
 
 
 def stopped(pid: int) -> bool:
-    """Note that engine ``pid`` stopped; whether no other engine of this process runs."""
-    _LIVE.discard(pid)
+    """Note that engine ``pid`` stopped; whether no other engine of this process runs (then
+    the stop signals get their default action back)."""
+    _LIVE.pop(pid, None)
+    if not _LIVE:
+        _release_stop_signals()
     return not _LIVE
+
+
+def _guard_stop_signals() -> None:
+    """In the main thread, handle each of :data:`STOP_SIGNALS` whose action is the default
+    one with :func:`_stop_engines_and_die` (a handler set by the program is kept)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in STOP_SIGNALS:
+        signum = getattr(signal, name, None)
+        if signum is not None and signal.getsignal(signum) == signal.SIG_DFL:
+            signal.signal(signum, _stop_engines_and_die)
+
+
+def _release_stop_signals() -> None:
+    """In the main thread, give each of :data:`STOP_SIGNALS` that :func:`_guard_stop_signals`
+    handled its default action back (no engine runs: nothing to end first)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in STOP_SIGNALS:
+        signum = getattr(signal, name, None)
+        if signum is not None and signal.getsignal(signum) == _stop_engines_and_die:
+            signal.signal(signum, signal.SIG_DFL)
+
+
+def stop_engines() -> int:
+    """Kill every engine this process runs and every process they started (their trees,
+    sessions and tokens, and every child this process inherited); how many were killed."""
+    engines = dict(_LIVE) if _owner == os.getpid() else {}
+    below: set[int] = set()
+    try:
+        table = process_table()
+        for pid in engines:
+            below |= descendants(pid, table)
+    except OSError:
+        pass
+    for pid in engines:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    _LIVE.clear()
+    killed = len(engines)
+    for pid, token in engines.items():
+        killed += end_descendants(pid, token, also=below)
+    return killed + end_descendants(everything=True)
+
+
+def _stop_engines_and_die(signum: int, frame: object) -> None:
+    """The handler of :data:`STOP_SIGNALS`: :func:`stop_engines` (in the process that
+    started them: a forked child inherits the handler, not the engines), then die of
+    ``signum`` as without this handler."""
+    if _owner == os.getpid():
+        stop_engines()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
 
 
 def reap_adopted(pids: set[int], deadline: float = REAP_SECONDS) -> None:

@@ -10,6 +10,8 @@ import contextlib
 import os
 import secrets
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,8 +19,9 @@ import pytest
 from sim.external import pool
 from sim.external.registry import EngineRegistry
 from sim.play.referee import play_game
+from tests.support import ROOT
 from tests.support.engines import bad_engine, processes_with, write_registry
-from tests.support.procs import dsq_peak, one_line_error, wait_for
+from tests.support.procs import WAIT, dsq_peak, env, one_line_error, popen_dsq, wait_for
 
 BIG = "x" * 100_000  # an option value longer than a pipe's buffer
 MOVE = ["move", "--rules", "standard"]
@@ -110,6 +113,64 @@ def test_an_engine_that_daemonizes_a_child_leaves_nothing(
     left = left_behind(marker)
     orphans = [pid for pid in left if parent_of(pid) == 1]
     print(f"\n{fault} on {workers} worker(s): {len(left)} left, {len(orphans)} with parent 1")
+    for pid in left:  # a failing run cleans up after itself
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert left == []
+
+
+@pytest.mark.parametrize(("fault", "signum"), [("daemon", "SIGTERM"), ("setsid", "SIGHUP")])
+def test_a_dsq_stopped_by_a_signal_ends_what_its_engine_started(
+    tmp_path: Path, fault: str, signum: str
+) -> None:
+    """``dsq play`` against an engine that daemonized a child, waiting for the person's
+    move, stopped by SIGTERM (or SIGHUP: its terminal closed): it still dies of that signal,
+    and takes the engine and the daemon with it."""
+    marker = tag()
+    reg = write_registry(tmp_path / "engines.toml", bad_engine("d", fault, tag=marker))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sim.cli", "play", "--engines", str(reg), "--red",
+         "engine:d,movetime=100", "--blue", "human", "--quiet"],
+        cwd=ROOT, env=env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        wait_for(lambda: len(processes_with(marker)) == 2 or proc.poll() is not None,
+                 "the engine and its daemon")  # fmt: skip
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(getattr(signal, signum))
+        proc.communicate(timeout=WAIT)
+    finally:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    left = left_behind(marker)
+    for pid in left:  # a failing run cleans up after itself
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == -getattr(signal, signum)
+    assert left == []
+
+
+def test_a_driver_killed_leaves_no_daemon_of_its_workers_engines(tmp_path: Path) -> None:
+    """``kill -9`` of ``dsq simulate`` on two workers, each playing an engine that daemonized
+    a child: the workers end their engines and the daemons before they die with it."""
+    marker = tag()
+    reg = write_registry(tmp_path / "engines.toml", bad_engine("d", "daemon", tag=marker))
+    args = simulate(reg, tmp_path / "data", "engine:d,movetime=100")
+    args[args.index("--games") + 1] = "400"
+    proc = popen_dsq(*args, "--workers", "2")
+
+    def in_the_workers() -> bool:  # two engines and two daemons, none the driver's own
+        found = processes_with(marker)
+        return len(found) == 4 and all(parent_of(p) not in (proc.pid, 1) for p in found)
+
+    try:
+        wait_for(lambda: in_the_workers() or proc.poll() is not None, "the workers' engines")
+        assert proc.poll() is None, proc.communicate()
+    finally:
+        proc.kill()
+        proc.communicate(timeout=WAIT)
+    left = left_behind(marker)
     for pid in left:  # a failing run cleans up after itself
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
