@@ -83,3 +83,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     from tests.support.schedule import costliest_first, load_costs
 
     items[:] = costliest_first(items, load_costs())
+
+
+# Ctrl-C as a terminal delivers it: a suite started where SIGINT is ignored (a background
+# job of a script, nohup) would pass that on to every process it starts, and the tests of
+# what an interrupt does would see none. Each process of the run (controller and xdist
+# workers) catches it again, so the programs the tests start begin with it at its default.
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    import signal
+
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
