@@ -19,6 +19,7 @@ from sim.openings.suite import load_suite
 from sim.records.replay import replay_recorded
 from sim.storage.reading import open_dataset
 from sim.storage.recordcheck import RecordError, check_spec
+from tests.support.cluster import local_cluster
 
 BLUE_TO_MOVE = "7/7/7/7/7/7/7/3l3/L6 b 0 1"
 SUITE = f"""# three openings
@@ -143,12 +144,9 @@ def test_the_record_check_knows_the_suite_fields(suite_file: Path) -> None:
 
 
 def test_dask_plays_the_same_suite_games(tmp_path: Path, suite_file: Path) -> None:
-    distributed = pytest.importorskip("distributed")
     spec = suite_spec(suite_file, openings_order="random", opening_plies=1)
     run_batches([spec], tmp_path, batch_id="inline", options=SMALL)
     suite_file.unlink()  # the workers get the suite with the spec
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster:
+    with local_cluster() as cluster:
         run_batches([spec], tmp_path, batch_id="dask", scheduler=cluster.scheduler_address)
     assert games(tmp_path, "dask").equals(games(tmp_path, "inline"))

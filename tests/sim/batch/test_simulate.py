@@ -31,6 +31,7 @@ from sim.batch import (
 from sim.storage.paths import project_root
 from sim.storage.reading import open_dataset
 from sim.storage.records import read_batch_record, request_cancel
+from tests.support.cluster import local_cluster
 from tests.support.procs import dsq_here, in_process
 
 ROOT = project_root()
@@ -126,10 +127,7 @@ def test_reference_rows_are_sane(reference: pa.Table) -> None:
 
 @pytest.fixture(scope="module")
 def dask_cluster() -> Iterator[object]:
-    distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    )
+    cluster = local_cluster()
     try:
         yield cluster
     finally:

@@ -15,6 +15,7 @@ from sim.external.check import check_engine, report_text
 from sim.external.registry import EngineRegistry
 from sim.play.referee import play_game
 from sim.storage.reading import open_dataset
+from tests.support.cluster import local_cluster
 from tests.support.engines import dsq_engine, processes_with, write_registry
 from tests.support.procs import WAIT
 
@@ -82,12 +83,10 @@ def test_pool_batch_with_an_engine_bot(registry: EngineRegistry, tmp_path: Path)
 
 @pytest.mark.slow
 def test_dask_batch_with_an_engine_bot(registry: EngineRegistry, tmp_path: Path) -> None:
-    distributed = pytest.importorskip("distributed")
     spec = make_spec("standard", "engine:dsq-dask,depth=1", "greedy", 4, seed=3, swap=True)
     ref = make_spec("standard", "alphabeta:depth=1", "greedy", 4, seed=3, swap=True)
     run_batch(ref, tmp_path, batch_id="ref")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:  # fmt: skip
+    with local_cluster() as cluster:
         options = RunOptions(chunk_games=1, engines=registry.entries_json(["dsq-dask"]))
         run_batch(spec, tmp_path, scheduler=cluster.scheduler_address, batch_id="dask",
                   options=options)  # fmt: skip

@@ -18,6 +18,7 @@ from sim.storage.reading import open_dataset
 from sim.storage.records import list_batches
 from sim.study.run import run_study
 from sim.study.spec import load_study
+from tests.support.cluster import local_cluster
 
 WAIT = 600.0  # generous deadline for an event (only reached on failure; never a speed check)
 
@@ -62,10 +63,7 @@ def test_a_worker_killed_mid_study_changes_no_game(tmp_path: Path) -> None:
     local, remote = tmp_path / "local", tmp_path / "dask"
     run_study(load_study(f), local, workers=1, quiet=True)
 
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None,
-    )  # fmt: skip
+    cluster = local_cluster()
     try:
         with ThreadPoolExecutor(max_workers=1) as pool:
             run = pool.submit(
