@@ -22,8 +22,15 @@ class MoveError(DsqError):
     """A malformed or illegal move, or a move after the end of the game."""
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """``"; did you mean X?"`` when one of ``choices`` is close to the mistyped ``word``
-    (a flag, a preset, a bot...), else ``""``: what an error line appends."""
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The one of ``choices`` closest to the mistyped ``word`` (a flag, a preset, a bot...),
+    or None when none is close."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]}?" if close else ""
+    return close[0] if close else None
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``"; did you mean X?"`` with X :func:`closest` to ``word``, else ``""``: what an
+    error line appends."""
+    close = closest(word, choices)
+    return f"; did you mean {close}?" if close else ""

@@ -9,7 +9,6 @@ print one line on stderr and exit with code 2: never a traceback.
 from __future__ import annotations
 
 import argparse
-import difflib
 import errno
 import importlib
 import re
@@ -17,7 +16,7 @@ import sys
 from typing import NoReturn
 
 from engine import __version__
-from engine.errors import DsqError, did_you_mean
+from engine.errors import DsqError, closest, did_you_mean
 from sim.commands import ALIASES
 from sim.core.addrspace import check_address_space, fit_to_address_space, out_of_memory
 
@@ -148,11 +147,9 @@ def _unrecognized(
     message = f"unrecognized arguments: {' '.join(extra)}"
     flags = [f for a in parser._actions for f in a.option_strings if f.startswith("--")]
     close = [
-        hit[0]
+        hit
         for word in extra
-        if word.startswith("--")
-        for hit in [difflib.get_close_matches(word.split("=", 1)[0], flags, n=1, cutoff=0.6)]
-        if hit
+        if word.startswith("--") and (hit := closest(word.split("=", 1)[0], flags))
     ]
     if close:
         message += f"; did you mean {' '.join(dict.fromkeys(close))}?"
