@@ -13,6 +13,7 @@ enums, so there is one source of truth.
 
 from __future__ import annotations
 
+import re
 from enum import IntEnum
 
 
@@ -165,6 +166,7 @@ SCORE_ADJUDICATIONS = frozenset(r.label for r in (Reason.ADJUDICATED_RESIGN,
                                                   Reason.ADJUDICATED_DRAW))  # fmt: skip
 JUMP_VALUES = tuple(j.label for j in Jump)
 JUMP_BLOCK_VALUES = tuple(b.label for b in JumpBlock)
+MOVE_SHAPE = re.compile(r"[a-g][1-9][a-g][1-9]")  # a stored move: from, to (fullmatch it)
 
 # Plain int constants for the compiled kernels (see the module docstring).
 RED, BLUE = int(Side.RED), int(Side.BLUE)

@@ -11,12 +11,12 @@ healthy engine back to the pool.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
 
 from engine import core
+from engine.codes import MOVE_SHAPE
 from engine.position import encode_move
 from engine.rules import Ruleset
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
@@ -29,7 +29,6 @@ from sim.external.positions import PositionText
 from sim.external.process import EngineFault
 from sim.external.registry import EngineRegistry
 
-_MOVE_RE = re.compile(r"^[a-g][1-9][a-g][1-9]$")
 NULL_MOVES = ("0000", "(none)", "none", "null")
 
 
@@ -113,7 +112,7 @@ class EngineBot:
         name = self.entry.name
         if move.lower() in NULL_MOVES:
             raise EngineFault("null_move", f"engine {name} answered bestmove {move or '(none)'}")
-        if not _MOVE_RE.match(move):
+        if not MOVE_SHAPE.fullmatch(move):
             raise EngineFault("garbage", f"engine {name} answered bestmove {move[:40]!r}")
         code = encode_move(move)
         n = int(core.legal_moves(st, self.rules_array, self._buf))

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.codes import MOVE_SHAPE
 from sim.external.process import EngineFault, EngineProcess
 from sim.external.registry import EngineEntry
 
@@ -28,7 +29,6 @@ MAX_ANSWER_BYTES = 4 << 20  # bytes of one handshake or one query answer
 _PERFT_RE = re.compile(
     r"(?:perft\s*\(?\s*\d+\s*\)?|nodes(?: searched)?|total)\s*[=:]\s*(\d+)", re.IGNORECASE
 )
-_MOVE_RE = re.compile(r"^[a-g][1-9][a-g][1-9]$", re.IGNORECASE)  # either case: lowered
 _HASHES: dict[tuple[str, int, int], str] = {}
 
 
@@ -42,7 +42,7 @@ class UnreadableMoves(EngineFault):
 
 def move_word(word: str) -> str:
     """A move an engine wrote, in dsq's case (``F2E2`` is ``f2e2``); other words as they are."""
-    return word.lower() if _MOVE_RE.match(word) else word
+    return word.lower() if MOVE_SHAPE.fullmatch(word.lower()) else word  # either case
 
 
 @dataclass
@@ -97,7 +97,7 @@ def parse_info(tokens: list[str]) -> dict[str, Any]:
                     out["mate_in"] = value
                 i += 3
             elif t == "pv":
-                out["pv"] = [m.lower() for m in tokens[i + 1 :] if _MOVE_RE.match(m)]
+                out["pv"] = [m.lower() for m in tokens[i + 1 :] if MOVE_SHAPE.fullmatch(m.lower())]
                 break
             else:
                 i += 1
@@ -300,7 +300,7 @@ class EngineClient:
             head, sep, rest = line.partition(":")
             if sep and "moves" in head.lower():
                 words = rest.split()
-                if not all(_MOVE_RE.match(t) for t in words):
+                if not all(MOVE_SHAPE.fullmatch(t.lower()) for t in words):
                     raise UnreadableMoves(self.entry.name, line)
                 return sorted(t.lower() for t in words)
         return None

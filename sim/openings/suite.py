@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.codes import MOVE_SHAPE
 from engine.errors import DsqError, FenError, MoveError, RulesError
 from engine.position import Position, encode_move
 from engine.rng import GOLDEN, MASK64, mix64
@@ -49,9 +50,6 @@ MAX_SUITE_LINES = 10_000  # positions in a suite
 MAX_LINE_MOVES = 200  # moves after a line's start position (the most random opening plies)
 ORDERS = ("sequential", "random")
 BOARD_RE = re.compile(r"[0-9A-Za-z]*(?:/[0-9A-Za-z]*)+")
-MOVE_SHAPE = re.compile(r"[a-g][1-9][a-g][1-9]")
-"""A move's shape: only a token of this shape is shown in an error (a file that is no
-suite, named by mistake or on purpose, keeps its content)."""
 """What a FEN's board looks like: a line starting otherwise is not shown in an error."""
 
 
@@ -155,7 +153,7 @@ def _entry(source: str, number: int, raw: str, rules: Ruleset) -> Entry | None:
         raise _fail(source, number, f"the position is already finished ({result.winner}, "
                     f"{result.reason})")  # fmt: skip
     for i, move in enumerate(moves, start=1):
-        if not MOVE_SHAPE.fullmatch(move):
+        if not MOVE_SHAPE.fullmatch(move):  # only a move's shape is shown in an error
             raise _fail(source, number, f"move {i}: not a move (a move is written "
                         "<from><to>, e.g. a3a4)")  # fmt: skip
         try:

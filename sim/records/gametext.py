@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.codes import MOVE_SHAPE
 from engine.errors import DsqError
 
 RESULTS = {"red": "1-0", "blue": "0-1", "draw": "1/2-1/2"}
@@ -65,7 +66,6 @@ KNOWN_TAGS = {
 }
 
 TAG_RE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+("(?:[^"\\]|\\.)*")\]')
-MOVE_RE = re.compile(r"[a-g][1-9][a-g][1-9]")
 NUMBER_RE = re.compile(r"\d+\.(\.\.)?")
 MS_RE = re.compile(r"(\d{1,10})ms")
 SCORE_RE = re.compile(r"[+-](\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?(nan|inf)")
@@ -261,7 +261,7 @@ def _read_moves(game: GameText, line: str, number: int) -> bool:
             game.times.append(None)
         if token in WINNER_OF or token == "*":
             game.result = (token, number)
-        elif MOVE_RE.fullmatch(token):
+        elif MOVE_SHAPE.fullmatch(token):
             game.moves.append((token, number))
         elif not NUMBER_RE.fullmatch(token):
             raise GameTextError(number, f"expected a move like a3a4, got {token[:40]!r}")
