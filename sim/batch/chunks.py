@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -211,7 +210,7 @@ def _warm_up(spec: BatchSpec, tables: str) -> None:
     from sim.bots.context import BotContext
     from sim.bots.protocol import warm_up
 
-    context = BotContext(Path(tables) if tables else None)
+    context = BotContext.of(tables)
     for bot in {spec.red, spec.blue}:
         warm_up(bot, spec.rules, context)
 

@@ -26,6 +26,12 @@ class BotContext:
     tables: Path | None = None
     engines: EngineRegistry | None = None
 
+    @classmethod
+    def of(cls, tables: str | None, engines: EngineRegistry | None = None) -> BotContext:
+        """The context of a game or a batch's chunk, whose ``tables`` folder is given as
+        text (``""`` or None: the default one)."""
+        return cls(Path(tables) if tables else None, engines)
+
     def tables_root(self) -> Path:
         """The tables folder bots of this context read."""
         if self.tables is not None:

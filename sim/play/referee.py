@@ -30,7 +30,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -159,7 +158,7 @@ def play_game(
         st = core.new_state(ply_cap + 1)
         st[: start.shape[0]] = start
         extras: dict[str, Any] = {}
-        context = BotContext(Path(tables) if tables else None, engines)
+        context = BotContext.of(tables, engines)
         packed = _play_stepwise(
             st,
             ruleset,
