@@ -16,7 +16,6 @@ of file on its stdin when dsq's process ends.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import select
 import signal
@@ -62,25 +61,26 @@ class EngineProcess:
         self.label = label or os.path.basename(argv[0])
         self.log: EngineLog | None = None
         self.token = reaper.new_token()
-        reaper.adopt_orphans()
-        try:
-            self.proc = subprocess.Popen(
-                list(argv),
-                cwd=cwd,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
-                start_new_session=True,
-                env=reaper.engine_env(self.token),
-            )
-        except (OSError, ValueError) as exc:  # ValueError: a NUL in the command line
-            raise EngineFault(
-                "handshake",
-                f"engine {self.label} cannot start {str(argv[0])[:300]!r}"
-                f"{f' in {cwd}' if cwd else ''}: {getattr(exc, 'strerror', None) or exc}",
-            ) from None
-        reaper.started(self.proc.pid, self.token)
+        with reaper.starting():  # a stop signal meanwhile ends this engine too
+            reaper.adopt_orphans()
+            try:
+                self.proc = subprocess.Popen(
+                    list(argv),
+                    cwd=cwd,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    bufsize=0,
+                    start_new_session=True,
+                    env=reaper.engine_env(self.token),
+                )
+            except (OSError, ValueError) as exc:  # ValueError: a NUL in the command line
+                raise EngineFault(
+                    "handshake",
+                    f"engine {self.label} cannot start {str(argv[0])[:300]!r}"
+                    f"{f' in {cwd}' if cwd else ''}: {getattr(exc, 'strerror', None) or exc}",
+                ) from None
+            reaper.started(self.proc.pid, self.token)
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in = self.proc.stdin.fileno()
         os.set_blocking(self._in, False)
@@ -234,8 +234,7 @@ class EngineProcess:
         pid = self.proc.pid
         below: set[int] = set()
         if self.proc.poll() is None:  # what it started, while they are still below it
-            with contextlib.suppress(OSError):
-                below = reaper.doomed(tree_of=pid)
+            below = reaper.freeze(pid)
         try:
             os.killpg(pid, signal.SIGKILL)
         except OSError:  # the group is gone already

@@ -7,9 +7,12 @@ that starts engines makes itself the *child subreaper* (``prctl(PR_SET_CHILD_SUB
 :func:`adopt_orphans`): the orphans of its engines become its own children. Each engine
 also gets a token in its environment (:data:`TOKEN_VAR`, inherited by what it starts).
 
-When an engine is stopped, :func:`end_descendants` kills (SIGKILL) and reaps:
+When an engine is stopped, :func:`freeze` first stops (SIGSTOP) it and every process
+below it (found by parent links in ``/proc``), round after round until none is new, so
+that none can start another or leave the tree while they die; then
+:func:`end_descendants` kills (SIGKILL) and reaps:
 
-- every descendant of the engine still below it (found by parent links in ``/proc``);
+- every process :func:`freeze` found below the engine;
 - every process in the engine's session or carrying its token, wherever it went;
 - with ``everything`` (no other engine of this process is running), every child this
   process inherited: one whose session is neither this process's nor its own (a process
@@ -21,6 +24,10 @@ handler is the default one would die without stopping its engines; so the first 
 process starts in its main thread installs :func:`_stop_engines_and_die` for these
 signals (until its last engine stops): it ends every engine of the process and what they
 started as above, then the process dies of the signal as before.
+
+An engine is started and noted inside :func:`starting`: a stop signal that arrives in
+between (the engine runs, but is not noted yet) is acted on as soon as it is noted, and
+:func:`stop_engines` called from another thread waits for it to be noted.
 
 Elsewhere than Linux (no ``/proc``) only the process group is killed.
 """
@@ -36,6 +43,8 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +57,12 @@ _LIVE: dict[int, str | None] = {}  # the engines of this process that run, with 
 STOP_SIGNALS = ("SIGTERM", "SIGHUP")  # whose default action would leave the engines running
 _adopting: int | None = None  # the pid that made itself the subreaper (a fork is not)
 _owner: int | None = None  # the pid whose engines _LIVE holds (a fork inherits them, not owns)
+FREEZE_ROUNDS = 100  # rounds of freeze (each stops what the last one found started)
+START_SECONDS = 30.0  # how long stop_engines waits for an engine being started to be noted
+_STARTING = threading.RLock()  # held while an engine is started and noted
+_main_starting = 0  # how deep the main thread is in starting()
+_deferred: int | None = None  # a stop signal that arrived while the main thread was starting
+_stopping = False  # the stop handler runs (a second signal meanwhile changes nothing)
 
 
 @dataclass(frozen=True)
@@ -138,19 +153,18 @@ def descendants(pid: int, table: dict[int, Proc]) -> set[int]:
 
 
 def doomed(
-    tree_of: int | None = None,
     session_of: int | None = None,
     token: str | None = None,
     everything: bool = False,
 ) -> set[int]:
-    """The pids to kill: the descendants of ``tree_of`` (a running engine), the processes
-    in the session of ``session_of`` (an engine's pid; skipped while another engine of this
-    process has it again), those carrying ``token``, and with ``everything`` every child
-    this process inherited (see the module's docstring)."""
+    """The pids to kill: the processes in the session of ``session_of`` (an engine's pid;
+    skipped while another engine of this process has it again), those carrying ``token``,
+    and with ``everything`` every child this process inherited (see the module's
+    docstring)."""
     table = process_table()
     me = os.getpid()
     my_sid = table[me].sid if me in table else os.getsid(0)
-    found: set[int] = descendants(tree_of, table) if tree_of is not None else set()
+    found: set[int] = set()
     if session_of is not None and session_of not in _LIVE:
         found |= {p.pid for p in table.values() if p.sid == session_of and p.pid != session_of}
     for p in table.values():
@@ -166,6 +180,28 @@ def doomed(
     return found
 
 
+def freeze(pid: int) -> set[int]:
+    """Stop (SIGSTOP) running engine ``pid``'s process group and every process below it,
+    again until no new one appears (a stopped process cannot start another, and none is
+    re-parented while its parent stays), so that all of them can be killed; the pids below
+    it. At most :data:`FREEZE_ROUNDS` rounds; never raises."""
+    with suppress(OSError):
+        os.killpg(pid, signal.SIGSTOP)
+    frozen: set[int] = set()
+    for _ in range(FREEZE_ROUNDS):
+        try:
+            new = descendants(pid, process_table()) - frozen
+        except OSError:
+            break
+        if not new:
+            break
+        for child in new:
+            with suppress(OSError):
+                os.kill(child, signal.SIGSTOP)
+        frozen |= new
+    return frozen
+
+
 def end_descendants(
     engine_pid: int | None = None,
     token: str | None = None,
@@ -177,7 +213,7 @@ def end_descendants(
     and with ``everything`` every child this process inherited; reap those that are this
     process's children. Returns how many processes were killed; never raises."""
     try:
-        pids = doomed(None, engine_pid, token, everything) | (also or set())
+        pids = doomed(engine_pid, token, everything) | (also or set())
     except OSError:
         pids = set(also or ())
     pids.discard(os.getpid())
@@ -188,6 +224,26 @@ def end_descendants(
             pass
     reap_adopted(pids)
     return len(pids)
+
+
+@contextmanager
+def starting() -> Iterator[None]:
+    """Hold while an engine is started and noted with :func:`started`: a stop signal that
+    arrives meanwhile in the main thread is acted on when the block ends (the engine noted,
+    so it is ended too), and :func:`stop_engines` in another thread waits for the end."""
+    global _main_starting, _deferred
+    main = threading.current_thread() is threading.main_thread()
+    try:
+        with _STARTING:
+            _main_starting += main
+            try:
+                yield
+            finally:
+                _main_starting -= main
+    finally:
+        if main and not _main_starting and _deferred is not None:
+            signum, _deferred = _deferred, None
+            _stop_engines_and_die(signum, None)
 
 
 def started(pid: int, token: str | None = None) -> None:
@@ -232,15 +288,21 @@ def _release_stop_signals() -> None:
 
 def stop_engines() -> int:
     """Kill every engine this process runs and every process they started (their trees,
-    sessions and tokens, and every child this process inherited); how many were killed."""
+    sessions and tokens, and every child this process inherited); how many were killed.
+    An engine another thread is starting is waited for (at most :data:`START_SECONDS`)."""
+    waited = _STARTING.acquire(timeout=START_SECONDS)
+    try:
+        return _stop_noted_engines()
+    finally:
+        if waited:
+            _STARTING.release()
+
+
+def _stop_noted_engines() -> int:
     engines = dict(_LIVE) if _owner == os.getpid() else {}
     below: set[int] = set()
-    try:
-        table = process_table()
-        for pid in engines:
-            below |= descendants(pid, table)
-    except OSError:
-        pass
+    for pid in engines:
+        below |= freeze(pid)
     for pid in engines:
         try:
             os.killpg(pid, signal.SIGKILL)
@@ -256,7 +318,15 @@ def stop_engines() -> int:
 def _stop_engines_and_die(signum: int, frame: object) -> None:
     """The handler of :data:`STOP_SIGNALS`: :func:`stop_engines` (in the process that
     started them: a forked child inherits the handler, not the engines), then die of
-    ``signum`` as without this handler."""
+    ``signum`` as without this handler. Deferred while the main thread is starting an
+    engine (see :func:`starting`); a signal arriving while it runs changes nothing."""
+    global _deferred, _stopping
+    if _main_starting:
+        _deferred = signum
+        return
+    if _stopping:
+        return
+    _stopping = True
     if _owner == os.getpid():
         stop_engines()
     signal.signal(signum, signal.SIG_DFL)

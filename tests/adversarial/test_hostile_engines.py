@@ -151,6 +151,41 @@ def test_a_dsq_stopped_by_a_signal_ends_what_its_engine_started(
     assert left == []
 
 
+STOPPED_WHILE_STARTING = """
+import os, signal, sys
+from sim.external import reaper
+from sim.external.process import EngineProcess
+
+note = reaper.started
+
+
+def noted_after_a_stop_signal(pid, token=None):
+    os.kill(os.getpid(), signal.SIGTERM)  # the engine runs, and is not noted yet
+    note(pid, token)
+
+
+reaper.started = noted_after_a_stop_signal
+engine = EngineProcess([sys.executable, "-m", "tests.support.bad_engine", "daemon",
+                        "--tag", sys.argv[1]])
+print("not stopped", flush=True)
+"""
+
+
+def test_a_stop_signal_while_an_engine_starts_ends_that_engine_too(tmp_path: Path) -> None:
+    """SIGTERM delivered after an engine process is started and before it is noted as one
+    (as when a pool worker's driver dies at that moment): the process still dies of it, and
+    the engine and the daemon it goes on to start are ended, not left to init."""
+    marker = tag()
+    res = subprocess.run([sys.executable, "-c", STOPPED_WHILE_STARTING, marker], cwd=ROOT,
+                         env=env(), capture_output=True, text=True, timeout=WAIT)  # fmt: skip
+    left = left_behind(marker)
+    for pid in left:  # a failing run cleans up after itself
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert res.returncode == -signal.SIGTERM, res.stdout + res.stderr
+    assert left == []
+
+
 def test_a_driver_killed_leaves_no_daemon_of_its_workers_engines(tmp_path: Path) -> None:
     """``kill -9`` of ``dsq simulate`` on two workers, each playing an engine that daemonized
     a child: the workers end their engines and the daemons before they die with it."""
