@@ -60,6 +60,7 @@ class AlphaBetaBot(SearchBot):
         self.noise = int(p["noise"])
         self.node_budget = int(p["nodes"])
         self.contempt = int(p["contempt"])
+        self.lmr = int(p["lmr"])
         self.ws = S.new_workspace(tt_entries(p["tt_mb"]), self.values, self.block)
         # Touch every page of the table now (np.zeros maps them lazily): faulting them in
         # during the first searches would cost those moves milliseconds of their budget.
@@ -118,6 +119,7 @@ class AlphaBetaBot(SearchBot):
         h = int(full_hash(work, ZOBRIST))
         ctl[S.X_ROOT_SIDE] = int(work[core.S_SIDE])
         ctl[S.X_CONTEMPT] = self.contempt
+        ctl[S.X_LMR] = self.lmr
         S.record_history_hashes(work, h, ctl)
         best, score, reached, line = int(buf[0]), 0, 0, [int(buf[0])]
         if n > 1:

@@ -321,6 +321,18 @@ KINDS: dict[str, BotKind] = {
                 VALUES,
                 EVAL,
                 TABLEBASE,
+                Param(
+                    "lmr",
+                    "int",
+                    0,
+                    "late-move reductions: 1 searches each quiet move after the third one "
+                    "ply shallower first (two from the ninth on, at depth 5 and more), and "
+                    "again at full depth only if it beats the best so far; 0 searches "
+                    "every move to full depth",
+                    0,
+                    1,
+                    listed=False,
+                ),
             ),
             "sim.bots.alphabeta:AlphaBetaBot",
             fill=both(budget_lifts_cap(DEPTH, ("time_ms", "nodes")), fill_eval),

@@ -64,7 +64,8 @@ HIST_OFF = V_OFF + 8  # history scores by history_slot (HIST_USED of the 4096 re
 HIST_USED = NSQ * 8
 KILL_OFF = HIST_OFF + 4096  # two killers per ply
 X_OFF = KILL_OFF + 2 * (MAX_PLY + 2)  # more control words
-X_ROOT_SIDE, X_CONTEMPT = X_OFF, X_OFF + 1
+X_ROOT_SIDE, X_CONTEMPT, X_LMR = X_OFF, X_OFF + 1, X_OFF + 2
+LATE = (1 << 22) - 1  # ordering scores below this one: quiet moves, not killers
 REP_RING = 256  # hashes of the last positions, by ply number modulo REP_RING
 REP_OFF = X_OFF + 8
 REP_LOOKBACK = 120
@@ -412,6 +413,7 @@ def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
     # move ahead (the picks do not depend on the searches between them).
     ahead = depth > 1
     leaf = depth <= 1 or ply + 1 >= MAX_PLY - 1  # the children are quiescence searches
+    reduce = ws[X_LMR] != 0 and depth >= 3  # late-move reductions (the bot's lmr)
     mv = ml[ply, 0]
     if ahead and mv != tt_move:
         prefetch_row(tt, child_slot(st, rules, mv, h, mask))
@@ -430,9 +432,16 @@ def search(st, rules, tt, ml, pv, ws, h, depth, ply, alpha, beta):
             if i > 0 and alpha < score < beta:
                 score = -horizon(st, rules, ml, pv, ws, h2, ply + 1, -beta, -alpha)
         else:
-            score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, lo, -alpha)
-            if i > 0 and alpha < score < beta:
-                score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -beta, -alpha)
+            score = alpha + 1  # searched to full depth unless a reduced search fails low
+            if reduce and i >= 3 and ml[ply, MM + i] < LATE:  # a late quiet move
+                d = depth - 2 if i < 8 or depth < 5 else depth - 3
+                score = -search(st, rules, tt, ml, pv, ws, h2, d, ply + 1, -alpha - 1, -alpha)
+            if score > alpha:
+                score = -search(st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, lo, -alpha)
+                if i > 0 and alpha < score < beta:
+                    score = -search(
+                        st, rules, tt, ml, pv, ws, h2, depth - 1, ply + 1, -beta, -alpha
+                    )
         core.unmake_move(st)
         if ws[C_ABORT] != 0:
             return 0

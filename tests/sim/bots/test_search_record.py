@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine import Position
+from engine.position import decode_move
 from engine.rng import seed_state
 from sim.bots import make_bot
 
@@ -39,3 +40,23 @@ def test_fixed_depth_search_is_unchanged(rules: str) -> None:
         got = {k: bot.info[k] for k in ("pv", "score", "nodes", "seldepth", "depth")}
         want = {k: rec[k] for k in got}
         assert got == want, (len(rec["moves"]), rec["depth"])
+
+
+def test_late_move_reductions_change_nothing_below_depth_3_and_search_less_above() -> None:
+    """``lmr=1`` reduces only at nodes 3 plies or more from the horizon: the recorded
+    searches to depths 1 and 2 are the same; to depth 6 the record's positions take fewer
+    nodes in all, and each answer is a legal move."""
+    nodes = {"without": 0, "with": 0}
+    for rec in (s for s in SEARCHES if s["depth"] in (1, 2, 6)):
+        pos = Position(rec["rules"])
+        pos.play_moves(rec["moves"])
+        bot = make_bot(f"alphabeta:depth={rec['depth']},eval=classic,lmr=1", pos.rules,
+                       seed_state(1))  # fmt: skip
+        assert decode_move(bot.choose(pos.st)) in pos.legal_moves()
+        if rec["depth"] < 3:
+            assert (bot.info["pv"], bot.info["score"], bot.info["nodes"]) == (
+                rec["pv"], rec["score"], rec["nodes"])  # fmt: skip
+        else:
+            nodes["without"] += rec["nodes"]
+            nodes["with"] += bot.info["nodes"]
+    assert nodes["with"] < nodes["without"] * 0.5, nodes
