@@ -65,7 +65,8 @@ def search_rates(clock: Clock = time.perf_counter) -> dict[str, Any]:
     """``dsq bench``'s alpha-beta figures: the initial position at depth 9, and 12
     middlegame positions at depth 7 (``standard``), with the classic evaluation and with
     the shipped tuned one (``tuned``, the same middlegames; ``tuned_share``: its rate over
-    the classic one's)."""
+    the classic one's), and the time to depth 9 there with and without late-move
+    reductions (``to_depth``, :func:`time_to_depth`)."""
     # lazy: start-up time (the bot catalogue: only when a bot is named)
     from sim.bots import make_bot
 
@@ -78,4 +79,14 @@ def search_rates(clock: Clock = time.perf_counter) -> dict[str, Any]:
         "tuned": alphabeta_rate(mid, 7, clock, ",eval=auto"),
     }
     out["tuned_share"] = out["tuned"]["nodes_per_s"] / out["midgame"]["nodes_per_s"]
+    out["to_depth"] = time_to_depth(mid, 9, clock)
     return out
+
+
+def time_to_depth(positions: list[Position], depth: int, clock: Clock) -> dict[str, Any]:
+    """Seconds and nodes of the shipped evaluation to reach ``depth`` in ``positions``,
+    without and with late-move reductions (``lmr=1``); ``share``: the second's time over
+    the first's."""
+    plain = alphabeta_rate(positions, depth, clock, ",eval=auto")
+    reduced = alphabeta_rate(positions, depth, clock, ",eval=auto,lmr=1")
+    return {"plain": plain, "lmr": reduced, "share": reduced["seconds"] / plain["seconds"]}

@@ -110,6 +110,12 @@ def run(args: argparse.Namespace) -> int:
         f"{t['nodes_per_s'] / 1e6:.2f} M nodes/s = {report['alphabeta']['tuned_share']:.2f}x "
         "the classic one's"
     )
+    ttd = report["alphabeta"]["to_depth"]
+    print(
+        f"alpha-beta, 12 middlegames, to depth {ttd['plain']['depth']}: "
+        f"{ttd['plain']['seconds']:.2f} s ({ttd['plain']['nodes']:,} nodes); with lmr=1 "
+        f"{ttd['lmr']['seconds']:.2f} s ({ttd['lmr']['nodes']:,} nodes) = {ttd['share']:.2f}x"
+    )
     m = report["mcts"]
     print(f"MCTS, 12 middlegames: {m['playouts_per_s']:,.0f} playouts/s")
     for g in report.get("strong_game", []):

@@ -25,6 +25,10 @@ def test_every_figure_in_one_report() -> None:
     tuned = report["alphabeta"]["tuned"]
     assert (tuned["depth"], tuned["positions"]) == (7, 12) and tuned["nodes"] > 0
     assert report["alphabeta"]["tuned_share"] > 0
+    ttd = report["alphabeta"]["to_depth"]
+    assert ttd["plain"]["depth"] == ttd["lmr"]["depth"] == 9
+    assert 0 < ttd["lmr"]["nodes"] < ttd["plain"]["nodes"]  # the reductions search less
+    assert ttd["share"] == ttd["lmr"]["seconds"] / ttd["plain"]["seconds"]
     assert report["mcts"]["positions"] == 12 and report["mcts"]["playouts_per_s"] > 0
     strong = report["strong_game"]
     assert [g["rules"] for g in strong] == ["standard", "yeshou", "datou"]
