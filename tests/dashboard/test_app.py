@@ -300,9 +300,10 @@ def _wait_for(at: AppTest, predicate, seconds: float = WAIT) -> None:  # noqa: A
 
 def test_a_running_batch_can_be_cancelled_and_a_new_session_sees_it(monkeypatch, data_copy):
     at = run_app(monkeypatch, data_copy, "simulate")
-    # Alpha-beta at depth 2 plays about 50 games a CPU second: 2,000 games outlast the page's
-    # clicks however loaded the machine (greedy's 5,000 could finish before the cancel).
-    games = 2000
+    # Alpha-beta at depth 2 plays about 50 games a CPU second: the page's most, 20,000 games
+    # (400 CPU s), outlast its clicks however loaded the machine (2,000 finished before the
+    # cancel once, on two cores running three other searches).
+    games = 20_000
     at.selectbox(key="sim_red_bot").set_value("alphabeta").run()
     at.number_input(key="sim_red_alphabeta_depth").set_value(2).run()
     at.number_input(key="sim_games").set_value(games).run()
