@@ -32,6 +32,7 @@ from sim.bots.searching import SearchBot
 from sim.bots.spec import BotSpec
 
 _MASK63 = (1 << 63) - 1
+ASPIRATION = 40  # the first aspiration window's half-width (aspiration=1)
 
 
 def tt_entries(tt_mb: int) -> int:
@@ -61,6 +62,7 @@ class AlphaBetaBot(SearchBot):
         self.node_budget = int(p["nodes"])
         self.contempt = int(p["contempt"])
         self.lmr = int(p["lmr"])
+        self.aspiration = int(p["aspiration"])
         self.ws = S.new_workspace(tt_entries(p["tt_mb"]), self.values, self.block)
         # Touch every page of the table now (np.zeros maps them lazily): faulting them in
         # during the first searches would cost those moves milliseconds of their budget.
@@ -125,9 +127,7 @@ class AlphaBetaBot(SearchBot):
         if n > 1:
             for depth in range(1, self.depth + 1):
                 ctl[S.C_BUDGET] = 1 if depth > 1 else 0
-                value = int(
-                    S.search(work, ra, ws["tt"], ws["ml"], pv, ctl, h, depth, 0, -S.INF, S.INF)
-                )
+                value = self._iterate(work, h, depth, score)
                 if ctl[S.C_ABORT]:
                     break
                 length = int(pv[0, 0])
@@ -148,6 +148,29 @@ class AlphaBetaBot(SearchBot):
         if advice is not None:
             self.info["tablebase"] = advice.info()
         return best
+
+    def _iterate(self, work: np.ndarray, h: int, depth: int, last: int) -> int:
+        """One iteration to ``depth``: with ``aspiration=1`` (from depth 4, after a score
+        outside the mate range), in a window of ``ASPIRATION`` around the ``last``
+        iteration's score, widened fourfold on the side it fails until it holds;
+        otherwise (and always at first) in the full window."""
+        ws = self.ws
+        tt, ml, pv, ctl = ws["tt"], ws["ml"], ws["pv"], ws["ws"]
+        if not self.aspiration or depth < 4 or abs(last) > S.MATE_BOUND:
+            return int(
+                S.search(work, self.rules_array, tt, ml, pv, ctl, h, depth, 0, -S.INF, S.INF)
+            )
+        below = above = ASPIRATION
+        while True:
+            alpha = max(last - below, -S.INF)
+            beta = min(last + above, S.INF)
+            value = int(S.search(work, self.rules_array, tt, ml, pv, ctl, h, depth, 0, alpha, beta))
+            if ctl[S.C_ABORT] or alpha < value < beta:
+                return value
+            if value <= alpha:
+                below = S.INF if below * 4 > S.MATE_BOUND else below * 4
+            else:
+                above = S.INF if above * 4 > S.MATE_BOUND else above * 4
 
     def last_score(self) -> float | None:
         """The last move's score on the common scale of :mod:`sim.bots.scores` (a mate ±1,

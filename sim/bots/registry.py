@@ -333,6 +333,17 @@ KINDS: dict[str, BotKind] = {
                     1,
                     listed=False,
                 ),
+                Param(
+                    "aspiration",
+                    "int",
+                    0,
+                    "aspiration windows: 1 searches each iteration from depth 4 in a window "
+                    "of +-40 around the last one's score, widened fourfold on the side it "
+                    "fails; 0 always searches the full window",
+                    0,
+                    1,
+                    listed=False,
+                ),
             ),
             "sim.bots.alphabeta:AlphaBetaBot",
             fill=both(budget_lifts_cap(DEPTH, ("time_ms", "nodes")), fill_eval),

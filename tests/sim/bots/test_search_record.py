@@ -60,3 +60,14 @@ def test_late_move_reductions_change_nothing_below_depth_3_and_search_less_above
             nodes["without"] += rec["nodes"]
             nodes["with"] += bot.info["nodes"]
     assert nodes["with"] < nodes["without"] * 0.5, nodes
+
+
+def test_aspiration_windows_find_the_recorded_scores() -> None:
+    """``aspiration=1`` searches from depth 4 in a window around the last score, widened
+    where it fails: to depth 6, every recorded position gets its recorded score."""
+    for rec in (s for s in SEARCHES if s["depth"] == 6):
+        pos = Position(rec["rules"])
+        pos.play_moves(rec["moves"])
+        bot = make_bot("alphabeta:depth=6,eval=classic,aspiration=1", pos.rules, seed_state(1))
+        assert decode_move(bot.choose(pos.st)) in pos.legal_moves()
+        assert (bot.info["depth"], bot.info["score"]) == (6, rec["score"]), rec["moves"]
