@@ -60,6 +60,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "timed in CPU seconds (default 3; 0 skips them)",
     )
     p.add_argument(
+        "--strong-bot",
+        default=None,
+        metavar="SPEC",
+        help="the bot of those self-play games (default alphabeta:nodes=200000), e.g. "
+        "alphabeta:nodes=100000,lmr=1,aspiration=1 to price another level",
+    )
+    p.add_argument(
         "--no-warmup", action="store_true", help="skip the cold/warm cache warm-up measurement"
     )
     p.set_defaults(func=run)
@@ -69,7 +76,13 @@ def run(args: argparse.Namespace) -> int:
     """Run ``dsq bench``."""
     # lazy: start-up time (numba kernels, the batch runner: not for the other commands)
     from sim.bench.kernels import run_bench
+    from sim.bench.strong import STRONG_SPEC
+    from sim.bots import parse_bot
 
+    strong = STRONG_SPEC if args.strong_bot is None else args.strong_bot.strip()
+    if parse_bot(strong).name == "engine":  # a bad spec: its error, before anything runs
+        print("dsq bench: error: --strong-bot prices dsq's own bots, not engines", file=sys.stderr)
+        return 2
     report = run_bench(
         tuple(args.depth or (6, 7)),
         args.games,
@@ -78,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         sim_games=args.sim_games,
         sim_workers=args.workers,
         strong_games=args.strong_games,
+        strong_spec=strong,
     )
     if args.json:
         print(json.dumps(report, indent=2))

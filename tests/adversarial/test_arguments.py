@@ -38,6 +38,8 @@ REFUSED = [
     ["move", "--bot", "random", "--seed", HUGE * 2],
     ["play", "--red", "random", "--blue", "random", "--ply-cap", HUGE],
     ["bench", "--games", HUGE],
+    ["bench", "--strong-bot", "alphabeta:nodez=3"],
+    ["bench", "--strong-bot", "engine:x"],
     ["dashboard", "--max-hours", "0"],
 ]
 
