@@ -85,13 +85,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = costliest_first(items, load_costs())
 
 
-# Ctrl-C as a terminal delivers it: a suite started where SIGINT is ignored (a background
-# job of a script, nohup) would pass that on to every process it starts, and the tests of
-# what an interrupt does would see none. Each process of the run (controller and xdist
-# workers) catches it again, so the programs the tests start begin with it at its default.
+# Ctrl-C and a closed terminal as they come: a suite started where SIGINT is ignored (a
+# background job of a script) or SIGHUP is (nohup) would pass that on to every process it
+# starts, and the tests of what an interrupt or a hang-up does would see none. Each process
+# of the run (controller and xdist workers) takes them back, so the programs the tests
+# start begin with both at their defaults.
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     import signal
 
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
