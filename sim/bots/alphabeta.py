@@ -151,21 +151,31 @@ class AlphaBetaBot(SearchBot):
 
     def _iterate(self, work: np.ndarray, h: int, depth: int, last: int) -> int:
         """One iteration to ``depth``: with ``aspiration=1`` (from depth 4, after a score
-        outside the mate range), in a window of ``ASPIRATION`` around the ``last``
+        that is no mate score), in a window of ``ASPIRATION`` around the ``last``
         iteration's score, widened fourfold on the side it fails until it holds;
-        otherwise (and always at first) in the full window."""
+        otherwise in the full window, which always holds."""
         ws = self.ws
-        tt, ml, pv, ctl = ws["tt"], ws["ml"], ws["pv"], ws["ws"]
-        if not self.aspiration or depth < 4 or abs(last) > S.MATE_BOUND:
-            return int(
-                S.search(work, self.rules_array, tt, ml, pv, ctl, h, depth, 0, -S.INF, S.INF)
-            )
-        below = above = ASPIRATION
+        aspire = self.aspiration and depth >= 4 and abs(last) <= S.MATE_BOUND
+        below = above = ASPIRATION if aspire else S.INF
         while True:
             alpha = max(last - below, -S.INF)
             beta = min(last + above, S.INF)
-            value = int(S.search(work, self.rules_array, tt, ml, pv, ctl, h, depth, 0, alpha, beta))
-            if ctl[S.C_ABORT] or alpha < value < beta:
+            value = int(
+                S.search(
+                    work,
+                    self.rules_array,
+                    ws["tt"],
+                    ws["ml"],
+                    ws["pv"],
+                    ws["ws"],
+                    h,
+                    depth,
+                    0,
+                    alpha,
+                    beta,
+                )  # fmt: skip
+            )
+            if ws["ws"][S.C_ABORT] or alpha < value < beta:
                 return value
             if value <= alpha:
                 below = S.INF if below * 4 > S.MATE_BOUND else below * 4

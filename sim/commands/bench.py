@@ -75,14 +75,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``dsq bench``."""
     # lazy: start-up time (numba kernels, the batch runner: not for the other commands)
+    from engine.errors import DsqError
     from sim.bench.kernels import run_bench
     from sim.bench.strong import STRONG_SPEC
     from sim.bots import parse_bot
 
     strong = STRONG_SPEC if args.strong_bot is None else args.strong_bot.strip()
     if parse_bot(strong).name == "engine":  # a bad spec: its error, before anything runs
-        print("dsq bench: error: --strong-bot prices dsq's own bots, not engines", file=sys.stderr)
-        return 2
+        raise DsqError("--strong-bot prices dsq's own bots, not engines")
     report = run_bench(
         tuple(args.depth or (6, 7)),
         args.games,
