@@ -129,7 +129,11 @@ def decode(data: bytes) -> pa.Table:
         raise ValueError("the summary is larger than any dsq writes")
     try:
         if data[:4] == b"PAR1":
-            table = pq.read_table(pa.BufferReader(data))
+            # Read in this thread, not through a dataset scan: a scan may drop its last
+            # hold on ``data`` later, on an Arrow pool thread, which then needs the GIL; at
+            # interpreter exit that thread is ended mid-destructor and the process aborts.
+            parquet = pq.ParquetFile(pa.BufferReader(data), pre_buffer=False)
+            table = parquet.read(use_threads=False)
             if table.schema.names != SUMMARY_SCHEMA.names:
                 raise ValueError("the summary has other columns than this dsq writes")
             table = table.cast(SUMMARY_SCHEMA)

@@ -17,7 +17,15 @@ from sim.stats.query import Selection
 from sim.stats.synthetic import synthetic_table
 from sim.storage.reading import open_dataset
 from sim.storage.schema import GAME_SCHEMA
-from sim.storage.summary import FOOTER_KEY, VERSION_KEY, footer_metadata, same, summarize
+from sim.storage.summary import (
+    FOOTER_KEY,
+    VERSION_KEY,
+    decode,
+    encode,
+    footer_metadata,
+    same,
+    summarize,
+)
 from sim.storage.summary_cache import CACHE_NAME, CACHE_VERSION
 from sim.storage.writing import write_games_chunk
 
@@ -44,6 +52,22 @@ def test_the_writer_puts_the_summary_of_the_games_in_the_footer(tmp_path: Path) 
         got = ds.con.execute("SELECT sum(games) FROM cells").fetchall()[0][0]
     assert got == 500
     assert same(summarize(t), summarize(pq.read_table(path)))
+
+
+def test_a_decoded_summary_holds_nothing_of_its_bytes_once_returned() -> None:
+    """Decoding reads in the caller's thread. An Arrow pool thread that kept the bytes'
+    buffer would drop it later and need the GIL, which aborts the process ("terminate
+    called without an active exception") when that happens at interpreter exit."""
+    data = encode(summarize(synthetic_table(500, seed=1, batch_id="b")))
+    held = 0
+    for _ in range(1000):
+        buffer = bytearray(data)  # a buffer still exported cannot be resized
+        assert decode(buffer).num_rows > 0
+        try:
+            buffer.extend(b"x")
+        except BufferError:
+            held += 1
+    assert held == 0
 
 
 def test_a_forged_summary_is_refused_and_its_games_not_counted(tmp_path: Path) -> None:
