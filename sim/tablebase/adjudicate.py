@@ -23,8 +23,8 @@ from engine.codes import BLUE_WON, DRAWN, RED_WON, TABLEBASE
 from engine.errors import DsqError
 from engine.rules import Ruleset, parse_rules
 from sim.storage.paths import dsq_line
-from sim.tablebase import kernels as K
 from sim.tablebase import outcomes as V
+from sim.tablebase.game_scans import prefix_branching, table_positions
 from sim.tablebase.material import Material
 from sim.tablebase.probe import state_code
 from sim.tablebase.store import TableCache, cache_for, rules_key
@@ -40,7 +40,7 @@ def check_mode(mode: str) -> str:
 
 
 def material_of_mask(mask: int) -> Material:
-    """The material of a :mod:`sim.tablebase.kernels` mask."""
+    """The material of a :mod:`sim.tablebase.game_scans` mask."""
     red = tuple(a for a in range(8, 0, -1) if mask >> (a - 1) & 1)
     blue = tuple(a for a in range(8, 0, -1) if mask >> (8 + a - 1) & 1)
     return Material(red, blue)
@@ -100,7 +100,7 @@ def adjudicator(rules: Ruleset | str, root: Path | str | None = None) -> Adjudic
 
 
 def first_verdicts(rows: np.ndarray, adj: Adjudicator, n_games: int) -> tuple[np.ndarray, ...]:
-    """From the rows of :func:`sim.tablebase.kernels.table_positions`: per game, the
+    """From the rows of :func:`sim.tablebase.game_scans.table_positions`: per game, the
     first ply the tables settle (-1 if none), the status, and the row it came from."""
     cut = np.full(n_games, -1, dtype=np.int64)
     status = np.zeros(n_games, dtype=np.int64)
@@ -147,13 +147,13 @@ def cut_games(
         start = np.ascontiguousarray(start[None, : core.HEADER])
         which = np.zeros(n, dtype=np.int64)
     last_ongoing = summary[:, 2] == core.ONGOING
-    rows = K.table_positions(start, which, rules, moves, move_offsets, last_ongoing, adj.max_pieces)
+    rows = table_positions(start, which, rules, moves, move_offsets, last_ongoing, adj.max_pieces)
     cut, status, where = first_verdicts(rows, adj, n)
     games = np.flatnonzero(cut >= 0)
     if games.size == 0:
         return summary, moves, move_offsets, caps, cap_offsets
     summary = summary.copy()
-    summary[games, 1] = K.prefix_branching(
+    summary[games, 1] = prefix_branching(
         start, which, rules, moves, move_offsets, games, cut[games]
     )
     summary[games, 0] = cut[games]

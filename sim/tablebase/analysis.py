@@ -15,10 +15,10 @@ from engine.errors import DsqError
 from engine.fen import format_fen
 from engine.rules import Ruleset, parse_rules
 from engine.state import P_SQ, S_SIDE
-from sim.tablebase import kernels as K
 from sim.tablebase.build import BuildProgress, Built, build_tables, counts, sub_arrays
 from sim.tablebase.material import Material, parse_material, squares_of
 from sim.tablebase.store import TableCache, TableError, cache_for, rules_key, table_ruleset
+from sim.tablebase.table_passes import square_shares, verify_pass
 
 
 def ensure_table(
@@ -75,7 +75,7 @@ def verify_table(
     subs = {s: _get(cache, key, s).values for s in m.sub_materials()}
     sub, sub_off, sub_half, sub_strides = sub_arrays(m, subs)
     ra = table_ruleset(ruleset).as_array()
-    checked, wrong, first = K.verify_pass(
+    checked, wrong, first = verify_pass(
         m.codes, m.kinds, m.strides, m.half, ra, sub, sub_off, sub_half, sub_strides, table.values
     )
     return Verified(m, int(checked), int(wrong), fen_of(m, int(first)) if first >= 0 else None)
@@ -107,4 +107,4 @@ def square_heatmap(
     if not 0 <= piece < m.pieces or side not in (0, 1):
         raise DsqError(f"{m.name} has pieces 0..{m.pieces - 1} and sides 0, 1")
     table = _get(cache_for(root), rules_key(rules), m)
-    return K.square_shares(m.kinds, m.strides, m.half, table.values, piece, side)
+    return square_shares(m.kinds, m.strides, m.half, table.values, piece, side)

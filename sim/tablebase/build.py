@@ -26,6 +26,7 @@ from sim.tablebase import levels as L
 from sim.tablebase.material import Material, parse_material
 from sim.tablebase.outcomes import MAX_LOSS, MAX_WIN
 from sim.tablebase.store import TableError, load_table, rules_key, table_ruleset, write_table
+from sim.tablebase.table_passes import side_counts, swap_colours
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ def swap_table(material: Material, twin_values: np.ndarray) -> np.ndarray:
     """The table of ``material`` from the table of its colour-swapped twin."""
     src = material.swapped()
     out = np.empty(material.size, dtype=np.uint8)
-    K.swap_colours(
+    swap_colours(
         material.kinds,
         material.strides,
         material.half,
@@ -126,7 +127,7 @@ def swap_table(material: Material, twin_values: np.ndarray) -> np.ndarray:
 
 def counts(material: Material, values: np.ndarray) -> dict[str, Any]:
     """The ``stats`` figures of a table: per side to move, who wins how many positions."""
-    rows = K.side_counts(material.half, values)
+    rows = side_counts(material.half, values)
     out: dict[str, Any] = {}
     for side, name, other in ((0, "red", "blue"), (1, "blue", "red")):
         wins, losses, draws, positions, longest = (int(x) for x in rows[side])
