@@ -10,7 +10,8 @@ from dashboard.builders import bot_builder, rules_builder
 from dashboard.common import sample_note
 from dashboard.filters import current_selection
 from dashboard.i18n import counted
-from dashboard.jobs import JobView, LaunchRequest, cancel, job_speed, launch, list_jobs, resume
+from dashboard.job_list import JobView, job_speed, list_jobs
+from dashboard.jobs import LaunchRequest, cancel, launch, resume
 from dashboard.lang import error_text, labels, nf, side, t
 from dashboard.settings import Limits, load_settings
 from dashboard.urlstate import keep

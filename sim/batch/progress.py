@@ -2,7 +2,7 @@
 
 The rate and the time to go are computed here, once: :class:`BatchProgress` (the CLI), the
 batch driver (which writes its run's rate into the batch record) and the dashboard's batch
-list (:mod:`dashboard.jobs`) call :func:`games_rate`, :func:`eta_seconds` and
+list (:mod:`dashboard.job_list`) call :func:`games_rate`, :func:`eta_seconds` and
 :func:`fmt_eta`. How small a run's first chunk and how soon its first files are
 (:func:`first_small`, :func:`flush_wait`) is here too: they decide how soon progress shows.
 """

@@ -101,7 +101,7 @@ def test_a_record_of_the_wrong_shape_is_named_and_its_games_still_count(
     code, out, _ = in_process(["stats", "--data", str(data_copy)])
     assert code == 0 and out.startswith(f"{TOTAL_GAMES:,} games")  # its games still count
 
-    from dashboard.jobs import list_jobs
+    from dashboard.job_list import list_jobs
 
     jobs = {j.batch_id: j for j in list_jobs(data_copy)}
     assert jobs["fx-rr"].status == "unreadable" and {"fx-swap-1", "fx-swap-2"} <= set(jobs)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.jobs import LaunchRequest, jobs_dir, launch, validate
+from dashboard.job_list import jobs_dir
+from dashboard.jobs import LaunchRequest, launch, validate
 from dashboard.settings import Limits, load_settings
 from engine.errors import DsqError
 from sim.batch import make_spec, run_batches

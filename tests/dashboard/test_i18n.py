@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from dashboard.i18n import LANGUAGES, catalogue, language_from_locale, text
 from dashboard.i18n.notes import translate_note
 from dashboard.i18n.numbers import Numbers
-from dashboard.jobs import ACTIVE
+from dashboard.job_list import ACTIVE
 from engine import PRESETS, Ruleset
 from engine.rules import JUMP_BLOCK_VALUES, JUMP_VALUES
 from sim.bots.spec import BOTS

@@ -9,7 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dashboard.jobs import LaunchRequest, jobs_dir, launch, validate
+from dashboard.job_list import jobs_dir
+from dashboard.jobs import LaunchRequest, launch, validate
 from dashboard.settings import Limits
 from sim.storage.records import read_batch_record
 from tests.support import ROOT

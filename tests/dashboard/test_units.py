@@ -12,7 +12,8 @@ import pytest
 
 from dashboard.board import board_svg, piece_from_letter, strength
 from dashboard.i18n import result_text
-from dashboard.jobs import LaunchRequest, list_jobs, validate
+from dashboard.job_list import list_jobs
+from dashboard.jobs import LaunchRequest, validate
 from dashboard.limits import check_bot_limits
 from dashboard.settings import Limits, load_settings
 from engine import Position

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.i18n import catalogue, counted, result_text, text
 from dashboard.i18n.numbers import Numbers
-from dashboard.jobs import JobView, job_speed
+from dashboard.job_list import JobView, job_speed
 from engine import Position
 from sim.batch.progress import fmt_eta
 from sim.records.human import Stop, human_game_row, save_human_game

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from dashboard.i18n import text
-from dashboard.jobs import jobs_dir
+from dashboard.job_list import jobs_dir
 from engine.codes import ANIMAL_NAMES
 from sim.bots.spec import canonical_bot
 from sim.report.names import animal_name
