@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from engine.position import Position
     from sim.bots.spec import BotInfo
-    from sim.stats.general import GeneralRow
+    from sim.stats.general_row import GeneralRow
     from sim.stats.query import Selection
     from sim.storage.batchrecord import BatchRecord
     from sim.storage.reading import Dataset
@@ -41,7 +41,7 @@ TYPES = {
     "BotInfo": "sim.bots.spec",
     "DsqError": "engine.errors",
     "GameRecord": "sim.storage.schema",
-    "GeneralRow": "sim.stats.general",
+    "GeneralRow": "sim.stats.general_row",
     "Position": "engine.position",
     "Selection": "sim.stats.query",
     "StudyReport": "sim.study.report",
@@ -190,7 +190,7 @@ def statistics(
     """The general figures of the selected games with their intervals, as ``dsq stats``
     shows them: one row of all of them (``by=None``), or one per ``"rules"`` spec or
     ``"batch"`` (its first column). Each row is a
-    :class:`~sim.stats.general.GeneralRow`: games, wins of each colour and draws
+    :class:`~sim.stats.general_row.GeneralRow`: games, wins of each colour and draws
     with rates and Wilson intervals, the first player's score, the first-move advantage
     fitted with the bots' strengths (``first_move_elo`` and its bounds), lengths in plies
     (mean with its t interval, sd, median, min, max) and the games by end reason."""
@@ -200,7 +200,8 @@ def statistics(
         import pandas as pd
 
         # lazy: start-up time (duckdb, scipy)
-        from sim.stats.general import general_row, general_stats, general_stats_by
+        from sim.stats.general import general_stats, general_stats_by
+        from sim.stats.general_row import general_row
 
         sel = _selection(select)
         if by is not None:
@@ -244,7 +245,7 @@ def end_reasons(data: PathLike | None = None, *, confidence: float = 0.95, **sel
     """The selected games by end reason (every reason, zeros included): ``games``,
     ``share`` with its Wilson interval (``low``, ``high``), and who won them."""
     # lazy: start-up time (pandas)
-    from sim.stats.general import end_reasons as reasons
+    from sim.stats.distributions import end_reasons as reasons
 
     return _read(data, lambda ds: reasons(ds.con, _selection(select), confidence))
 
@@ -255,7 +256,7 @@ def lengths(
     """A histogram of the selected games' lengths in plies: ``bins`` equal bins (or the
     edges given), with columns ``start``, ``end``, ``games`` and ``share``."""
     # lazy: start-up time (pandas)
-    from sim.stats.general import length_histogram
+    from sim.stats.distributions import length_histogram
 
     return _read(data, lambda ds: length_histogram(ds.con, _selection(select), bins))
 

@@ -20,6 +20,7 @@ from sim.stats.details import (
     square_grid,
     unstored_games,
 )
+from sim.stats.distributions import end_reasons, length_counts, length_histogram
 from sim.stats.elo import (
     MatchScore,
     PentanomialScore,
@@ -35,11 +36,8 @@ from sim.stats.general import (
     GeneralStats,
     LengthStats,
     ScoreEstimate,
-    end_reasons,
     general_stats,
     general_stats_by,
-    length_counts,
-    length_histogram,
     score_estimate,
 )
 from sim.stats.intervals import Proportion, proportion, score_interval, wilson

@@ -1,30 +1,26 @@
 """The general figures of a selection of games: results, first-player score, lengths, ends.
 
 Red moves first (docs/rules.md), so "first player" is Red throughout. Lengths are in plies.
-A group's figures are also one flat, typed row (:class:`GeneralRow`, of
-:func:`general_stats_by` after its group column and of ``sim.statistics``): counts and
-rates of each result with their Wilson intervals, the first player's raw score, the
-first-move advantage fitted with the bots' strengths, the length in plies with its t
-interval, and the games by end reason (``reason_<reason>``, every reason of
-:data:`sim.storage.schema.REASONS`).
+A group's figures are also one flat, typed row (:class:`sim.stats.general_row.GeneralRow`,
+of :func:`general_stats_by` after its group column and of ``sim.statistics``);
+:mod:`sim.stats.distributions` holds the games per length and per end reason.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import numpy as np
 import pandas as pd
 
 from engine.codes import WINNERS
 from engine.errors import DsqError
 from sim.stats.firstmove import FirstMove, first_move, first_move_by, first_move_from_cells
+from sim.stats.general_row import general_row
 from sim.stats.intervals import Proportion, mean_interval, proportion, score_interval, sign_test
-from sim.stats.query import CELLS, Selection, query_df, query_rows, void_games
+from sim.stats.query import CELLS, Selection, query_df, void_games
 from sim.storage.schema import REASONS
 
 if TYPE_CHECKING:
@@ -245,7 +241,7 @@ def general_stats_by(
     """The general figures per rules spec (``by="rules"``) or per batch (``by="batch"``).
 
     One row per group, sorted by its first column (named ``by``: the rules spec or the
-    batch id); the other columns are a :class:`~sim.stats.general.GeneralRow`, those
+    batch id); the other columns are a :class:`~sim.stats.general_row.GeneralRow`, those
     of :func:`general_stats` flattened (``red_rate``, ``red_low``, ``first_score``,
     ``mean_plies``, ``mean_low``, ``reason_den``, ...) and the group's first-move
     advantage fitted with its bots.
@@ -273,187 +269,3 @@ def _empty_general(confidence: float = 0.95) -> GeneralStats:
     row.update(branching=None, mean_duration_ms=None)
     row.update({f"reason_{r}": 0 for r in REASONS})
     return _general_from_row(row, confidence)
-
-
-def length_counts(
-    con: duckdb.DuckDBPyConnection, selection: Selection | None = None
-) -> pd.DataFrame:
-    """Games per exact length: columns ``plies``, ``games`` (sorted by plies)."""
-    return query_df(
-        con,
-        selection or Selection(),
-        "SELECT plies::BIGINT AS plies, sum(games)::BIGINT AS games FROM sel GROUP BY 1 ORDER BY 1",
-        source=CELLS,
-    )
-
-
-def length_histogram(
-    con: duckdb.DuckDBPyConnection,
-    selection: Selection | None = None,
-    bins: int | Sequence[float] = 20,
-) -> pd.DataFrame:
-    """Histogram of game lengths for plotting.
-
-    ``bins`` is a number of equal-width integer bins over ``[min, max]`` or explicit bin
-    edges. Columns: ``start`` (inclusive), ``end`` (exclusive), ``games``, ``share``.
-    Games outside explicit edges are not counted.
-    """
-    counts = length_counts(con, selection)
-    cols = ["start", "end", "games", "share"]
-    if counts.empty:
-        return pd.DataFrame(columns=cols)
-    plies = counts["plies"].to_numpy(dtype=float)
-    games = counts["games"].to_numpy(dtype=float)
-    if isinstance(bins, int | np.integer):
-        if bins < 1:
-            raise DsqError(f"bins must be at least 1, got {bins}")
-        lo, hi = int(plies.min()), int(plies.max())
-        width = max(1, math.ceil((hi - lo + 1) / int(bins)))
-        edges = np.arange(lo, hi + width + 1, width, dtype=float)
-        edges = edges[: int(np.searchsorted(edges, hi, side="right")) + 1]
-    else:
-        edges = np.asarray(list(bins), dtype=float)
-        if edges.size < 2 or np.any(np.diff(edges) <= 0):
-            raise DsqError("bin edges must be at least two increasing numbers")
-    idx = np.searchsorted(edges, plies, side="right") - 1
-    ok = (idx >= 0) & (idx < edges.size - 1)
-    hist = np.bincount(idx[ok], weights=games[ok], minlength=edges.size - 1)
-    total = games.sum()
-    return pd.DataFrame(
-        {
-            "start": edges[:-1],
-            "end": edges[1:],
-            "games": hist.astype(np.int64),
-            "share": hist / total if total else np.nan,
-        }
-    )
-
-
-def end_reasons(
-    con: duckdb.DuckDBPyConnection, selection: Selection | None = None, confidence: float = 0.95
-) -> pd.DataFrame:
-    """Games by end reason, every reason of the schema listed (zeros included).
-
-    Columns: ``reason``, ``games``, ``share``, ``low``, ``high`` (Wilson), and the games of
-    that reason won by ``red``, ``blue`` or ``draw``.
-    """
-    rows = query_rows(
-        con,
-        selection or Selection(),
-        "SELECT coalesce(reason, 'other'), winner, sum(games)::BIGINT FROM sel GROUP BY 1, 2",
-        source=CELLS,
-    )
-    table: dict[str, dict[str, int]] = {r: {"red": 0, "blue": 0, "draw": 0} for r in REASONS}
-    for reason, winner, n in rows:
-        key = reason if reason in table or reason == "other" else "other"
-        d = table.setdefault(key, {"red": 0, "blue": 0, "draw": 0})
-        if winner in d:
-            d[winner] += int(n)
-    total = sum(sum(d.values()) for d in table.values())
-    out = []
-    for reason, d in table.items():
-        k = sum(d.values())
-        p = proportion(k, total, confidence)
-        out.append(
-            {"reason": reason, "games": k, "share": p.rate, "low": p.low, "high": p.high, **d}
-        )
-    return pd.DataFrame(out)
-
-
-class GeneralRow(TypedDict):
-    """The general figures of a group of games, flat (see the module notes); ``*_low`` and
-    ``*_high`` bound the figure before them, at the confidence asked for."""
-
-    games: int
-    red: int
-    blue: int
-    draw: int
-    red_rate: float
-    red_low: float
-    red_high: float
-    blue_rate: float
-    blue_low: float
-    blue_high: float
-    draw_rate: float
-    draw_low: float
-    draw_high: float
-    first_score: float
-    first_low: float
-    first_high: float
-    first_move_score: float | None
-    first_move_elo: float | None
-    first_move_low: float | None
-    first_move_high: float | None
-    first_move_se: float | None
-    first_move_p: float | None
-    first_move_verdict: str
-    mean_plies: float
-    mean_low: float
-    mean_high: float
-    sd_plies: float
-    median_plies: float
-    min_plies: int | None
-    max_plies: int | None
-    branching: float
-    reason_den: int
-    reason_capture_all: int
-    reason_no_moves: int
-    reason_no_capture: int
-    reason_ply_cap: int
-    reason_tablebase: int
-    reason_forfeit: int
-    reason_time: int
-    reason_resign: int
-    reason_adjudicated_resign: int
-    reason_adjudicated_draw: int
-    reason_agreed_draw: int
-    reason_abandoned: int
-    reason_other: NotRequired[int]  # games whose reason this version does not know
-
-
-def first_move_columns(fm: FirstMove) -> dict[str, Any]:
-    """The first-move figures of a group as flat columns (``first_move_score``,
-    ``first_move_elo``, ``_low``, ``_high``, ``_se``, ``_p``, ``_verdict``)."""
-    return {
-        "first_move_score": fm.score,
-        "first_move_elo": fm.elo,
-        "first_move_low": fm.elo_low,
-        "first_move_high": fm.elo_high,
-        "first_move_se": fm.se_elo,
-        "first_move_p": fm.p_value,
-        "first_move_verdict": fm.verdict,
-    }
-
-
-def general_row(g: GeneralStats, fm: FirstMove) -> GeneralRow:
-    """The figures ``g`` and the first-move advantage ``fm`` of one group as a row."""
-    row = {
-        "games": g.games,
-        "red": g.red.count,
-        "blue": g.blue.count,
-        "draw": g.draw.count,
-        "red_rate": g.red.rate,
-        "red_low": g.red.low,
-        "red_high": g.red.high,
-        "blue_rate": g.blue.rate,
-        "blue_low": g.blue.low,
-        "blue_high": g.blue.high,
-        "draw_rate": g.draw.rate,
-        "draw_low": g.draw.low,
-        "draw_high": g.draw.high,
-        "first_score": g.first_player.score,
-        "first_low": g.first_player.low,
-        "first_high": g.first_player.high,
-        **first_move_columns(fm),
-        "mean_plies": g.length.mean,
-        "mean_low": g.length.low,
-        "mean_high": g.length.high,
-        "sd_plies": g.length.sd,
-        "median_plies": g.length.median,
-        "min_plies": g.length.min,
-        "max_plies": g.length.max,
-        "branching": g.branching,
-        **{f"reason_{r}": g.reasons.get(r, 0) for r in REASONS},
-        **{f"reason_{r}": c for r, c in g.reasons.items() if r not in REASONS},
-    }
-    return cast(GeneralRow, row)
