@@ -63,6 +63,7 @@ class AlphaBetaBot(SearchBot):
         self.contempt = int(p["contempt"])
         self.lmr = int(p["lmr"])
         self.aspiration = int(p["aspiration"])
+        self.soft = int(p["soft"])
         self.ws = S.new_workspace(tt_entries(p["tt_mb"]), self.values, self.block)
         # Touch every page of the table now (np.zeros maps them lazily): faulting them in
         # during the first searches would cost those moves milliseconds of their budget.
@@ -138,6 +139,8 @@ class AlphaBetaBot(SearchBot):
                 mate = mate_in(value)
                 if (mate is not None and abs(mate) <= depth) or self.stopping.is_set():
                     break
+                if self.soft and self._soft_limit_reached(ctl, start):
+                    break
         if best not in buf[:n]:  # never: the root only searches legal moves
             raise MoveError(f"search returned an illegal move {decode_move(best)}")
         if advice is not None:  # keep the draw, or the longest loss
@@ -148,6 +151,15 @@ class AlphaBetaBot(SearchBot):
         if advice is not None:
             self.info["tablebase"] = advice.info()
         return best
+
+    def _soft_limit_reached(self, ctl: np.ndarray, start: float) -> bool:
+        """Whether ``soft`` percent of the node or time budget is spent: an iteration
+        started now would most often be ended by the budget, its nodes lost."""
+        spent_nodes = int(ctl[S.C_NODES]) * 100 >= self.soft * self.node_budget
+        if self.node_budget > 0 and spent_nodes:
+            return True
+        elapsed_ms = (time.perf_counter() - start) * 1000.0
+        return self.time_ms > 0 and elapsed_ms * 100 >= self.soft * self.time_ms
 
     def _iterate(self, work: np.ndarray, h: int, depth: int, last: int) -> int:
         """One iteration to ``depth``: with ``aspiration=1`` (from depth 4, after a score

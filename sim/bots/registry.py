@@ -344,6 +344,17 @@ KINDS: dict[str, BotKind] = {
                     1,
                     listed=False,
                 ),
+                Param(
+                    "soft",
+                    "int",
+                    0,
+                    "soft limit, in percent of the node or time budget: no new iteration "
+                    "starts once that share is spent (the budget still ends the one under "
+                    "way); 0: iterations start until the budget is spent",
+                    0,
+                    100,
+                    listed=False,
+                ),
             ),
             "sim.bots.alphabeta:AlphaBetaBot",
             fill=both(budget_lifts_cap(DEPTH, ("time_ms", "nodes")), fill_eval),
