@@ -271,3 +271,38 @@ def test_a_budget_without_depth_searches_past_the_default_depth() -> None:
     mcts.choose(pos.st)
     mcts.choose(pos.st)
     assert mcts.info["playouts"] > 2000 or mcts.info["time_ms"] >= 100
+
+
+def _iterations(spec: str, pos: Position) -> tuple[list[dict], dict]:
+    """The completed iterations of a fresh bot's move in ``pos``, and its ``info``."""
+    bot = make_bot(spec, pos.rules, seed_state(3))
+    seen: list[dict] = []
+    bot.on_iteration = seen.append
+    bot.choose(pos.st)
+    return seen, bot.info
+
+
+@pytest.mark.parametrize("moves", [[], ["a3a4", "g7g6"], ["b2c2", "f8f7", "a3a4", "a7b7"]])
+def test_a_soft_limit_starts_no_iteration_past_its_share_of_the_nodes(moves) -> None:
+    pos = Position()
+    pos.play_moves(moves)
+    full, _ = _iterations("alphabeta:nodes=60000", pos)
+    soft, info = _iterations("alphabeta:nodes=60000,soft=25", pos)
+    assert all(it["nodes"] * 100 < 25 * 60000 for it in soft[:-1])  # each started the next
+    # the same iterations as without the limit, up to where it stopped them
+    assert [(it["move"], it["nodes"]) for it in soft] == [
+        (it["move"], it["nodes"]) for it in full[: len(soft)]
+    ]
+    if soft[-1]["nodes"] * 100 >= 25 * 60000:  # stopped by the soft limit: nothing lost
+        assert info["nodes"] == soft[-1]["nodes"] < 60000
+    else:  # the next iteration started below the limit and the budget ended it
+        assert len(soft) == len(full) and info["nodes"] == 60000
+    assert info["move"] == soft[-1]["move"]
+
+
+def test_a_soft_limit_starts_no_iteration_past_its_share_of_the_time() -> None:
+    pos = Position()
+    make_bot("alphabeta:depth=2", pos.rules, seed_state(3)).choose(pos.st)  # compiled
+    soft, info = _iterations("alphabeta:time_ms=400,soft=30", pos)
+    assert all(it["time_ms"] < 0.3 * 400 for it in soft[:-1])
+    assert info["move"] == soft[-1]["move"] and info["depth"] == soft[-1]["depth"]
