@@ -371,7 +371,7 @@ def resolve(choice: str, rules: Ruleset, folder: Path | None) -> EvalFile | None
 def eval_block(w: Weights) -> np.ndarray:
     """The block of ``w`` that :func:`sim.bots.evaluate.evaluate_tuned` reads at
     ``EVAL_OFF`` (see :func:`sim.bots.evaluate.params_array`)."""
-    block = np.zeros(E.EVAL_END - E.EVAL_OFF, dtype=np.int64)
+    block = np.zeros(E.BLOCK_END - E.EVAL_OFF, dtype=np.int64)
     block[E.E_KIND - E.EVAL_OFF] = 1
     block[E.E_TEMPO - E.EVAL_OFF] = w.tempo
     block[E.E_ORDER - E.EVAL_OFF : E.E_ORDER - E.EVAL_OFF + ANIMALS] = w.order

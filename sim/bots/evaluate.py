@@ -109,23 +109,33 @@ E_ORDER = EVAL_OFF + 8  # the animals, most valuable first
 E_FIRST = EVAL_OFF + 16  # penalty of the first piece in danger, by animal - 1
 E_SECOND = EVAL_OFF + 24
 E_SQUARES = EVAL_OFF + 32  # [(animal - 1) * 63 + square from the owner's side]
-EVAL_END = E_SQUARES + 8 * NSQ
+BLOCK_END = E_SQUARES + 8 * NSQ  # the end of a tuned evaluation's block
+# Derived from the values and the block by params_array: [code * 63 + square] = the value
+# of piece ``code`` plus its square's weight (advance and defence, or the tuned square
+# table), so that the evaluation reads one word per piece.
+E_PLACE = BLOCK_END
+EVAL_END = E_PLACE + 17 * NSQ
 
 
 def params_array(values: np.ndarray, block: np.ndarray | None, size: int = EVAL_END) -> np.ndarray:
-    """The int64 array :func:`evaluate` reads: the animal values at ``V_OFF`` and, for a
-    tuned evaluation, its ``block`` (from ``sim.bots.evalfile.eval_block``) at ``EVAL_OFF``."""
+    """The int64 array :func:`evaluate` reads: the animal values at ``V_OFF``, for a
+    tuned evaluation its ``block`` (from ``sim.bots.evalfile.eval_block``) at ``EVAL_OFF``,
+    and the table of each piece's value plus its square's weight at ``E_PLACE``."""
     out = np.zeros(max(size, EVAL_END), dtype=np.int64)
     out[V_OFF : V_OFF + 8] = values
+    place = out[E_PLACE:EVAL_END].reshape(17, NSQ)
     if block is not None:
-        out[EVAL_OFF:EVAL_END] = block
+        out[EVAL_OFF:BLOCK_END] = block
+        squares = out[E_SQUARES:BLOCK_END].reshape(8, NSQ)
+    for side in range(2):
+        for animal in range(RAT, ELEPHANT + 1):
+            code = side * 8 + animal
+            if block is None:
+                weights = PLACE[code]
+            else:  # the tuned table is seen from the owner's side: Blue's turned round
+                weights = squares[animal - 1] if side == 0 else squares[animal - 1][::-1]
+            place[code] = int(values[animal - 1]) + weights
     return out
-
-
-@kernel
-def own_square(side, sq):
-    """A square seen from ``side``'s end of the board (Blue's turned half a turn)."""
-    return sq if side == 0 else NSQ - 1 - sq
 
 
 @kernel
@@ -155,7 +165,7 @@ def evaluate(st, rules, params):
             code = s * 8 + animal
             sq = st[core.P_SQ + code]
             if sq >= 0:
-                sub += params[V_OFF + animal - 1] + PLACE[code, sq]
+                sub += params[E_PLACE + code * NSQ + sq]  # value, advance and defence
                 if s == side:
                     mine |= np.int64(1) << sq
                 else:
@@ -202,10 +212,10 @@ def evaluate_tuned(st, rules, params):
     for s in range(2):
         sub = 0
         for animal in range(RAT, ELEPHANT + 1):
-            sq = st[core.P_SQ + s * 8 + animal]
+            code = s * 8 + animal
+            sq = st[core.P_SQ + code]
             if sq >= 0:
-                sub += params[V_OFF + animal - 1]
-                sub += params[E_SQUARES + (animal - 1) * NSQ + own_square(s, sq)]
+                sub += params[E_PLACE + code * NSQ + sq]  # value and square weight
                 if s == side:
                     mine |= np.int64(1) << sq
                 else:
