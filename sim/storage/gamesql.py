@@ -1,7 +1,7 @@
 """SQL fragments over a relation with the columns of a game (``rules``, ``plies``,
 ``start_fen``, ``reason``): who moved first, and whether a game is void under its rule
 set's scoring rule. The statistics (:mod:`sim.stats.query`) and the files' summaries
-(:mod:`sim.storage.summary`) both use them, so a figure read from a summary is the figure
+(:mod:`sim.storage.summarizing`) both use them, so a figure read from a summary is the figure
 of the games.
 """
 

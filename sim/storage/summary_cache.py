@@ -30,6 +30,7 @@ from sim.storage.gamesql import ADJUDICATED
 from sim.storage.paths import special_reason
 from sim.storage.schema import GAME_SCHEMA
 from sim.storage.seal import seal
+from sim.storage.summarizing import merge, summarize
 from sim.storage.summary import (
     CAPTURES,
     CELLS,
@@ -39,9 +40,7 @@ from sim.storage.summary import (
     computed_summary,
     decode,
     encode,
-    merge,
     stored_summary,
-    summarize,
 )
 from sim.storage.verify import Key, file_key
 

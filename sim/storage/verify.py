@@ -40,7 +40,8 @@ from sim.storage.atomic import atomic_write_json
 from sim.storage.paths import read_bounded, special_reason
 from sim.storage.schema import GAME_SCHEMA, OPTIONAL_COLUMNS, SCHEMA_VERSION
 from sim.storage.seal import seal
-from sim.storage.summary import check_summary, remember_computed, same, stored_summary
+from sim.storage.summarizing import check_summary, same
+from sim.storage.summary import remember_computed, stored_summary
 
 CACHE_NAME = ".verified.json"
 CACHE_VERSION = 2

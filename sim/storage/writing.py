@@ -29,7 +29,8 @@ from sim.storage.schema import (
     OPTIONAL_COLUMNS,
     SCHEMA_VERSION,
 )
-from sim.storage.summary import footer_metadata, summarize
+from sim.storage.summarizing import summarize
+from sim.storage.summary import footer_metadata
 from sim.storage.verify import inspect, record_verdict
 
 ZSTD_LEVEL = 3

@@ -17,14 +17,13 @@ from sim.stats.query import Selection
 from sim.stats.synthetic import synthetic_table
 from sim.storage.reading import open_dataset
 from sim.storage.schema import GAME_SCHEMA
+from sim.storage.summarizing import same, summarize
 from sim.storage.summary import (
     FOOTER_KEY,
     VERSION_KEY,
     decode,
     encode,
     footer_metadata,
-    same,
-    summarize,
 )
 from sim.storage.summary_cache import CACHE_NAME, CACHE_VERSION
 from sim.storage.writing import write_games_chunk
