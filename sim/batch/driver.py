@@ -1,7 +1,8 @@
 """The batch driver: play the missing games of one batch on a backend and record them safely.
 
 :class:`BatchDriver` is the loop behind :func:`sim.batch.run.run_batches` (the one entry
-point; use that, not the driver directly). Only the driver, which owns the batch, puts
+point; use that, not the driver directly; its loop over chunks is
+:class:`~sim.batch.chunk_loop.ChunkLoop`). Only the driver, which owns the batch, puts
 files into the dataset. It keeps every recorded game index of the batch, hands chunks of
 missing indices to the backend (lost workers' chunks are replayed, a chunk's unplayed tail
 is queued again), drops any result it already holds, and records the games through a
@@ -35,23 +36,23 @@ import math
 import os
 import time
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 from sim.batch.backends import Backend
-from sim.batch.chunks import DEFAULT_PLAY_FN, ChunkJob, ChunkResult
+from sim.batch.chunk_loop import ChunkLoop
+from sim.batch.chunks import DEFAULT_PLAY_FN, ChunkJob
 from sim.batch.failures import BatchFailed, MissingIndices, describe, interrupted, is_resource
-from sim.batch.progress import BatchProgress, chunk_rate, first_small, games_rate
+from sim.batch.progress import BatchProgress, games_rate
 from sim.batch.recorder import GameRecorder
 from sim.batch.spec import BatchSpec, RunOptions
 from sim.bots.registry import fast_kinds
 from sim.bots.spec import parse_bot
 from sim.core.tally import SequentialCheck, StopCheck, Tally
 from sim.storage.locks import BatchLock
-from sim.storage.paths import batch_path, dsq_line, games_dir
+from sim.storage.paths import batch_path, games_dir
 from sim.storage.records import (
-    cancel_requested,
     clear_cancel,
     hostname,
     now_iso,
@@ -61,11 +62,8 @@ from sim.storage.records import (
 )
 from sim.storage.spool import discard_spooled
 from sim.storage.writing import remove_stale_temp_files
-from sim.tablebase.store import tables_root
 
-MAX_LOST_WORKERS = 20
 SPOOL_CHUNK = 1000  # fewest games per chunk (and file) a worker writes itself
-POLL_SECONDS = 0.5  # longest wait for a chunk before polling the cancel request again
 CHECK_CHUNK = 64  # most games per chunk while a stop check is undecided (even: whole pairs)
 CHECK_SECONDS = 0.25  # and the longest a chunk plays then (slow bots)
 
@@ -83,7 +81,7 @@ def _drop_file(fut: Future) -> None:
         discard_spooled(file)
 
 
-class BatchDriver:
+class BatchDriver(ChunkLoop):
     """Plays every game of one batch not yet recorded, on ``backend``.
 
     ``stop_check(counts)`` is called after each game (each pair with colour swapping) with
@@ -305,126 +303,3 @@ class BatchDriver:
         for fut in self.inflight:
             if not fut.cancel():  # done, or still running: its file is dropped once written
                 fut.add_done_callback(_drop_file)
-
-    @property
-    def _recorder(self) -> GameRecorder:
-        assert self.recorder is not None, "the driver has not started"
-        return self.recorder
-
-    # -- the loop ------------------------------------------------------------------------
-
-    def _play(self) -> str:
-        """Keep the backend busy until every game is played, a cancel request arrives or
-        the stop check says stop; return the status (``done`` or ``cancelled``)."""
-        recorder = self._recorder
-        while True:
-            if self._decided():
-                return "done"
-            self._submit_jobs()
-            if not self.inflight:
-                return "done"
-            finished, _ = wait(
-                list(self.inflight), timeout=POLL_SECONDS, return_when=FIRST_COMPLETED
-            )
-            for fut in finished:
-                self._collect(fut)
-            if self._decided():
-                return "done"
-            if finished and self.progress:
-                self.progress.update(recorder.held, self.tally.colours())
-            if recorder.flush_due():
-                recorder.flush(wait=False)
-            recorder.settle(block=False)
-            if cancel_requested(self.data_dir, self.batch_id):
-                return "cancelled"
-            if self.deadline is not None and time.monotonic() >= self.deadline:
-                self.stop_reason = (
-                    f"stopped at its time limit of {self.options.max_seconds:g} s; "
-                    f"{dsq_line('simulate', '--resume', self.batch_id, data=self.data_dir)} "
-                    "plays the rest"
-                )
-                return "cancelled"
-
-    def _decided(self) -> bool:
-        """Whether the stop check has decided (the batch then stops early)."""
-        if self.sequential is None or self.sequential.decided_at is None:
-            return False
-        self.record["stopped_early"] = True
-        return True
-
-    def _submit_jobs(self) -> None:
-        """Fill the backend's free slots with the next chunks (within the stop check's
-        window: a straggler must not let the other slots play far past the decision)."""
-        while len(self.inflight) < self.backend.slots:
-            if self.inflight and not self.retry and self._too_far_ahead():
-                return
-            job = self._next_job()
-            if job is None:
-                return
-            self.inflight[self.backend.submit(job)] = (job, self.backend.generation)
-
-    def _too_far_ahead(self) -> bool:
-        """Whether the next chunk ends a slot's worth of chunks past the lowest uncounted game."""
-        seq = self.sequential
-        if seq is None or seq.decided_at is not None:
-            return False
-        window = self.backend.slots * self.chunk_size
-        return self.missing.next + self.chunk_size > seq.frontier + window
-
-    def _next_job(self) -> ChunkJob | None:
-        """The next chunk: one to replay first, else the next run of missing indices."""
-        if self.retry:
-            idx = self.retry.popleft()
-        elif self.missing.remaining:
-            # small first chunks: the first progress, and a rate, come quickly
-            idx = self.missing.take(first_small(self.chunk_size, self.submitted))
-            self.submitted += 1
-        else:
-            return None
-        return ChunkJob(
-            batch_id=self.batch_id,
-            spec=self.spec,
-            indices=idx,
-            max_seconds=self.chunk_seconds,
-            play_fn=self.options.play_fn,
-            tables=str(tables_root(self.data_dir)),
-            engines=self.options.engines,
-        )
-
-    def _collect(self, fut: Future) -> None:
-        """Take a finished chunk: accept its games, or replay it if its worker died."""
-        job, generation = self.inflight.pop(fut)
-        exc = fut.exception()
-        if exc is None:
-            self._accept(fut.result())
-        elif self.backend.lost_worker(exc):
-            self.lost_workers += 1
-            if self.lost_workers > MAX_LOST_WORKERS:
-                raise BatchFailed(
-                    f"worker processes died {self.lost_workers} times ({exc}); a script "
-                    "calling run_batches with workers > 1 must guard it with "
-                    "if __name__ == '__main__'",
-                    self.batch_id,
-                )
-            self.backend.recover(generation)
-            self.retry.appendleft(job.indices)
-        else:
-            raise BatchFailed(describe(exc), self.batch_id, is_resource(exc)) from exc
-
-    def _accept(self, res: ChunkResult) -> None:
-        """Keep a chunk's new games (its file, or its table) and queue the indices it had
-        no time for."""
-        recorder = self._recorder
-        if self.first_rate is None:  # before the commit: its record carries the rate
-            parallel = self.backend.slots // 2  # each worker: one chunk playing, one queued
-            self.first_rate = chunk_rate(len(res.played), res.seconds or 0.0, parallel)
-        games = recorder.commit(res.file) if res.file is not None else recorder.add(res.table)
-        self.collected += len(games)
-        if self.first_collected is None and games:
-            self.first_collected = (time.monotonic(), len(games))
-        self.tally.add_all(games)
-        if self.sequential is not None:
-            self.sequential.add(games)
-        rest = res.job.indices[len(res.played) :]
-        if rest:
-            self.retry.appendleft(rest)
