@@ -1,7 +1,10 @@
 """Plotly figures of the statistics layer's tables (display only: no computation).
 
 Every figure is drawn in a language (axis titles, legends, categories and hover texts
-from its catalogue, numbers with its separators); the data are the tables as given.
+from its catalogue, numbers with its separators); the data are the tables as given. Here:
+the common layout and colours, the lengths' histograms and the by-rules panels;
+:mod:`dashboard.reason_charts` draws how games end, :mod:`dashboard.board_charts` the
+dens, captures and squares.
 """
 
 from __future__ import annotations
@@ -11,10 +14,8 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.i18n import reason_name, side_name, text
+from dashboard.i18n import text
 from dashboard.i18n.numbers import Numbers
-from engine.board import DENS, TRAP_OWNER, WATER
-from sim.report.names import animal_name
 
 WINNER_COLOURS = {"red": "#c8343a", "blue": "#2f62c2", "draw": "#8c8c8c"}
 # Rule sets, bots and other series that are not sides: no red and no blue (those mean the
@@ -117,159 +118,15 @@ def add_length_trace(
     )
 
 
-def occurring(reasons: pd.DataFrame) -> pd.DataFrame:
-    """The rows of an end-reason table (:func:`sim.stats.end_reasons`) whose reason ended
-    at least one game, the most frequent first."""
-    if reasons.empty:
-        return reasons
-    shown = reasons[reasons["games"] > 0]
-    return shown.sort_values("games", ascending=False, kind="stable").reset_index(drop=True)
-
-
 def bar_height(rows: int, per_row: int = 34) -> int:
     """The height of a chart of horizontal bars: room for each row, its label, the axis
     and a legend above (never squeezed, never taller than it needs)."""
     return 110 + per_row * max(rows, 1)
 
 
-def end_reasons_chart(
-    reasons: pd.DataFrame, lang: str = "en", confidence: float = 0.95
-) -> go.Figure:
-    """How games end: one horizontal bar per reason that occurs (the share of the games,
-    split by the winner's colour), with the share's interval at ``confidence`` (columns
-    of :func:`sim.stats.end_reasons`: ``reason``, ``games``, ``share``, ``low``, ``high``,
-    ``red``, ``blue``, ``draw``)."""
-    rows = occurring(reasons)
-    n = Numbers(lang, confidence)
-    labels = [reason_name(lang, r) for r in rows["reason"]]
-    total = int(reasons["games"].sum()) if not reasons.empty else 0
-    fig = go.Figure()
-    for winner in ("red", "blue", "draw"):
-        if winner in rows and rows[winner].any():
-            fig.add_bar(
-                x=rows[winner] / total,
-                y=labels,
-                orientation="h",
-                name=side_name(lang, winner),
-                marker_color=WINNER_COLOURS[winner],
-                hoverinfo="skip",
-            )
-    add_interval_trace(fig, rows, labels, n, "#222222", text(lang, "charts.interval", ci=n.ci()))
-    fig.update_layout(
-        **layout(
-            lang,
-            height=bar_height(len(rows)),
-            barmode="stack",
-            xaxis_title=text(lang, "charts.share"),
-            legend=TOP_LEGEND,
-        )
-    )
-    fig.update_xaxes(tickformat=".0%", rangemode="tozero")
-    fig.update_yaxes(autorange="reversed", automargin=True)
-    return fig
-
-
 # A legend in rows above the plot, wrapping at the chart's width: it never takes the
 # plot's width nor gets its own scroll bar.
 TOP_LEGEND = {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0}
-
-
-def add_interval_trace(
-    fig: go.Figure,
-    rows: pd.DataFrame,
-    labels: list[str],
-    n: Numbers,
-    colour: str,
-    name: str,
-    legend: bool = True,
-) -> None:
-    """Each row's share (``share``, ``low``, ``high``, ``games``) as a tick with its
-    interval as a horizontal error bar, at its label; the hover says the share, the
-    interval and the games."""
-    fig.add_scatter(
-        x=rows["share"],
-        y=labels,
-        mode="markers",
-        name=name,
-        showlegend=legend,
-        legendgroup=name,
-        marker={"symbol": "line-ns-open", "size": 12, "color": colour, "line": {"width": 2}},
-        error_x=share_error(rows, colour, 1.5),
-        customdata=share_cells(rows, labels, n),
-        hovertemplate="%{customdata[0]}: %{customdata[1]} (%{customdata[2]}) · "
-        + "%{customdata[3]} "
-        + text(n.lang, "charts.games")
-        + "<extra></extra>",
-    )
-
-
-def share_cells(rows: pd.DataFrame, labels: list[str], n: Numbers) -> list[list[str]]:
-    """Each row's hover cells: its label, share, interval and games, as the page writes them."""
-    return [
-        [lab, n.pct(s), n.pct_interval(lo, hi), n.count(g)]
-        for lab, s, lo, hi, g in zip(
-            labels, rows["share"], rows["low"], rows["high"], rows["games"], strict=True
-        )
-    ]
-
-
-def share_error(rows: pd.DataFrame, colour: str, thickness: float) -> dict[str, Any]:
-    """A horizontal error bar from each row's ``low`` to ``high`` around its ``share``."""
-    return {
-        "type": "data",
-        "symmetric": False,
-        "color": colour,
-        "thickness": thickness,
-        "array": rows["high"] - rows["share"],
-        "arrayminus": rows["share"] - rows["low"],
-    }
-
-
-def reasons_by_rules_chart(
-    by_rules: dict[str, pd.DataFrame], lang: str = "en", confidence: float = 0.95
-) -> go.Figure:
-    """How games end under each rule set: for every reason that ended a game under one of
-    them, one horizontal bar per rule set (its share of that rule set's games) with the
-    share's interval at ``confidence`` (each frame as :func:`sim.stats.end_reasons`)."""
-    n = Numbers(lang, confidence)
-    seen = [occurring(r) for r in by_rules.values()]
-    order = pd.concat([r[["reason", "share"]] for r in seen]) if seen else pd.DataFrame()
-    reasons = (
-        list(order.groupby("reason", sort=False)["share"].sum().sort_values(ascending=False).index)
-        if len(order)
-        else []
-    )
-    labels = [reason_name(lang, r) for r in reasons]
-    fig = go.Figure()
-    for i, (spec, table) in enumerate(by_rules.items()):
-        rows = table.set_index("reason").reindex(reasons).reset_index()
-        rows[["games", "share", "low", "high"]] = rows[["games", "share", "low", "high"]].fillna(0)
-        fig.add_bar(
-            x=rows["share"],
-            y=labels,
-            orientation="h",
-            name=spec,
-            marker_color=series_colour(i),
-            error_x=share_error(rows, "#222222", 1.2),
-            customdata=[[spec, *cells] for cells in share_cells(rows, labels, n)],
-            hovertemplate="%{customdata[0]} · %{customdata[1]}: %{customdata[2]} "
-            + "(%{customdata[3]}) · %{customdata[4]} "
-            + text(lang, "charts.games")
-            + "<extra></extra>",
-        )
-    per_row = 12 + 16 * max(len(by_rules), 1)
-    fig.update_layout(
-        **layout(
-            lang,
-            height=bar_height(len(reasons), per_row) + 22 * (len(by_rules) // 3),
-            barmode="group",
-            xaxis_title=text(lang, "charts.share_ci", ci=n.ci()),
-            legend={**TOP_LEGEND, "traceorder": "normal"},
-        )
-    )
-    fig.update_xaxes(tickformat=".0%", rangemode="tozero")
-    fig.update_yaxes(autorange="reversed", automargin=True)
-    return fig
 
 
 # The by-rules panels: (column prefix of sim.stats.general_stats_by, catalogue key of the
@@ -333,98 +190,4 @@ def no_data_figure(lang: str = "en", height: int = 160) -> go.Figure:
     fig.update_layout(**layout(lang, height=height))
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
-    return fig
-
-
-def den_chart(den: pd.DataFrame, lang: str = "en", fox: bool = False) -> go.Figure:
-    """Den entries per animal, stacked by the winner's colour (columns ``animal``, ``red``,
-    ``blue``)."""
-    fig = go.Figure()
-    names = [animal_name(a, lang, fox) for a in den["animal"]]
-    for winner in ("red", "blue"):
-        fig.add_bar(
-            x=names,
-            y=den[winner],
-            name=side_name(lang, winner),
-            marker_color=WINNER_COLOURS[winner],
-        )
-    fig.update_layout(
-        **layout(
-            lang,
-            barmode="stack",
-            xaxis_title=text(lang, "charts.den_animal"),
-            yaxis_title=text(lang, "charts.den_wins"),
-        )
-    )
-    return fig
-
-
-def heatmap(
-    table: pd.DataFrame, x_title: str, y_title: str, lang: str = "en", z_title: str | None = None
-) -> go.Figure:
-    """A heat map of a table as given (rows top to bottom, columns left to right), its colour
-    bar titled ``z_title`` (what a square's colour counts)."""
-    fig = go.Figure(
-        go.Heatmap(
-            z=table.to_numpy(),
-            x=[str(c) for c in table.columns],
-            y=[str(i) for i in table.index],
-            colorscale="YlOrRd",
-            colorbar={"title": {"text": z_title or text(lang, "charts.games"), "side": "right"}},
-            hovertemplate="%{y} / %{x}: %{z}<extra></extra>",
-        )
-    )
-    fig.update_layout(**layout(lang, xaxis_title=x_title, yaxis_title=y_title))
-    fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(type="category")
-    return fig
-
-
-def animal_heatmap(matrix: pd.DataFrame, lang: str = "en", fox: bool = False) -> go.Figure:
-    """The capture matrix (capturer rows, captured columns, animals by name) as a heat map."""
-    shown = matrix.copy()
-    shown.index = [animal_name(a, lang, fox) for a in matrix.index]
-    shown.columns = [animal_name(a, lang, fox) for a in matrix.columns]
-    return heatmap(
-        shown,
-        text(lang, "charts.captured"),
-        text(lang, "charts.capturer"),
-        lang,
-        text(lang, "charts.captures"),
-    )
-
-
-def _square_word(lang: str, square: int) -> str:
-    """What a square is, in ``lang``: den, trap, river or land."""
-
-    if square in (int(DENS[0]), int(DENS[1])):
-        kind = "den"
-    elif TRAP_OWNER[square] >= 0:
-        kind = "trap"
-    elif WATER[square]:
-        kind = "river"
-    else:
-        kind = "land"
-    return text(lang, f"charts.square_{kind}")
-
-
-def squares_heatmap(grid: pd.DataFrame, lang: str = "en", z_title: str | None = None) -> go.Figure:
-    """A board-shaped heat map (``sim.stats.square_grid``: ranks 9..1 by files a..g), each
-    square's hover naming what it is (den, trap, river, land); the colour bar is titled
-    ``z_title`` (captures by default)."""
-    fig = heatmap(
-        grid,
-        text(lang, "charts.file"),
-        text(lang, "charts.rank"),
-        lang,
-        z_title or text(lang, "charts.captures"),
-    )
-    files = [str(c) for c in grid.columns]
-    words = [
-        [_square_word(lang, (int(rank) - 1) * 7 + files.index(f)) for f in files]
-        for rank in grid.index
-    ]
-    fig.update_traces(
-        customdata=words, hovertemplate="%{x}%{y} · %{customdata}: %{z}<extra></extra>"
-    )
     return fig

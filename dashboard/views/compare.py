@@ -10,17 +10,12 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard.charts import (
-    TOP_LEGEND,
-    add_length_trace,
-    layout,
-    length_bins,
-    reasons_by_rules_chart,
-)
+from dashboard.charts import TOP_LEGEND, add_length_trace, layout, length_bins
 from dashboard.common import page_start
 from dashboard.i18n.notes import translate_note
 from dashboard.lang import confidence, lang, nf, t
 from dashboard.loaders import filter_options, stat
+from dashboard.reason_charts import reasons_by_rules_chart
 from dashboard.tables import figures, show_table, show_transposed
 from dashboard.urlstate import keep
 from sim.report import fmt

@@ -9,18 +9,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.charts import (
-    animal_heatmap,
-    by_rules_chart,
-    den_chart,
-    end_reasons_chart,
-    length_bins,
-    length_histogram_chart,
-    squares_heatmap,
-)
+from dashboard.board_charts import animal_heatmap, den_chart, squares_heatmap
+from dashboard.charts import by_rules_chart, length_bins, length_histogram_chart
 from dashboard.common import page_start
 from dashboard.lang import confidence, fox, lang, nf, t
 from dashboard.loaders import stat
+from dashboard.reason_charts import end_reasons_chart
 from dashboard.tables import figures, show_table
 from dashboard.trend import show_first_player_trend
 from dashboard.urlstate import keep

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import pandas as pd
 
+from dashboard.board_charts import heatmap
 from dashboard.charts import (
     SERIES_COLOURS,
     WINNER_COLOURS,
     add_length_trace,
-    end_reasons_chart,
-    heatmap,
     layout,
     length_bins,
 )
 from dashboard.icon import page_icon
 from dashboard.playboard import board_cells, board_css
+from dashboard.reason_charts import end_reasons_chart
 from engine import Position
 
 
