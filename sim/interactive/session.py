@@ -43,7 +43,8 @@ from sim.external.process import EngineFault
 from sim.interactive.agreement import DrawAnswer
 from sim.interactive.setup import SIDES, PlaySetup
 from sim.interactive.stops import PlayerStops
-from sim.play.referee import bot_seed, start_engines
+from sim.play.referee import bot_seed
+from sim.play.stepwise import start_engines
 from sim.records.human import AGREED_DRAW, HUMAN, Stop, human_game_row, save_human_game
 
 ANTI_CHASING = ("rule_7_3", "rule_17_5")

@@ -23,6 +23,7 @@ from sim.cli import main
 from sim.play import referee
 from sim.play.columnar import play_fast_games
 from sim.play.referee import bot_seed, play_game
+from sim.play.stepwise import play_stepwise
 from sim.storage.reading import open_dataset
 from sim.storage.records import read_batch_record
 from sim.tablebase import outcomes as V
@@ -58,7 +59,7 @@ def test_stepwise_and_cut_games_agree(tb_data: Path, rules: str) -> None:
         st = np.zeros(4096, dtype=np.int32)
         st[: start.shape[0]] = start
         specs = (parse_bot(names[int(kinds[g, 0])]), parse_bot(names[int(kinds[g, 1])]))
-        packed = referee._play_stepwise(st, ruleset, ra, specs, rngs[g], 2, 150, adj)
+        packed = play_stepwise(st, ruleset, ra, specs, rngs[g], 2, 150, adj)
         plies = int(packed[0])
         assert packed[: fast.SUMMARY_SIZE - 1].tolist() == summary[g, :-1].tolist(), g
         assert packed[fast.SUMMARY_SIZE : fast.SUMMARY_SIZE + plies].tolist() == (
