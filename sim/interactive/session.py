@@ -26,8 +26,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Any
 
 from engine import Position, decode_move, encode_move, parse_rules
@@ -41,14 +40,12 @@ from sim.core.timecontrol import SideClock
 from sim.external.clocks import GameClocks, side_clock
 from sim.external.process import EngineFault
 from sim.interactive.agreement import DrawAnswer
+from sim.interactive.board_queries import BoardQueries, ForbiddenMove
 from sim.interactive.setup import SIDES, PlaySetup
 from sim.interactive.stops import PlayerStops
 from sim.play.referee import bot_seed
 from sim.play.stepwise import start_engines
 from sim.records.human import AGREED_DRAW, HUMAN, Stop, human_game_row, save_human_game
-
-ANTI_CHASING = ("rule_7_3", "rule_17_5")
-RULE_NAMES = {"rule_7_3": "the 7-3 rule", "rule_17_5": "the 17-5 rule"}
 
 
 def _other(side: str) -> str:
@@ -68,16 +65,7 @@ class PlayedMove:
     think_ms: float | None = None
 
 
-class ForbiddenMove(MoveError):
-    """A move only the anti-chasing rules forbid now; ``rules`` names them."""
-
-    def __init__(self, move: str, rules: tuple[str, ...]) -> None:
-        names = " and ".join(RULE_NAMES[r] for r in rules)
-        super().__init__(f"{move} is forbidden now by {names} (no chasing)")
-        self.rules = rules
-
-
-class PlayGame(PlayerStops):
+class PlayGame(BoardQueries, PlayerStops):
     """One game with a person at the board (see the module's notes)."""
 
     def __init__(
@@ -207,53 +195,6 @@ class PlayGame(PlayerStops):
         if not self.clock_started:
             self.clock_started = True
             self.started = self.turn_started = self.clock()
-
-    def board(self) -> list[str | None]:
-        """Piece letters by square (None for empty)."""
-        return self.pos.board()
-
-    def is_mine(self, square: int) -> bool:
-        """Whether the piece on ``square`` belongs to the person (:attr:`human`)."""
-        letter = self.pos.board()[square]
-        return letter is not None and letter.isupper() == (self.human == "red")
-
-    def targets(self, square: int) -> set[int]:
-        """The legal destinations of the piece on ``square`` (empty if it cannot move)."""
-        return {int(m) & 63 for m in self.pos.legal_codes() if int(m) >> 6 == square}
-
-    @cached_property
-    def _loose_rules(self) -> dict[str, Any]:
-        off: dict[str, Any] = {name: False for name in ANTI_CHASING}
-        return {
-            name: replace(self.ruleset, **{name: off[name]})
-            for name in ANTI_CHASING
-            if getattr(self.ruleset, name)
-        }
-
-    def forbidden(self, square: int) -> dict[int, tuple[str, ...]]:
-        """Destinations of the piece on ``square`` that only the anti-chasing rules forbid
-        now, each with the rules that forbid it (``rule_7_3``, ``rule_17_5``): the moves
-        the engine allows once that rule is turned off, with the same history."""
-        if self.over or not self._loose_rules:
-            return {}
-        legal = self.targets(square)
-        out: dict[int, list[str]] = {}
-        for name, loose in self._loose_rules.items():
-            other = Position(loose, fen=self.setup.fen)
-            other.play_moves([m.move for m in self.moves])
-            for code in other.legal_codes():
-                frm, to = int(code) >> 6, int(code) & 63
-                if frm == square and to not in legal:
-                    out.setdefault(to, []).append(name)
-        return {sq: tuple(names) for sq, names in out.items()}
-
-    def forbidding(self, move: str) -> tuple[str, ...]:
-        """The anti-chasing rules that alone forbid ``move`` now (empty: none does)."""
-        try:
-            code = encode_move(move)
-        except DsqError:
-            return ()
-        return self.forbidden(code >> 6).get(code & 63, ())
 
     # -- moves
     def play(self, move: str) -> PlayedMove | None:

@@ -9,7 +9,8 @@ import pytest
 from engine import Position
 from engine.board import square_index
 from engine.errors import DsqError, MoveError
-from sim.interactive.session import ForbiddenMove, PlayGame, PlaySetup
+from sim.interactive.board_queries import ForbiddenMove
+from sim.interactive.session import PlayGame, PlaySetup
 from sim.records.human import HUMAN
 
 CHASE_FEN = "6l/7/7/7/7/7/E6/7/6C r 0 1"  # docs/rules.md's 17-5 example
