@@ -7,16 +7,14 @@ your animals and shows its legal destinations; a second click plays it. When it 
 bot's turn the fragment asks the bot for its move (with a spinner) and draws the board
 again. A finished game (ended by the rules, resigned, or forfeited by an external engine
 that faulted) can be saved into the data folder as a recorded game, from whatever
-position it began.
+position it began. What the page writes about the game comes from :mod:`dashboard.playtexts`.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
-from typing import Any
 
-import pandas as pd
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
@@ -30,10 +28,10 @@ from dashboard.limits import check_bot_limits
 from dashboard.playboard import board_cells, draw_board
 from dashboard.playclock import clock_panel, record_abandoned, stop_controls
 from dashboard.playgame import ClickGame, PlaySetup
+from dashboard.playtexts import end_notes, move_figures, moves_table, notice_text, status_text
 from dashboard.settings import Limits, load_settings
 from dashboard.tables import show_table
 from dashboard.urlstate import keep
-from engine.board import square_name
 from engine.errors import DsqError
 from sim.bots.protocol import warm_up as warm_up_bot
 from sim.bots.registry import KINDS
@@ -176,80 +174,6 @@ def _rerun() -> None:
 
     ctx = get_script_run_ctx()
     st.rerun(scope="fragment" if ctx is not None and ctx.fragment_ids_this_run else "app")
-
-
-def notice_text(game: ClickGame) -> str | None:
-    """The explanation of the last click, in the user's language."""
-    note = game.notice
-    if note is None:
-        return None
-    fields: dict[str, Any] = dict(note.fields)
-    if "rules" in fields:
-        fields["rules"] = t("play.list_separator").join(t(f"play.why_{r}") for r in fields["rules"])
-    return t(note.key, **fields)
-
-
-def status_text(game: ClickGame) -> str:
-    """Whose turn it is, or how the game ended."""
-    res = game.result
-    if res is not None:
-        winner, why = res
-        if why == "resign":
-            return t("play.you_resigned", side=side(winner))
-        if why == "abandoned":
-            return t("play.you_left", side=side(winner))
-        outcome = "draw" if winner == "draw" else ("won" if winner == game.human else "lost")
-        return t(f"play.result_{outcome}", result=result(winner, why))
-    if game.bot_to_move:
-        return t("play.bot_turn", side=side(game.to_move))
-    if game.selected is not None:
-        count = len(game.targets(game.selected))
-        return t(
-            counted("play.selected", count),
-            piece=piece(game.board()[game.selected]),
-            square=square_name(game.selected),
-            count=nf().count(count),
-        )
-    return t("play.your_turn", side=side(game.human))
-
-
-def moves_table(game: ClickGame) -> pd.DataFrame:
-    """The moves so far, newest first; the last column is the bot's thinking time (the
-    person's moves leave it empty)."""
-    n = nf()
-    rows = [
-        (
-            m.ply,
-            side(m.side) + ("" if m.by_bot else " · " + t("play.you")),
-            m.move,
-            f"× {piece(m.captured)}" if m.captured else "",
-            t("play.ms", ms=n.num(m.think_ms, 0)) if m.by_bot and m.think_ms is not None else "",
-        )
-        for m in reversed(game.moves)
-    ]
-    cols = ["ply", "side", "move", "capture", "time"]
-    return pd.DataFrame(rows, columns=[t(f"play.col_{c}") for c in cols])
-
-
-def end_notes(game: ClickGame) -> list[str]:
-    """What to know about a finished game besides its result: a resignation is final (Undo
-    does not take it back), and a game void under the rules' scoring counts for nothing."""
-    notes = []
-    if game.resigned is not None:
-        notes.append(t("play.resign_final"))
-    if game.void:
-        rounds = game.ruleset.void_rounds
-        notes.append(t(counted("play.void", rounds), rounds=nf().count(rounds),
-                       plies=nf().count(len(game.moves))))  # fmt: skip
-    return notes
-
-
-def move_figures(game: ClickGame) -> pd.DataFrame:
-    """The moves so far as data, newest first (the CSV of the moves table)."""
-    rows = [(m.ply, m.side, m.by_bot, m.move, m.captured or "", m.think_ms)
-            for m in reversed(game.moves)]  # fmt: skip
-    cols = ["ply", "side", "by_bot", "move", "captured", "think_ms"]
-    return pd.DataFrame(rows, columns=cols)
 
 
 def controls(game: ClickGame, request: PlaySetup | None) -> None:
