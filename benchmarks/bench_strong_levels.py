@@ -4,7 +4,9 @@ For each round, each preset and each level in turn (the order alternating betwee
 rounds), the self-play games of ``dsq bench``'s strong-game row (``sim.bench.strong``:
 seeds 1..``--games``, 8 seeded random opening plies) are played in this process and timed
 in CPU seconds. Printed per round and preset: each level's median CPU seconds per game
-and plies, and the second level's median over the first's.
+and plies, and the second level's over the first's: the medians, the means (the CPU of
+all the games) and the CPU per ply (the games of two levels part ways after a few moves,
+so their lengths differ).
 
 Run: ``python benchmarks/bench_strong_levels.py [--first SPEC] [--second SPEC]
 [--games 3] [--rounds 3] [--json]``.
@@ -36,6 +38,9 @@ def measure(first: str, second: str, games: int, rounds: int) -> list[dict[str, 
                     "first_s": a["median_s"],
                     "second_s": b["median_s"],
                     "ratio": b["median_s"] / a["median_s"],
+                    "mean_ratio": sum(b["seconds"]) / sum(a["seconds"]),
+                    "ply_ratio": (sum(b["seconds"]) / sum(b["plies"]))
+                    / (sum(a["seconds"]) / sum(a["plies"])),
                     "first_plies": a["plies"],
                     "second_plies": b["plies"],
                 }
@@ -61,14 +66,16 @@ def main() -> None:
         print(
             f"round {row['round']} {row['rules']:<8} {row['first_s']:6.2f} s "
             f"{row['first_plies']}  {row['second_s']:6.2f} s {row['second_plies']}  "
-            f"ratio {row['ratio']:.2f}"
+            f"ratio {row['ratio']:.2f}, mean {row['mean_ratio']:.2f}, "
+            f"per ply {row['ply_ratio']:.2f}"
         )
     for rules in PRESETS:
-        ratios = [row["ratio"] for row in rows if row["rules"] == rules]
-        print(
-            f"{rules:<8} ratio {min(ratios):.2f}-{max(ratios):.2f} "
-            f"(median {statistics.median(ratios):.2f})"
-        )
+        for key in ("ratio", "mean_ratio", "ply_ratio"):
+            got = [row[key] for row in rows if row["rules"] == rules]
+            print(
+                f"{rules:<8} {key:<10} {min(got):.2f}-{max(got):.2f} "
+                f"(median {statistics.median(got):.2f})"
+            )
 
 
 if __name__ == "__main__":
