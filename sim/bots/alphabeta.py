@@ -25,9 +25,11 @@ from engine.position import decode_move
 from engine.rng import rng_next
 from engine.rules import Ruleset
 from sim.bots import search as S
+from sim.bots import search_layout as L
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
-from sim.bots.evaluate import ZOBRIST, full_hash
+from sim.bots.evaluate import V_OFF, ZOBRIST, full_hash
 from sim.bots.scores import from_report
+from sim.bots.search_hash import record_history_hashes
 from sim.bots.searching import SearchBot
 from sim.bots.spec import BotSpec
 
@@ -42,10 +44,10 @@ def tt_entries(tt_mb: int) -> int:
 
 def mate_in(score: int) -> int | None:
     """Plies to the end for a mate score (positive: the side to move wins), else None."""
-    if score > S.MATE_BOUND:
-        return S.MATE - score
-    if score < -S.MATE_BOUND:
-        return -(S.MATE + score)
+    if score > L.MATE_BOUND:
+        return L.MATE - score
+    if score < -L.MATE_BOUND:
+        return -(L.MATE + score)
     return None
 
 
@@ -64,17 +66,17 @@ class AlphaBetaBot(SearchBot):
         self.lmr = int(p["lmr"])
         self.aspiration = int(p["aspiration"])
         self.soft = int(p["soft"])
-        self.ws = S.new_workspace(tt_entries(p["tt_mb"]), self.values, self.block)
+        self.ws = L.new_workspace(tt_entries(p["tt_mb"]), self.values, self.block)
         # Touch every page of the table now (np.zeros maps them lazily): faulting them in
         # during the first searches would cost those moves milliseconds of their budget.
         self.ws["tt"].fill(0)
-        self.work = core.new_state(S.MAX_PLY + 8)
+        self.work = core.new_state(L.MAX_PLY + 8)
         self.on_iteration: Callable[[dict[str, Any]], None] | None = None
 
     def _load(self, st: np.ndarray) -> np.ndarray:
         used = core.HEADER + core.HIST_SIZE * int(st[core.S_NPLY])
-        if self.work.shape[0] < used + core.HIST_SIZE * (S.MAX_PLY + 4):
-            self.work = core.new_state(int(st[core.S_NPLY]) * 2 + S.MAX_PLY + 8)
+        if self.work.shape[0] < used + core.HIST_SIZE * (L.MAX_PLY + 4):
+            self.work = core.new_state(int(st[core.S_NPLY]) * 2 + L.MAX_PLY + 8)
         self.work[:used] = st[:used]
         return self.work
 
@@ -83,7 +85,7 @@ class AlphaBetaBot(SearchBot):
         deepest completed iteration's move is played. Until ``stopping`` is cleared, every
         search stops after its first iteration."""
         self.stopping.set()
-        self.ws["ws"][S.C_DEADLINE] = 1  # a deadline long past
+        self.ws["ws"][L.C_DEADLINE] = 1  # a deadline long past
 
     def choose(self, st: np.ndarray) -> int:
         """The move of the deepest completed iteration (``info`` tells what it saw)."""
@@ -109,27 +111,27 @@ class AlphaBetaBot(SearchBot):
             return advice.play
         ws = self.ws
         ctl, pv = ws["ws"], ws["pv"]
-        ctl[: S.V_OFF] = 0
-        ctl[S.HIST_OFF : S.X_OFF] = 0
+        ctl[:V_OFF] = 0
+        ctl[L.HIST_OFF : L.X_OFF] = 0
         salt = int(rng_next(self.rng)) & _MASK63
-        ctl[S.C_SALT] = salt
-        ctl[S.C_NOISE] = self.noise
-        ctl[S.C_LIMIT] = self.node_budget
+        ctl[L.C_SALT] = salt
+        ctl[L.C_NOISE] = self.noise
+        ctl[L.C_LIMIT] = self.node_budget
         if self.time_ms > 0:  # from the start of the move: the tables' advice counts too
-            ctl[S.C_DEADLINE] = int(start * 1e6) + self.time_ms * 1000
+            ctl[L.C_DEADLINE] = int(start * 1e6) + self.time_ms * 1000
         if self.stopping.is_set():  # stop() came before the control words were reset
-            ctl[S.C_DEADLINE] = 1
+            ctl[L.C_DEADLINE] = 1
         h = int(full_hash(work, ZOBRIST))
-        ctl[S.X_ROOT_SIDE] = int(work[core.S_SIDE])
-        ctl[S.X_CONTEMPT] = self.contempt
-        ctl[S.X_LMR] = self.lmr
-        S.record_history_hashes(work, h, ctl)
+        ctl[L.X_ROOT_SIDE] = int(work[core.S_SIDE])
+        ctl[L.X_CONTEMPT] = self.contempt
+        ctl[L.X_LMR] = self.lmr
+        record_history_hashes(work, h, ctl)
         best, score, reached, line = int(buf[0]), 0, 0, [int(buf[0])]
         if n > 1:
             for depth in range(1, self.depth + 1):
-                ctl[S.C_BUDGET] = 1 if depth > 1 else 0
+                ctl[L.C_BUDGET] = 1 if depth > 1 else 0
                 value = self._iterate(work, h, depth, score)
-                if ctl[S.C_ABORT]:
+                if ctl[L.C_ABORT]:
                     break
                 length = int(pv[0, 0])
                 best, score, reached = int(pv[0, 1]), value, depth
@@ -155,7 +157,7 @@ class AlphaBetaBot(SearchBot):
     def _soft_limit_reached(self, ctl: np.ndarray, start: float) -> bool:
         """Whether ``soft`` percent of the node or time budget is spent: an iteration
         started now would most often be ended by the budget, its nodes lost."""
-        spent_nodes = int(ctl[S.C_NODES]) * 100 >= self.soft * self.node_budget
+        spent_nodes = int(ctl[L.C_NODES]) * 100 >= self.soft * self.node_budget
         if self.node_budget > 0 and spent_nodes:
             return True
         elapsed_ms = (time.perf_counter() - start) * 1000.0
@@ -167,11 +169,11 @@ class AlphaBetaBot(SearchBot):
         iteration's score, widened fourfold on the side it fails until it holds;
         otherwise in the full window, which always holds."""
         ws = self.ws
-        aspire = self.aspiration and depth >= 4 and abs(last) <= S.MATE_BOUND
-        below = above = ASPIRATION if aspire else S.INF
+        aspire = self.aspiration and depth >= 4 and abs(last) <= L.MATE_BOUND
+        below = above = ASPIRATION if aspire else L.INF
         while True:
-            alpha = max(last - below, -S.INF)
-            beta = min(last + above, S.INF)
+            alpha = max(last - below, -L.INF)
+            beta = min(last + above, L.INF)
             value = int(
                 S.search(
                     work,
@@ -187,12 +189,12 @@ class AlphaBetaBot(SearchBot):
                     beta,
                 )  # fmt: skip
             )
-            if ws["ws"][S.C_ABORT] or alpha < value < beta:
+            if ws["ws"][L.C_ABORT] or alpha < value < beta:
                 return value
             if value <= alpha:
-                below = S.INF if below * 4 > S.MATE_BOUND else below * 4
+                below = L.INF if below * 4 > L.MATE_BOUND else below * 4
             else:
-                above = S.INF if above * 4 > S.MATE_BOUND else above * 4
+                above = L.INF if above * 4 > L.MATE_BOUND else above * 4
 
     def last_score(self) -> float | None:
         """The last move's score on the common scale of :mod:`sim.bots.scores` (a mate ±1,
@@ -209,10 +211,10 @@ class AlphaBetaBot(SearchBot):
         return {
             "move": decode_move(best),
             "depth": depth,
-            "seldepth": int(ctl[S.C_SELDEPTH]),
+            "seldepth": int(ctl[L.C_SELDEPTH]),
             "score": score,
             "mate_in": mate_in(score),
-            "nodes": int(ctl[S.C_NODES]),
+            "nodes": int(ctl[L.C_NODES]),
             "pv": [decode_move(m) for m in line],
             "time_ms": (time.perf_counter() - start) * 1000.0,
         }

@@ -1,6 +1,6 @@
 """How far an evaluation may reach: every score a static evaluation can give stays within
-:data:`MAX_EVAL`, below the mate range of the search (``sim.bots.search.MATE_BOUND``), so a
-score is never taken for a won or lost game.
+:data:`MAX_EVAL`, below the mate range of the search
+(``sim.bots.search_layout.MATE_BOUND``), so a score is never taken for a won or lost game.
 
 The bound is checked where an evaluation's numbers are read, from the largest sum its
 weights can make (each side has one piece of each animal at most): the classic

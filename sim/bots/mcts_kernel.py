@@ -52,13 +52,14 @@ from engine.game import count_legal, legal_captures
 from engine.jit import kernel
 from engine.rng import rng_below
 from sim.bots.evaluate import evaluate
-from sim.bots.fast import den_threatened, greedy_choose
-from sim.bots.search import INF, MATE, MAX_PLY, WS_SIZE, _order, _pick, now_us
+from sim.bots.fast import den_threatened, greedy_choose, now_us
+from sim.bots.search_layout import INF, MATE, MAX_PLY, WS_SIZE
+from sim.bots.search_order import _order, _pick
 
 MM = core.MAX_MOVES
 Q_ALPHA, Q_BETA, Q_BEST, Q_NEXT, Q_COUNT = range(2 * MM, 2 * MM + 5)
 """Columns of a row of ``ml`` holding one ply's search state (moves and their ordering
-scores come first, as in :mod:`sim.bots.search`)."""
+scores come first, as in :mod:`sim.bots.search_order`)."""
 
 EVAL_SCALE = 400.0
 F_PRIOR = 2  # tree_f column of a child's prior (see sim.bots.mcts_kernel)

@@ -17,13 +17,17 @@ the state, so a move the repetition rules forbid is unavailable at every depth.
 The table is probed at a random slot, a load from main memory: a node whose children
 probe it starts loading each child's slot early (:func:`engine.prefetch.prefetch_row`),
 the table move's as soon as it is known and every other one while the move before it is
-searched; history scores live in eight entries per square (:func:`history_slot`), a
-table small enough to stay in the cache. Neither changes what is searched.
+searched; history scores live in eight entries per square
+(:func:`sim.bots.search_order.history_slot`), a table small enough to stay in the cache.
+Neither changes what is searched.
 
 Few arrays cross the recursive calls (numba passes each array as a wide struct):
 ``tt`` (``int64[entries, 2]``: key, packed data), ``ml`` (``int32[ply, 2 * MAX_MOVES]``:
 moves, then their ordering scores), ``pv`` (triangular table, length first) and ``ws``
-(``int64``: control words ``C_*``, the animal values at ``V_OFF``, history and killers).
+(``int64``: control words ``C_*``, the animal values at ``V_OFF``, history and killers);
+their layout and the scores' scale are in :mod:`sim.bots.search_layout`, the position
+hashes in :mod:`sim.bots.search_hash`, the move lists' ordering in
+:mod:`sim.bots.search_order`.
 """
 
 from __future__ import annotations
@@ -31,60 +35,37 @@ from __future__ import annotations
 import numpy as np
 
 from engine import core
-from engine.board import DENS, NFILES, NSQ
-from engine.codes import H_CAPTURED, H_FROM, H_PIECE, H_TO
 from engine.game import legal_captures_or_none
 from engine.jit import kernel
 from engine.prefetch import prefetch_row
-from engine.rules import R_NO_CAPTURE
-from sim.bots.evaluate import (
-    CLOCK_HORIZON,
-    EVAL_END,
-    EVAL_OFF,
-    V_OFF,
-    Z_CLOCK,
-    Z_SIDE,
-    ZOBRIST,
-    evaluate,
-    params_array,
-)
+from sim.bots.evaluate import evaluate
 from sim.bots.fast import den_threatened, now_us
+from sim.bots.search_hash import child_slot, make_hashed, repeated, tt_key_of
+from sim.bots.search_layout import (
+    C_ABORT,
+    C_BUDGET,
+    C_DEADLINE,
+    C_LIMIT,
+    C_NODES,
+    C_NOISE,
+    C_SALT,
+    C_SELDEPTH,
+    HIST_OFF,
+    HIST_USED,
+    INF,
+    KILL_OFF,
+    MATE,
+    MATE_BOUND,
+    MAX_PLY,
+    X_CONTEMPT,
+    X_LMR,
+    X_ROOT_SIDE,
+)
+from sim.bots.search_order import LATE, _gen, _order, _pick, history_slot
 
-MATE = 30000
-MATE_BOUND = MATE - 1000
-INF = 32000
-MAX_PLY = 96
 SCORE_OFFSET = 1 << 19
 EXACT, LOWER, UPPER = 0, 1, 2
 MM = core.MAX_MOVES
-
-# Control words of ``ws`` (``V_OFF`` = 8 of them at most).
-C_NODES, C_LIMIT, C_DEADLINE, C_ABORT, C_SALT, C_NOISE, C_SELDEPTH, C_BUDGET = range(8)
-HIST_OFF = V_OFF + 8  # history scores by history_slot (HIST_USED of the 4096 reserved)
-HIST_USED = NSQ * 8
-KILL_OFF = HIST_OFF + 4096  # two killers per ply
-X_OFF = KILL_OFF + 2 * (MAX_PLY + 2)  # more control words
-X_ROOT_SIDE, X_CONTEMPT, X_LMR = X_OFF, X_OFF + 1, X_OFF + 2
-LATE = (1 << 22) - 1  # ordering scores below this one: quiet moves, not killers
-REP_RING = 256  # hashes of the last positions, by ply number modulo REP_RING
-REP_OFF = X_OFF + 8
-REP_LOOKBACK = 120
-assert REP_OFF + REP_RING <= EVAL_OFF  # a tuned evaluation's block follows
-WS_SIZE = EVAL_END
-
-
-def new_workspace(
-    tt_entries: int, values: np.ndarray, block: np.ndarray | None = None
-) -> dict[str, np.ndarray]:
-    """The arrays one search needs (``tt_entries`` a power of two; ``block``: a tuned
-    evaluation's weights, see :func:`sim.bots.evaluate.params_array`)."""
-    ws = params_array(values, block, WS_SIZE)
-    return {
-        "tt": np.zeros((tt_entries, 2), dtype=np.int64),
-        "ml": np.zeros((MAX_PLY + 2, 2 * MM), dtype=np.int32),
-        "pv": np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int32),
-        "ws": ws,
-    }
 
 
 @kernel
@@ -93,52 +74,6 @@ def draw_value(st, ws):
     if st[core.S_SIDE] == ws[X_ROOT_SIDE]:
         return -ws[X_CONTEMPT]
     return ws[X_CONTEMPT]
-
-
-@kernel
-def record_history_hashes(st, h, ws):
-    """Fill the ring of position hashes for the game so far (``h``: the current one)."""
-    nply = st[core.S_NPLY]
-    ws[REP_OFF + (nply % REP_RING)] = h
-    k = nply - 1
-    while k >= 0 and k > nply - REP_RING:
-        base = core.HEADER + k * core.HIST_SIZE
-        frm = st[base + H_FROM]
-        to = st[base + H_TO]
-        code = st[base + H_PIECE]
-        cap = st[base + H_CAPTURED]
-        h = move_hash(h, code, frm, to, cap)  # its own inverse: the move undone
-        ws[REP_OFF + (k % REP_RING)] = h
-        k -= 1
-
-
-@kernel
-def repeated(st, ws, h):
-    """Record ``h`` for this ply; whether the position occurred before since the last
-    capture (same side to move; looked back at most REP_LOOKBACK plies)."""
-    nply = st[core.S_NPLY]
-    ws[REP_OFF + (nply % REP_RING)] = h
-    lim = min(st[core.S_CLOCK], nply, REP_LOOKBACK)
-    k = 4
-    while k <= lim:
-        if ws[REP_OFF + ((nply - k) % REP_RING)] == h:
-            return True
-        k += 2
-    return False
-
-
-@kernel
-def history_slot(mv):
-    """Where the history score of move ``mv`` lives (after ``HIST_OFF``): eight entries per
-    origin square, a step or a river jump in each direction, so one entry per possible
-    move and a table small enough to stay in the cache."""
-    frm = mv >> 6
-    d = (mv & 63) - frm
-    up = d > 0
-    a = d if up else -d
-    vertical = a >= NFILES
-    jump = a != 1 and a != NFILES  # Movement 6: a jump lands beyond the river
-    return frm * 8 + vertical * 4 + up * 2 + jump
 
 
 @kernel
@@ -155,57 +90,6 @@ def _tick(ws):
 
 
 @kernel
-def move_hash(h, code, frm, to, cap):
-    """The board hash ``h`` after piece ``code`` moves from ``frm`` to ``to`` capturing
-    ``cap`` (0: nothing), the other side to move; the same XOR undoes the move."""
-    h ^= ZOBRIST[code * 63 + frm] ^ ZOBRIST[code * 63 + to] ^ ZOBRIST[Z_SIDE]
-    if cap != 0:
-        h ^= ZOBRIST[cap * 63 + to]
-    return h
-
-
-@kernel
-def clock_key(rules, h, clock):
-    """The table key of board hash ``h`` with the no-capture clock at ``clock``: the clock
-    counts once a draw by it is near (End 3)."""
-    nc = rules[R_NO_CAPTURE]
-    if nc > 0:
-        rem = nc - clock
-        if rem <= CLOCK_HORIZON:
-            if rem < 0:
-                rem = 0
-            h ^= ZOBRIST[Z_CLOCK + rem]
-    return h
-
-
-@kernel
-def tt_key_of(st, rules, h):
-    """The table key: the board hash, plus the no-capture clock when a draw is near."""
-    return clock_key(rules, h, st[core.S_CLOCK])
-
-
-@kernel
-def make_hashed(st, rules, mv, h):
-    """Play ``mv`` and return the new board hash."""
-    frm = mv >> 6
-    to = mv & 63
-    h = move_hash(h, st[frm], frm, to, st[to])
-    core.make_move(st, rules, mv)
-    return h
-
-
-@kernel
-def child_slot(st, rules, mv, h, mask):
-    """The table slot (``key & mask``) the position after ``mv`` probes, from the board
-    hash ``h`` of this one (``st`` unchanged; see :func:`make_hashed`, :func:`tt_key_of`)."""
-    frm = mv >> 6
-    to = mv & 63
-    cap = st[to]
-    clock = 0 if cap != 0 else st[core.S_CLOCK] + 1  # End 3: a capture sets it to 0
-    return clock_key(rules, move_hash(h, st[frm], frm, to, cap), clock) & mask
-
-
-@kernel
 def noisy_eval(st, rules, ws, h):
     """The evaluation plus the seeded noise term in ``[-noise, noise]`` (a function of the
     position's hash and the per-search salt, so a position always gets the same noise)."""
@@ -219,78 +103,6 @@ def noisy_eval(st, rules, ws, h):
         x ^= x << 5
         score += (x >> 8) % (2 * noise + 1) - noise
     return score
-
-
-@kernel
-def _gen(st, rules, ml, ply):
-    """Generate the legal moves into ``ml[ply, :n]``; returns n."""
-    return core.legal_moves(st, rules, ml[ply])
-
-
-@kernel
-def _order(st, ml, n, ply, tt_move, ws, tactical_only):
-    """Give each move of ``ml[ply]`` an ordering score (keeping only captures and den
-    entries if ``tactical_only``) and put the best-scored first (what ``_pick(ml, ply, 0,
-    k)`` would do, so the first move needs no pick); returns the number of moves kept."""
-    row = ml[ply]
-    side = st[core.S_SIDE]
-    enemy_den = DENS[1 - side]
-    k1 = ws[KILL_OFF + 2 * ply]
-    k2 = ws[KILL_OFF + 2 * ply + 1]
-    k = 0
-    top = 0  # the first of the best-scored, and its score
-    top_s = -INF
-    for i in range(n):
-        mv = row[i]
-        to = mv & 63
-        cap = st[to]
-        if to == enemy_den:
-            s = 1 << 29
-        elif cap != 0:
-            s = (1 << 24) + ws[V_OFF + core.animal_of(cap) - 1] * 64 - core.animal_of(st[mv >> 6])
-        elif tactical_only:
-            continue
-        elif mv == k1:
-            s = 1 << 22
-        elif mv == k2:
-            s = (1 << 22) - 1
-        else:
-            s = ws[HIST_OFF + history_slot(mv)]
-        if mv == tt_move:
-            s = 1 << 30
-        row[k] = mv
-        row[MM + k] = s
-        if s > top_s:
-            top = k
-            top_s = s
-        k += 1
-    if top != 0:
-        mv = row[top]
-        row[top] = row[0]
-        row[MM + top] = row[MM]
-        row[0] = mv
-        row[MM] = top_s
-    return k
-
-
-@kernel(inline="always")  # small, and called for every move searched
-def _pick(ml, ply, i, n):
-    """Move the best-scored of ``ml[ply, i:n]`` to index ``i`` and return it."""
-    row = ml[ply]
-    best = i
-    best_s = row[MM + i]
-    for j in range(i + 1, n):
-        s = row[MM + j]
-        if s > best_s:
-            best = j
-            best_s = s
-    mv = row[best]
-    if best != i:
-        row[best] = row[i]
-        row[MM + best] = row[MM + i]
-        row[i] = mv
-        row[MM + i] = best_s
-    return mv
 
 
 @kernel

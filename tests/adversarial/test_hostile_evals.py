@@ -15,7 +15,7 @@ import pytest
 
 from sim.bots.evalbound import CLASSIC_POSITIONAL, MAX_EVAL
 from sim.bots.evalfile import EvalError, EvalFile, Weights, format_eval, write_eval
-from sim.bots.search import MATE_BOUND
+from sim.bots.search_layout import MATE_BOUND
 from tests.support.procs import dsq, in_process, one_line_error
 
 TOP = MAX_EVAL // 8  # 8 animals of one side at this value, none of the other: the most allowed

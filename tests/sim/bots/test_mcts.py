@@ -13,7 +13,8 @@ from engine.errors import DsqError
 from engine.position import encode_move
 from sim.bots import parse_bot
 from sim.bots.mcts_kernel import leaf_lists, settle
-from sim.bots.search import INF, MATE, MATE_BOUND, new_workspace, qsearch
+from sim.bots.search import qsearch
+from sim.bots.search_layout import INF, MATE, MATE_BOUND, new_workspace
 from sim.play.referee import play_game
 from tests.support.procs import dsq, one_line_error
 

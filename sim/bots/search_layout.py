@@ -1,0 +1,52 @@
+"""The scores and the arrays of the alpha-beta search (:mod:`sim.bots.search`).
+
+Scores are for the side to move, a win ``p`` plies from the root ``MATE - p`` (beyond
+``MATE_BOUND``), within ``±INF``. The search works in few arrays (numba passes each array
+as a wide struct to every recursive call): ``tt`` (``int64[entries, 2]``: key, packed
+data), ``ml`` (``int32[ply, 2 * MAX_MOVES]``: moves, then their ordering scores), ``pv``
+(triangular table, length first) and ``ws`` (``int64``: control words ``C_*``, the animal
+values at ``V_OFF``, history, killers, more control words ``X_*`` and the ring of position
+hashes; a tuned evaluation's weights follow at ``EVAL_OFF``). :func:`new_workspace`
+makes them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine import core
+from engine.board import NSQ
+from sim.bots.evaluate import EVAL_END, EVAL_OFF, V_OFF, params_array
+
+MATE = 30000
+MATE_BOUND = MATE - 1000
+INF = 32000
+MAX_PLY = 96
+MM = core.MAX_MOVES
+
+# Control words of ``ws`` (``V_OFF`` = 8 of them at most).
+C_NODES, C_LIMIT, C_DEADLINE, C_ABORT, C_SALT, C_NOISE, C_SELDEPTH, C_BUDGET = range(8)
+HIST_OFF = V_OFF + 8  # history scores by history_slot (HIST_USED of the 4096 reserved)
+HIST_USED = NSQ * 8
+KILL_OFF = HIST_OFF + 4096  # two killers per ply
+X_OFF = KILL_OFF + 2 * (MAX_PLY + 2)  # more control words
+X_ROOT_SIDE, X_CONTEMPT, X_LMR = X_OFF, X_OFF + 1, X_OFF + 2
+REP_RING = 256  # hashes of the last positions, by ply number modulo REP_RING
+REP_OFF = X_OFF + 8
+REP_LOOKBACK = 120
+assert REP_OFF + REP_RING <= EVAL_OFF  # a tuned evaluation's block follows
+WS_SIZE = EVAL_END
+
+
+def new_workspace(
+    tt_entries: int, values: np.ndarray, block: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
+    """The arrays one search needs (``tt_entries`` a power of two; ``block``: a tuned
+    evaluation's weights, see :func:`sim.bots.evaluate.params_array`)."""
+    ws = params_array(values, block, WS_SIZE)
+    return {
+        "tt": np.zeros((tt_entries, 2), dtype=np.int64),
+        "ml": np.zeros((MAX_PLY + 2, 2 * MM), dtype=np.int32),
+        "pv": np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int32),
+        "ws": ws,
+    }
