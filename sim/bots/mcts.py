@@ -16,6 +16,7 @@ from engine.rules import Ruleset
 from sim.bots import mcts_kernel as K
 from sim.bots.context import DEFAULT_CONTEXT, BotContext
 from sim.bots.evaluate import params_array
+from sim.bots.mcts_leaf import WORKSPACE_SIZE, leaf_lists
 from sim.bots.scores import from_value
 from sim.bots.searching import SearchBot
 from sim.bots.spec import BotSpec
@@ -39,8 +40,8 @@ class MctsBot(SearchBot):
         self.leaf = 1 + int(p["leaf_depth"]) if p["leaf"] == "qsearch" else 0
         self.bias = float(p["bias"])
         self.minimax = float(p["minimax"])
-        self.params = params_array(self.values, self.block, K.WORKSPACE_SIZE)
-        self.lists = K.leaf_lists()
+        self.params = params_array(self.values, self.block, WORKSPACE_SIZE)
+        self.lists = leaf_lists()
         nodes = min(MAX_NODES, (self.playouts + 1) * core.MAX_MOVES + 1)
         self.tree_i = np.zeros((nodes, 5), dtype=np.int32)
         self.tree_f = np.zeros((nodes, 4), dtype=np.float64)

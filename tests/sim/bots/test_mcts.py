@@ -12,7 +12,7 @@ from engine import Position, core
 from engine.errors import DsqError
 from engine.position import encode_move
 from sim.bots import parse_bot
-from sim.bots.mcts_kernel import leaf_lists, settle
+from sim.bots.mcts_leaf import leaf_lists, settle
 from sim.bots.search import qsearch
 from sim.bots.search_layout import INF, MATE, MATE_BOUND, new_workspace
 from sim.play.referee import play_game

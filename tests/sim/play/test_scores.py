@@ -25,11 +25,11 @@ def test_the_scale() -> None:
 
 
 def test_the_scale_is_the_one_mcts_puts_on_an_evaluation() -> None:
-    from sim.bots import mcts_kernel
+    from sim.bots import mcts_leaf
 
     # a cut playout scores 1 / (1 + exp(-u / k)); 2v - 1 of it is tanh(u / 2k)
     u = 350.0
-    v = 1.0 / (1.0 + math.exp(-u / mcts_kernel.EVAL_SCALE))
+    v = 1.0 / (1.0 + math.exp(-u / mcts_leaf.EVAL_SCALE))
     assert from_value(v) == pytest.approx(from_eval(u))
 
 
