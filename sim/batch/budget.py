@@ -12,7 +12,7 @@ TYPICAL_PLIES = 300  # plies in a game, when the ply cap allows as many
 
 def move_seconds(spec: str) -> float:
     """A rough estimate of the seconds a bot spends on one move: its kind's cost
-    (:meth:`sim.bots.registry.BotKind.move_seconds`)."""
+    (:meth:`sim.bots.bot_kind.BotKind.move_seconds`)."""
     bot = parse_bot(spec)
     return KINDS[bot.name].move_seconds(bot.params)
 

@@ -178,7 +178,7 @@ def listed(param: Param, values: Mapping[str, Any]) -> bool:
 
 
 def fill_eval(values: dict[str, Any], given: frozenset[str]) -> None:
-    """Complete the evaluation of a spec (a :data:`sim.bots.registry.Fill` rule): a spec
+    """Complete the evaluation of a spec (a :data:`sim.bots.bot_kind.Fill` rule): a spec
     that gives the animal values and no evaluation is of the classic evaluation, as every
     spec was before there was a choice (the parser then gives the parameters with a
     ``legacy`` value that the spec does not name that value). Custom values with another

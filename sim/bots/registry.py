@@ -1,17 +1,17 @@
 """Every kind of bot, registered once: its name, meaning, parameters, the class that plays
-it, what a move costs (the dashboard's launch estimate), which of its limits a protocol
-``go`` sets (``dsq serve``) and, for bots the referee can run inside its compiled game
-loop, their kernel kind.
+it, what a move costs (the dashboard's launch estimate, :mod:`sim.bots.move_costs`), which
+of its limits a protocol ``go`` sets (``dsq serve``) and, for bots the referee can run
+inside its compiled game loop, their kernel kind.
 
-Adding a bot kind is one :class:`BotKind` entry in :data:`KINDS` (or :func:`register`)
-and its player class, named here as ``"module:Class"`` and imported only when a bot of
-that kind is built, so parsing specs never loads numba.
+Adding a bot kind is one :class:`~sim.bots.bot_kind.BotKind` entry in :data:`KINDS` (or
+:func:`register`) and its player class, named here as ``"module:Class"`` and imported
+only when a bot of that kind is built, so parsing specs never loads numba.
 
 A kind may also carry a ``fill`` rule: parameters whose value depends on which others the
-spec gave. The searching bots use one (:func:`budget_lifts_cap`): a time or node budget
-given without a depth (playouts) lifts the default cap to its maximum, so the budget
-decides when to stop. The filled value is written into the canonical spec, which
-therefore still names exactly the player.
+spec gave. The searching bots use one (:func:`sim.bots.bot_kind.budget_lifts_cap`): a
+time or node budget given without a depth (playouts) lifts the default cap to its
+maximum, so the budget decides when to stop. The filled value is written into the
+canonical spec, which therefore still names exactly the player.
 
 The ``mcts`` bot's search parameters (:data:`MCTS_SEARCH`: exploration, rollouts, how a
 leaf is scored, the progressive bias and the minimax blend) are here with the others.
@@ -23,14 +23,13 @@ does not name them plays.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from engine.errors import DsqError
+from sim.bots.bot_kind import BotKind, GoLimits, both, budget_lifts_cap
+from sim.bots.move_costs import alphabeta_cost, constant_cost, engine_cost, mcts_cost
 from sim.bots.params import EVAL, VALUES, Param, fill_eval
-from sim.core.timecontrol import parse_tc
 
 MCTS_SEARCH = (
     Param("c", "float", 0.05, "UCT exploration constant", 0.0, 100.0),
@@ -107,131 +106,6 @@ class TimeControlParam(Param):
 # Kernel kinds of the bots the compiled game loop plays itself (``sim.bots.fast``).
 FAST_RANDOM = 0
 FAST_GREEDY = 1
-
-Fill = Callable[[dict[str, Any], frozenset[str]], None]
-"""``fill(values, given)``: complete a parsed spec's ``values`` (every parameter, defaults
-filled in) in place, knowing the names of the parameters the spec text ``given``."""
-
-
-Cost = Callable[[dict[str, Any]], float]
-"""``cost(params)``: rough seconds one move of a bot with these parameters takes on one
-core (measured with ``benchmarks/bench_bots.py`` and ``dsq bench``)."""
-
-UNKNOWN_MOVE_S = 0.1  # the cost of a move of a kind that declares none
-
-
-@dataclass(frozen=True)
-class GoLimits:
-    """The attributes of a built bot that the limits of a protocol ``go`` set (``dsq
-    engine``): ``depth`` (plies), ``nodes`` and ``time`` (ms for this move); None where the
-    kind has no such limit (the ``go`` limit is then ignored)."""
-
-    depth: str | None = None
-    nodes: str | None = None
-    time: str | None = None
-
-    def attrs(self) -> dict[str, str]:
-        """``{limit: attribute}`` of the limits the kind has."""
-        named = {"depth": self.depth, "nodes": self.nodes, "time": self.time}
-        return {k: v for k, v in named.items() if v is not None}
-
-
-@dataclass(frozen=True)
-class BotKind:
-    """One kind of bot.
-
-    ``player`` names the class built for a spec (``"module:Class"``, constructed as
-    ``Class(spec, ruleset, rng)``); ``fast_kind`` is the kernel kind of a bot that
-    ``sim.bots.fast`` plays in compiled code, else None; ``fill`` completes the values of
-    parameters that depend on which others a spec gives (see :data:`Fill`), else None.
-    ``spec_module`` names a module whose ``parse_body(text, body)``, ``canonical(params)``
-    and ``short(params)`` read and write the specs of a kind that does not fit
-    ``key=value`` parameters alone (``engine``). ``cost`` estimates the seconds of a move
-    (see :data:`Cost`; None: :data:`UNKNOWN_MOVE_S`); ``limits`` names what a protocol
-    ``go`` sets (:class:`GoLimits`); ``external`` marks a kind whose moves come from
-    another program (``dsq serve`` serves only dsq's own bots); ``seeded`` a kind whose
-    every random choice comes from the referee's seeded generator, so that its games
-    replay from their seeds (``--record outcomes`` stores no moves for them).
-    """
-
-    name: str
-    help: str
-    params: tuple[Param, ...]
-    player: str
-    fast_kind: int | None = None
-    spec_module: str | None = None
-    fill: Fill | None = None
-    cost: Cost | None = None
-    limits: GoLimits = GoLimits()
-    external: bool = False
-    seeded: bool = False
-
-    def move_seconds(self, params: dict[str, Any]) -> float:
-        """Rough seconds one move of a bot of this kind with ``params`` takes on one core."""
-        return self.cost(params) if self.cost is not None else UNKNOWN_MOVE_S
-
-
-def budget_lifts_cap(cap: Param, budgets: tuple[str, ...]) -> Fill:
-    """A :data:`Fill` rule: when a spec sets one of ``budgets`` above 0 but does not give
-    ``cap``, ``cap`` takes its maximum (an explicit ``cap`` still caps)."""
-
-    def fill(values: dict[str, Any], given: frozenset[str]) -> None:
-        if cap.name not in given and any(values[b] for b in budgets):
-            values[cap.name] = int(cap.high)
-
-    return fill
-
-
-def both(*rules: Fill) -> Fill:
-    """A :data:`Fill` rule applying ``rules`` in turn."""
-
-    def fill(values: dict[str, Any], given: frozenset[str]) -> None:
-        for rule in rules:
-            rule(values, given)
-
-    return fill
-
-
-def constant_cost(seconds: float) -> Cost:
-    """A :data:`Cost` that does not depend on the parameters."""
-    return lambda params: seconds
-
-
-def _within_time(seconds: float, params: dict[str, Any]) -> float:
-    """``seconds``, or the spec's ``time_ms`` budget when that is smaller."""
-    budget = params.get("time_ms") or 0
-    return min(seconds, budget / 1000.0) if budget else seconds
-
-
-ALPHABETA_NODE_S = 1 / 7.0e6  # nodes/s; a depth-d search visits about 6**d nodes
-MCTS_PLY_S = 1 / 9.6e6  # rollout plies/s (480,000 playouts/s of 20 plies)
-MCTS_SETTLE_S = 2.5e-6  # a leaf's quiescence search and the children's priors, seconds
-ENGINE_UNTIMED_MOVE_S = 1.0  # an external engine limited by depth or nodes only: a guess
-
-
-def alphabeta_cost(params: dict[str, Any]) -> float:
-    """A search of ``6**depth`` nodes (at most ``nodes``), within its time budget."""
-    nodes = min(6.0 ** params["depth"], params["nodes"] or float("inf"))
-    return _within_time(nodes * ALPHABETA_NODE_S, params)
-
-
-def mcts_cost(params: dict[str, Any]) -> float:
-    """``playouts`` rollouts of ``rollout_plies`` plies (and the two of the tree) and leaf
-    settles, within its time budget."""
-    cost = params["playouts"] * (params["rollout_plies"] + 2) * MCTS_PLY_S
-    if params["leaf"] == "qsearch":  # each full ply about doubles the settle's work
-        cost += params["playouts"] * MCTS_SETTLE_S * 2 ** params["leaf_depth"]
-    return _within_time(cost, params)
-
-
-def engine_cost(params: dict[str, Any]) -> float:
-    """An external engine's time per move, or its clock shared over 40 moves."""
-    if params["movetime"]:
-        return params["movetime"] / 1000.0
-    if params["tc"]:
-        tc = parse_tc(params["tc"])
-        return (tc.base_ms / (tc.moves or 40) + tc.inc_ms) / 1000.0
-    return ENGINE_UNTIMED_MOVE_S
 
 
 DEPTH = Param(

@@ -18,16 +18,10 @@ from engine.rules import Ruleset
 from sim.batch import make_spec
 from sim.batch.budget import estimate_seconds, move_seconds
 from sim.bots import BotContext, describe_bots, make_bot, parse_bot
+from sim.bots.bot_kind import BotKind, GoLimits
+from sim.bots.move_costs import UNKNOWN_MOVE_S, constant_cost
 from sim.bots.params import Param
-from sim.bots.registry import (
-    KINDS,
-    UNKNOWN_MOVE_S,
-    BotKind,
-    GoLimits,
-    constant_cost,
-    register,
-    unregister,
-)
+from sim.bots.registry import KINDS, register, unregister
 from sim.bots.spec import BotSpec
 from sim.play.referee import play_game
 from sim.serve.server import EngineServer
