@@ -17,7 +17,8 @@ from typing import Any
 
 from engine.errors import DsqError
 from engine.rules import Ruleset
-from sim.bots.evalfile import EvalFile, nearest_preset, resolve, write_eval
+from sim.bots.evalfile import nearest_preset, resolve, write_eval
+from sim.bots.evalformat import EvalFile
 
 SPRT = "elo0=0,elo1=15,alpha=0.05,beta=0.05"
 OPENING_PLIES = 4

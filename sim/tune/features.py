@@ -1,6 +1,6 @@
 """The tuned evaluation as a linear model: each quiet position's features, so that its
 score for the side to move is ``features @ weights`` (the vector of
-:meth:`sim.bots.evalfile.Weights.vector`), exactly what
+:meth:`sim.bots.evalformat.Weights.vector`), exactly what
 :func:`sim.bots.evaluate.evaluate_tuned` computes; and the scores of a real kernel
 evaluation over the same positions (the classic one, for comparison).
 """
@@ -14,7 +14,7 @@ from engine import core
 from engine.board import NSQ
 from engine.jit import kernel
 from engine.rules import Ruleset
-from sim.bots.evalfile import ANIMALS, N_WEIGHTS, Weights
+from sim.bots.evalformat import ANIMALS, N_WEIGHTS, Weights
 from sim.bots.evaluate import PLACE, evaluate
 from sim.bots.params import DEFAULT_VALUES
 from sim.bots.piece_values import values_array

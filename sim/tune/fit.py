@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from scipy.special import expit
 
 from sim.bots.evalbound import MAX_EVAL, tuned_reach
-from sim.bots.evalfile import ANIMALS, N_WEIGHTS, Weights, from_vector
+from sim.bots.evalformat import ANIMALS, N_WEIGHTS, Weights, from_vector
 
 K = 1.0 / 400.0
 DEFAULT_RIDGE = 1e-10

@@ -14,7 +14,8 @@ import numpy as np
 
 from engine.errors import DsqError
 from engine.rules import Ruleset
-from sim.bots.evalfile import EvalFile, evals_dir
+from sim.bots.evalfile import evals_dir
+from sim.bots.evalformat import EvalFile
 from sim.bots.evaluate import params_array
 from sim.bots.params import DEFAULT_VALUES
 from sim.bots.piece_values import values_array

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from sim.bots.evalbound import CLASSIC_POSITIONAL, MAX_EVAL
-from sim.bots.evalfile import EvalError, EvalFile, Weights, format_eval, write_eval
+from sim.bots.evalfile import write_eval
+from sim.bots.evalformat import EvalError, EvalFile, Weights, format_eval
 from sim.bots.search_layout import MATE_BOUND
 from tests.support.procs import dsq, in_process, one_line_error
 

@@ -12,7 +12,8 @@ import pytest
 from sim.batch import create_batch, make_spec, prepare_data_dir, resume_batch, run_batches
 from sim.batch.recompute import recompute
 from sim.batch.spec import BatchSpec, SpecError
-from sim.bots.evalfile import eval_digest, evals_dir, find_eval, format_eval
+from sim.bots.evalfile import eval_digest, evals_dir, find_eval
+from sim.bots.evalformat import format_eval
 from sim.bots.spec import canonical_bot
 from sim.stats.query import Selection, bot_filter, query_rows
 from sim.storage.reading import open_dataset

@@ -11,16 +11,8 @@ import pytest
 
 from engine.rules import parse_rules
 from sim.bots import evalfile
-from sim.bots.evalfile import (
-    EvalError,
-    EvalFile,
-    bot_evaluation,
-    eval_digest,
-    find_eval,
-    format_eval,
-    parse_eval,
-    resolve,
-)
+from sim.bots.evalfile import bot_evaluation, eval_digest, find_eval, resolve
+from sim.bots.evalformat import EvalError, EvalFile, Weights, format_eval, parse_eval
 from sim.bots.params import BotSpecError
 from sim.bots.pinning import names_recorded, pin_bot, pinned_differences, recorded_pattern
 from sim.bots.spec import parse_bot, short_spec
@@ -53,7 +45,7 @@ def test_the_digest_is_the_content_s_and_not_its_metadata() -> None:
 
 def test_the_digest_of_fixed_weights_stays_the_same() -> None:
     """The definition of the digest does not drift: a pin once recorded keeps its meaning."""
-    w = evalfile.Weights(
+    w = Weights(
         material=(1, 2, 3, 4, 5, 6, 7, 8),
         squares=tuple(tuple(range(a, a + 63)) for a in range(8)),
         first_danger=(0,) * 8,

@@ -17,7 +17,8 @@ from engine import Position
 from engine.position import decode_move
 from engine.rules import parse_rules
 from sim.batch import make_spec, run_batches
-from sim.bots.evalfile import EvalFile, eval_block, from_vector, read_eval, write_eval
+from sim.bots.evalfile import eval_block, read_eval, write_eval
+from sim.bots.evalformat import EvalFile, from_vector
 from sim.bots.evaluate import params_array
 from sim.stats.query import Selection
 from sim.storage.reading import open_dataset
