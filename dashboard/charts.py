@@ -177,17 +177,3 @@ def by_rules_chart(by_rules: pd.DataFrame, lang: str = "en", confidence: float =
     fig.update_annotations(font_size=12)
     fig.update_yaxes(autorange="reversed", automargin=True, type="category")
     return fig
-
-
-def no_data_figure(lang: str = "en", height: int = 160) -> go.Figure:
-    """An empty chart saying "no data" in ``lang`` (a figure whose selection holds no
-    value: not a blank area)."""
-    fig = go.Figure()
-    fig.add_annotation(
-        text=text(lang, "charts.no_data"), x=0.5, y=0.5, xref="paper", yref="paper",
-        showarrow=False, font={"size": 16, "color": "#666666"},
-    )  # fmt: skip
-    fig.update_layout(**layout(lang, height=height))
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False)
-    return fig
