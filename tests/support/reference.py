@@ -1,4 +1,5 @@
-"""A slow, deliberately plain reference implementation of /work/shared/RULES.md.
+"""A slow, deliberately plain reference implementation of the rules contract, RULES.md
+(which docs/rules.md describes in the project's words).
 
 It is written separately from ``engine/`` (and never imports it) so that the fast engine can
 be checked against it (differential testing and perft tables). Every function follows the
