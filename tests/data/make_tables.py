@@ -22,6 +22,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
 from tests.support import reference as ref  # noqa: E402
+from tests.support import reference_board as ref_board  # noqa: E402
 
 NODE_BUDGET = 400_000  # stop deepening an entry once a count exceeds this
 MAX_DEPTH = 5
@@ -50,8 +51,8 @@ def read_entries(path: Path) -> list[tuple[list[str], str]]:
 
 
 def midgame_moves(rules_spec: str, seed: int, plies: int) -> str:
-    rules = ref.parse_rules(rules_spec)
-    pos = ref.parse_fen("start")
+    rules = ref_board.parse_rules(rules_spec)
+    pos = ref_board.parse_fen("start")
     rng = random.Random(seed)
     played = []
     for _ in range(plies):

@@ -15,7 +15,7 @@ from engine.bitops import lowest_bit, popcount
 from engine.board import DENS, NEIGHBOURS, NSQ, WATER
 from engine.game import count_legal, legal_captures
 from engine.moves import chased_bits
-from tests.support import reference as ref
+from tests.support import reference_board as ref_board
 from tests.support.rulesets import RULESETS
 
 
@@ -45,7 +45,7 @@ def positions(count: int, seed: int) -> list[Position]:
     out = []
     while len(out) < count:
         spec = rng.choice(RULESETS)
-        fen = ref.START_FEN if rng.random() < 0.5 else ref.random_fen(rng, 6, 1)
+        fen = ref_board.START_FEN if rng.random() < 0.5 else ref_board.random_fen(rng, 6, 1)
         pos = Position(spec, fen)
         for _ in range(rng.randrange(0, 60)):
             moves = pos.legal_moves()

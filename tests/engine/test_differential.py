@@ -15,6 +15,7 @@ from collections import Counter
 import pytest
 
 from tests.support import reference as ref
+from tests.support import reference_board as ref_board
 from tests.support.rulesets import RULESETS
 
 # Every option of RULES.md takes at least two values across these rule sets.
@@ -25,7 +26,7 @@ POLICIES = ("random", "shuffle", "shuffle", "capture")
 def test_rulesets_toggle_every_option() -> None:
     values: dict[str, set] = {}
     for spec in RULESETS:
-        for name, value in ref.parse_rules(spec).items():
+        for name, value in ref_board.parse_rules(spec).items():
             values.setdefault(name, set()).add(value)
     for name, seen in values.items():
         assert len(seen) >= 2, name
@@ -33,19 +34,19 @@ def test_rulesets_toggle_every_option() -> None:
     assert {0, 6} <= values["no_capture_plies"]
 
 
-def choose(rng: random.Random, policy: str, legal: list[str], pos: ref.Pos) -> str:
+def choose(rng: random.Random, policy: str, legal: list[str], pos: ref_board.Pos) -> str:
     """Pick a move; 'shuffle' walks pieces back and forth to trigger the repetition rules."""
     if policy == "shuffle":
         if len(pos.history) >= 2:  # the sides alternate: the mover's last move
             last = pos.history[-2]
-            back = ref.square_name(last.to) + ref.square_name(last.frm)
+            back = ref_board.square_name(last.to) + ref_board.square_name(last.frm)
             if back in legal and rng.random() < 0.7:
                 return back
-            same = [m for m in legal if m[:2] == ref.square_name(last.to)]
+            same = [m for m in legal if m[:2] == ref_board.square_name(last.to)]
             if same and rng.random() < 0.6:
                 return rng.choice(same)
     elif policy == "capture":
-        captures = [m for m in legal if pos.board[ref.square_index(m[2:])]]
+        captures = [m for m in legal if pos.board[ref_board.square_index(m[2:])]]
         if captures and rng.random() < 0.8:
             return rng.choice(captures)
     return rng.choice(legal)
@@ -57,10 +58,10 @@ def play_game(seed: int, ply_cap: int, stats: Counter, divide_every: int = 0) ->
     rng = random.Random(seed)
     spec = rng.choice(RULESETS)
     policy = rng.choice(POLICIES)
-    fen = ref.START_FEN if rng.random() < 0.6 else ref.random_fen(rng, 6, 1)
-    rules = ref.parse_rules(spec)
+    fen = ref_board.START_FEN if rng.random() < 0.6 else ref_board.random_fen(rng, 6, 1)
+    rules = ref_board.parse_rules(spec)
     repetition = rules["rule_7_3"] or rules["rule_17_5"]
-    rpos = ref.parse_fen(fen)
+    rpos = ref_board.parse_fen(fen)
     epos = Position(spec, fen)
     played: list[str] = []
 
@@ -74,7 +75,7 @@ def play_game(seed: int, ply_cap: int, stats: Counter, divide_every: int = 0) ->
         outcome = None if legal else ref.outcome(rpos, rules)
         result = epos.result
         assert (None if result is None else (result.winner, result.reason)) == outcome, where()
-        assert epos.fen() == ref.to_fen(rpos), where()
+        assert epos.fen() == ref_board.to_fen(rpos), where()
         if divide_every and ply % divide_every == divide_every - 1 and legal:
             assert epos.divide(2) == ref.divide(rpos, 2, rules), where()
             stats["divide"] += 1

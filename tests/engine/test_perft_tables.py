@@ -19,6 +19,7 @@ import pytest
 
 from tests.support import TEST_DATA
 from tests.support import reference as ref
+from tests.support import reference_board as ref_board
 
 DATA = TEST_DATA
 
@@ -113,8 +114,8 @@ def test_reference_initial_perft_5() -> None:
 
 @pytest.mark.parametrize("why,fen", BAD_FENS, ids=[row[0] for row in BAD_FENS])
 def test_reference_refuses_bad_fen(why: str, fen: str) -> None:
-    with pytest.raises(ref.FenRefused):
-        ref.parse_fen(fen)
+    with pytest.raises(ref_board.FenRefused):
+        ref_board.parse_fen(fen)
 
 
 @pytest.mark.parametrize("row", RESULTS, ids=[row[0] for row in RESULTS])

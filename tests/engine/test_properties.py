@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support import reference as ref
+from tests.support import reference_board as ref_board
 from tests.support.rulesets import RULESETS
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -22,14 +23,16 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 rulesets = st.sampled_from(RULESETS)
 REPETITION_RULESETS = [
-    r for r in RULESETS if ref.parse_rules(r)["rule_7_3"] or ref.parse_rules(r)["rule_17_5"]
+    r
+    for r in RULESETS
+    if ref_board.parse_rules(r)["rule_7_3"] or ref_board.parse_rules(r)["rule_17_5"]
 ]
 
 
 @st.composite
 def valid_fens(draw: st.DrawFn) -> str:
     """Random valid positions: any subset of each side's animals, only rats in water."""
-    return ref.random_fen(random.Random(draw(seeds)), max_per_side=8, min_per_side=0)
+    return ref_board.random_fen(random.Random(draw(seeds)), max_per_side=8, min_per_side=0)
 
 
 def new_position(rules: str, fen: str):
@@ -41,7 +44,7 @@ def new_position(rules: str, fen: str):
 @SETTINGS
 @given(fen=valid_fens(), rules=rulesets)
 def test_fen_round_trip(fen: str, rules: str) -> None:
-    assert ref.to_fen(ref.parse_fen(fen)) == fen
+    assert ref_board.to_fen(ref_board.parse_fen(fen)) == fen
     pos = new_position(rules, fen)
     assert pos.fen() == fen
     assert new_position(rules, pos.fen()).legal_moves() == pos.legal_moves()
@@ -59,10 +62,10 @@ SWAP = {"red": "blue", "blue": "red", "draw": "draw"}
 @given(fen=valid_fens(), rules=rulesets, depth=st.integers(1, 3))
 def test_perft_unchanged_by_rotation(fen: str, rules: str, depth: int) -> None:
     pos = new_position(rules, fen)
-    rotated = new_position(rules, ref.rotate_fen(fen))
-    assert ref.rotate_fen(ref.rotate_fen(fen)) == fen
+    rotated = new_position(rules, ref_board.rotate_fen(fen))
+    assert ref_board.rotate_fen(ref_board.rotate_fen(fen)) == fen
     assert rotated.perft(depth) == pos.perft(depth)
-    assert sorted(ref.rotate_move(m) for m in pos.legal_moves()) == rotated.legal_moves()
+    assert sorted(ref_board.rotate_move(m) for m in pos.legal_moves()) == rotated.legal_moves()
     key = result_key(pos)
     assert result_key(rotated) == (None if key is None else (SWAP[key[0]], key[1]))
 
@@ -72,7 +75,7 @@ def test_perft_unchanged_by_rotation(fen: str, rules: str, depth: int) -> None:
 def test_perft_after_history_unchanged_by_rotation(seed: int, rules: str) -> None:
     """Shuffle a piece back and forth (repetition rules), then compare perft(3) rotated."""
     rng = random.Random(seed)
-    fen = ref.random_fen(rng, 5, 1)
+    fen = ref_board.random_fen(rng, 5, 1)
     pos = new_position(rules, fen)
     played = []
     for _ in range(rng.randint(6, 24)):
@@ -83,20 +86,20 @@ def test_perft_after_history_unchanged_by_rotation(seed: int, rules: str) -> Non
         move = back[0] if back and rng.random() < 0.8 else rng.choice(legal)
         pos.play(move)
         played.append(move)
-    rotated = new_position(rules, ref.rotate_fen(fen))
-    rotated.play_moves(" ".join(ref.rotate_move(m) for m in played))
+    rotated = new_position(rules, ref_board.rotate_fen(fen))
+    rotated.play_moves(" ".join(ref_board.rotate_move(m) for m in played))
     assert rotated.perft(3) == pos.perft(3)
     # Same board, side and clock; the fullmove number counts Blue's moves, so it may differ.
-    assert rotated.fen().split()[:3] == ref.rotate_fen(pos.fen()).split()[:3]
+    assert rotated.fen().split()[:3] == ref_board.rotate_fen(pos.fen()).split()[:3]
 
 
 @SETTINGS
 @given(seed=seeds, rules=rulesets, from_start=st.booleans())
 def test_random_games_end_by_a_rule_or_the_cap(seed: int, rules: str, from_start: bool) -> None:
     rng = random.Random(seed)
-    fen = ref.START_FEN if from_start else ref.random_fen(rng, 8, 0)
+    fen = ref_board.START_FEN if from_start else ref_board.random_fen(rng, 8, 0)
     pos = new_position(rules, fen)
-    limit = ref.parse_rules(rules)["no_capture_plies"]
+    limit = ref_board.parse_rules(rules)["no_capture_plies"]
     ply_cap = 600
     plies = 0
     result = pos.result  # read once per position (the position changes only in play)
@@ -109,12 +112,15 @@ def test_random_games_end_by_a_rule_or_the_cap(seed: int, rules: str, from_start
         if result is not None and result.reason == "den":
             # RULES.md refuses a FEN with a piece on a den (the game is over): check the rest,
             # and that the piece on the den is the winner's, on the loser's den.
-            board = ref.parse_fen(fen, allow_den=True).board
+            board = ref_board.parse_fen(fen, allow_den=True).board
             loser = "b" if result.winner == "red" else "r"
-            assert board[ref.DEN[loser]] and ref.side_of(board[ref.DEN[loser]]) != loser
-            assert not board[ref.DEN[ref.OTHER[loser]]]
+            assert (
+                board[ref_board.DEN[loser]]
+                and ref_board.side_of(board[ref_board.DEN[loser]]) != loser
+            )
+            assert not board[ref_board.DEN[ref_board.OTHER[loser]]]
             continue
-        ref.parse_fen(fen)  # raises if the engine produced an invalid position
+        ref_board.parse_fen(fen)  # raises if the engine produced an invalid position
         assert new_position(rules, fen).fen() == fen
     if result is not None:
         assert result.reason in ("den", "capture_all", "no_capture", "no_moves")
@@ -129,7 +135,7 @@ def test_random_games_end_by_a_rule_or_the_cap(seed: int, rules: str, from_start
 @given(fen=valid_fens(), rules=rulesets)
 def test_perft2_matches_reference_on_random_positions(fen: str, rules: str) -> None:
     pos = new_position(rules, fen)
-    rules_dict, rpos = ref.parse_rules(rules), ref.parse_fen(fen)
+    rules_dict, rpos = ref_board.parse_rules(rules), ref_board.parse_fen(fen)
     assert pos.divide(2) == ref.divide(rpos, 2, rules_dict)
 
 
@@ -144,7 +150,7 @@ def test_captures_with_the_no_move_flag_agree_with_the_full_lists(seed: int, rul
     from engine.game import legal_captures, legal_captures_or_none, legal_moves
 
     rng = random.Random(seed)
-    pos = new_position(rules, ref.random_fen(rng, 5, 1))
+    pos = new_position(rules, ref_board.random_fen(rng, 5, 1))
     a, b, c = (np.zeros(64, dtype=np.int32) for _ in range(3))
     played: list[str] = []
     for _ in range(rng.randint(10, 40)):

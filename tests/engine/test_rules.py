@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.support import reference as ref
+from tests.support import reference_board as ref_board
 from tests.support.rulesets import RULESETS
 
 OPTION_VALUES = {
@@ -42,7 +42,7 @@ def engine_options(spec: str) -> dict[str, object]:
     from engine import parse_rules
 
     rules = parse_rules(spec)
-    return {name: getattr(rules, name) for name in ref.PRESETS["standard"]}
+    return {name: getattr(rules, name) for name in ref_board.PRESETS["standard"]}
 
 
 def test_presets_match_rules_md() -> None:
@@ -51,7 +51,7 @@ def test_presets_match_rules_md() -> None:
 
     assert set(PRESETS) == {"standard", "yeshou", "datou"}
     for name in PRESETS:
-        assert engine_options(name) == ref.PRESETS[name], name
+        assert engine_options(name) == ref_board.PRESETS[name], name
     assert PRESETS["standard"] == Ruleset()
     y = PRESETS["yeshou"]
     assert (y.jump_block, y.rat_cross_capture, y.rule_7_3, y.rule_17_5) == (
@@ -75,14 +75,14 @@ def test_presets_match_rules_md() -> None:
 def test_spec_options_and_round_trip(spec: str) -> None:
     from engine import parse_rules
 
-    assert engine_options(spec) == ref.parse_rules(spec)
+    assert engine_options(spec) == ref_board.parse_rules(spec)
     rules = parse_rules(spec)
     assert parse_rules(rules.spec) == rules
 
 
 @settings(max_examples=200, deadline=None)
 @given(
-    preset=st.sampled_from(sorted(ref.PRESETS)),
+    preset=st.sampled_from(sorted(ref_board.PRESETS)),
     options=st.lists(
         st.sampled_from(sorted(OPTION_VALUES)).flatmap(
             lambda name: st.sampled_from([name + v for v in OPTION_VALUES[name]])
@@ -94,10 +94,10 @@ def test_random_specs(preset: str, options: list[str]) -> None:
     from engine import parse_rules
 
     spec = "+".join([preset, *options])
-    assert engine_options(spec) == ref.parse_rules(spec)
+    assert engine_options(spec) == ref_board.parse_rules(spec)
     rules = parse_rules(spec)
     assert parse_rules(rules.spec) == rules
-    assert engine_options(rules.spec) == ref.parse_rules(rules.spec)
+    assert engine_options(rules.spec) == ref_board.parse_rules(rules.spec)
 
 
 @pytest.mark.parametrize("spec", BAD_SPECS)
@@ -106,6 +106,6 @@ def test_bad_specs_refused(spec: str) -> None:
     from engine.errors import RulesError
 
     with pytest.raises(ValueError):
-        ref.parse_rules(spec)
+        ref_board.parse_rules(spec)
     with pytest.raises(RulesError):
         parse_rules(spec)

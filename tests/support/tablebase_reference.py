@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 
 from tests.support import reference as R
+from tests.support import reference_board as RB
 
 ORDER = "ELTPWDCR"
 
@@ -28,11 +29,11 @@ Key = tuple[Placement, str]  # a placement and the side to move, "r" or "b"
 
 
 def _squares_for(letter: str) -> list[int]:
-    dens = (R.DEN["r"], R.DEN["b"])
+    dens = (RB.DEN["r"], RB.DEN["b"])
     return [
         s
-        for s in range(R.N_SQUARES)
-        if s not in dens and (letter.upper() == "R" or s not in R.WATER)
+        for s in range(RB.N_SQUARES)
+        if s not in dens and (letter.upper() == "R" or s not in RB.WATER)
     ]
 
 
@@ -49,7 +50,7 @@ def placements(red: str, blue: str) -> list[Placement]:
 
 def board_of(placement: Placement) -> list[str]:
     """The reference generator's board (63 entries, "" for an empty square)."""
-    board = [""] * R.N_SQUARES
+    board = [""] * RB.N_SQUARES
     for piece, sq in placement:
         board[sq] = piece
     return board
@@ -60,15 +61,15 @@ def moves_of(
 ) -> list[tuple[str, Key | None]]:
     """The moves of ``side`` as ``((from, to), child)``; ``child`` is None when the move
     ends the game at once (End 1: den, End 2: the last enemy animal captured)."""
-    enemy = R.OTHER[side]
-    enemies = sum(1 for piece, _ in placement if R.side_of(piece) == enemy)
+    enemy = RB.OTHER[side]
+    enemies = sum(1 for piece, _ in placement if RB.side_of(piece) == enemy)
     out: list[tuple[tuple[int, int], Key | None]] = []
     for piece, sq in placement:
-        if R.side_of(piece) != side:
+        if RB.side_of(piece) != side:
             continue
         for to in R.pseudo_targets(board, sq, rules):
             move = (sq, to)
-            if to == R.DEN[enemy]:  # End 1: den
+            if to == RB.DEN[enemy]:  # End 1: den
                 out.append((move, None))
             elif board[to] and enemies == 1:  # End 2: capture_all
                 out.append((move, None))
@@ -103,7 +104,7 @@ def solve(rules_spec: str, red: str, blue: str) -> dict[Key, tuple[str, int | No
     """``{position: ("win"|"loss"|"draw", plies or None)}`` for the material and every
     material it reaches by captures, under ``rules_spec`` (its anti-chasing rules and
     no-capture clock play no part)."""
-    rules = R.parse_rules(rules_spec)
+    rules = RB.parse_rules(rules_spec)
     nodes: list[Key] = []
     children: dict[Key, list[Key]] = {}
     wins_at_once: set[Key] = set()
@@ -163,7 +164,7 @@ class BoundedSearch:
     depth; a check of single positions where solving the whole material is too slow."""
 
     def __init__(self, rules_spec: str) -> None:
-        self.rules = R.parse_rules(rules_spec)
+        self.rules = RB.parse_rules(rules_spec)
         self.moves: dict[Key, list[Key | None]] = {}
         self.memo: dict[tuple[Key, int, bool], bool] = {}
 

@@ -18,6 +18,7 @@ import pytest
 
 from tests.support import ROOT
 from tests.support import reference as ref
+from tests.support import reference_board as ref_board
 
 FINISHED = "7/7/7/7/3L3/7/7/7/7 b 0 1"  # blue to move with no pieces: red has won
 WATER_ELEPHANT = "l5t/1d3c1/r1p1w1e/7/7/1E5/2W1P1R/1C3D1/T5L r 0 1"
@@ -27,9 +28,9 @@ DIVIDE_FEN = "6c/7/7/7/3L3/7/7/7/7 r 0 1"  # hand.tsv: d5a5 d5d4 d5d6 d5g5
 BAD = {
     "malformed FEN": (["perft", "--fen", "l5t/7 r 0 1", "--depth", "1"], []),
     "FEN with an elephant in water": (["perft", "--fen", WATER_ELEPHANT, "--depth", "1"], []),
-    "FEN with a bad side": (["moves", "--fen", ref.START_FEN.replace(" r ", " x ")], []),
+    "FEN with a bad side": (["moves", "--fen", ref_board.START_FEN.replace(" r ", " x ")], []),
     "FEN rank of 8 empty squares": (
-        ["legal", "--fen", ref.START_FEN.replace("/7/7/7/", "/8/7/7/")],
+        ["legal", "--fen", ref_board.START_FEN.replace("/7/7/7/", "/8/7/7/")],
         ["rank 6", "longer than 7 squares"],
     ),
     "FEN with no animals": (["legal", "--fen", "7/7/7/7/7/7/7/7/7 r 0 1"], ["no animals"]),
@@ -167,7 +168,7 @@ def test_moves_json_with_history(runs: dict) -> None:
     rules, pos = ref.setup("standard+rule_7_3", DIVIDE_FEN, GOOD["moves"][-1])
     # The lion (back on d5) visited d4 three times in its last 6 moves: d5d4 is forbidden (7-3).
     assert data["legal"] == ["d5a5", "d5d6", "d5g5"]
-    fen = ref.to_fen(pos)
+    fen = ref_board.to_fen(pos)
     assert data == {
         "fen": fen,
         "board": fen.split()[0],

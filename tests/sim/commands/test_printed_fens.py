@@ -13,7 +13,7 @@ import pytest
 from engine import Position
 from engine.errors import FenError
 from tests.support import ROOT
-from tests.support import reference as ref
+from tests.support import reference_board as ref_board
 from tests.support.procs import in_process
 
 RULES = ("standard", "yeshou+no_capture_plies=40", "datou+no_capture_plies=30")
@@ -26,7 +26,7 @@ def random_game(seed: int) -> tuple[str, str, list[str]]:
     """``(rules, start FEN, moves)`` of a random game played to its end (or 400 plies)."""
     rng = random.Random(seed)
     rules = RULES[seed % len(RULES)]
-    fen = ref.START_FEN if seed % 4 == 0 else ref.random_fen(rng, rng.randint(1, 5), 1)
+    fen = ref_board.START_FEN if seed % 4 == 0 else ref_board.random_fen(rng, rng.randint(1, 5), 1)
     pos = Position(rules, fen)
     moves: list[str] = []
     while pos.result is None and len(moves) < 400:

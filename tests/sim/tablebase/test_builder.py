@@ -24,7 +24,7 @@ from sim.tablebase.material import (
 from sim.tablebase.probe import probe
 from sim.tablebase.store import SUFFIX, cache_for, rules_key, tables_root
 from tests.sim.tablebase.conftest import MIXED, STANDARD, THREE
-from tests.support import reference as R
+from tests.support import reference_board as RB
 from tests.support import tablebase_reference as REF
 
 
@@ -87,7 +87,7 @@ def random_fen(rng: random.Random, material: str) -> str:
     board = [""] * NSQ
     for p, sq in placed.items():
         board[sq] = p
-    return R.to_fen(R.Pos(board, rng.choice("rb"), 0, 1))
+    return RB.to_fen(RB.Pos(board, rng.choice("rb"), 0, 1))
 
 
 def test_colour_and_mirror_symmetry_by_probing(tb_data: Path) -> None:
@@ -99,18 +99,18 @@ def test_colour_and_mirror_symmetry_by_probing(tb_data: Path) -> None:
                 fen = random_fen(rng, material)
                 value = probe(rules, fen, root)
                 assert value is not None, fen
-                assert probe(rules, R.rotate_fen(fen), root) == value, fen
+                assert probe(rules, RB.rotate_fen(fen), root) == value, fen
                 assert probe(rules, _mirror(fen), root) == value, fen
 
 
 def _mirror(fen: str) -> str:
     """The FEN with files a..g reversed (the board is symmetric left to right)."""
-    pos = R.parse_fen(fen)
+    pos = RB.parse_fen(fen)
     board = [""] * NSQ
     for sq, piece in enumerate(pos.board):
         if piece:
             board[(sq // 7) * 7 + 6 - sq % 7] = piece
-    return R.to_fen(R.Pos(board, pos.side, pos.clock, pos.fullmove))
+    return RB.to_fen(RB.Pos(board, pos.side, pos.clock, pos.fullmove))
 
 
 def test_every_table_built_in_the_tests_verifies(tb_data: Path) -> None:

@@ -13,7 +13,7 @@ from sim.tablebase.probe import NoTable, probe, probe_fen
 from sim.tablebase.store import tables_root
 from tests.sim.tablebase.conftest import MIXED, STANDARD
 from tests.sim.tablebase.test_builder import random_fen
-from tests.support import reference as R
+from tests.support import reference_board as RB
 from tests.support import tablebase_reference as REF
 
 
@@ -39,10 +39,10 @@ def test_values_and_best_moves_match_the_reference(tb_data: Path) -> None:
     root = tables_root(tb_data)
     rng = random.Random(11)
     ref = REF.solve(MIXED, "T", "r")
-    rules = R.parse_rules(MIXED)
+    rules = RB.parse_rules(MIXED)
     for _ in range(40):
         fen = random_fen(rng, "T v r")
-        pos = R.parse_fen(fen)
+        pos = RB.parse_fen(fen)
         placement = tuple(
             sorted(((p, sq) for sq, p in enumerate(pos.board) if p), key=lambda x: x[0].islower())
         )
@@ -54,7 +54,7 @@ def test_values_and_best_moves_match_the_reference(tb_data: Path) -> None:
         for (frm, to), child in REF.moves_of(placement, REF.board_of(placement), pos.side, rules):
             worth = ("win", 1) if child is None else _after(ref[child])
             if worth == (value, plies):
-                best.append(R.square_name(frm) + R.square_name(to))
+                best.append(RB.square_name(frm) + RB.square_name(to))
         assert list(answer.best) == sorted(best), fen
 
 
