@@ -157,11 +157,12 @@ class AlphaBetaBot(SearchBot):
     def _soft_limit_reached(self, ctl: np.ndarray, start: float) -> bool:
         """Whether ``soft`` percent of the node or time budget is spent: an iteration
         started now would most often be ended by the budget, its nodes lost."""
-        spent_nodes = int(ctl[L.C_NODES]) * 100 >= self.soft * self.node_budget
-        if self.node_budget > 0 and spent_nodes:
+        if self.node_budget > 0 and int(ctl[L.C_NODES]) * 100 >= self.soft * self.node_budget:
             return True
-        elapsed_ms = (time.perf_counter() - start) * 1000.0
-        return self.time_ms > 0 and elapsed_ms * 100 >= self.soft * self.time_ms
+        if self.time_ms > 0:
+            elapsed_ms = (time.perf_counter() - start) * 1000.0
+            return elapsed_ms * 100 >= self.soft * self.time_ms
+        return False
 
     def _iterate(self, work: np.ndarray, h: int, depth: int, last: int) -> int:
         """One iteration to ``depth``: with ``aspiration=1`` (from depth 4, after a score

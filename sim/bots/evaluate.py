@@ -71,7 +71,8 @@ def _place() -> np.ndarray:
 
 
 PLACE = _place()
-"""``PLACE[code, sq]``: advance and defence of piece ``code`` on ``sq`` (one table read)."""
+"""``PLACE[code, sq]``: advance and defence of piece ``code`` on ``sq`` (with the values,
+the classic evaluation's ``E_PLACE`` table: see :func:`params_array`)."""
 
 
 def zobrist_table(seed: int = 0x5D5E) -> np.ndarray:
