@@ -68,6 +68,7 @@ def test_canonical_lists_every_parameter_in_order() -> None:
         ("mcts:c=nan", "c takes a number"),
         ("mcts:rollout=smart", "rollout takes one of random, greedy"),
         ("mcts:playouts=0", "playouts takes a whole number from 1"),
+        ("alphabeta:nodes=1000,soft=101", "soft takes a whole number from 0 to 100, not '101'"),
         ("alphabeta:values=1/2/3", "8 whole numbers"),
         ("alphabeta:values=1/2/3/4/5/6/7/x", "8 whole numbers"),
     ],
