@@ -12,6 +12,8 @@ makes them.
 
 from __future__ import annotations
 
+import mmap
+
 import numpy as np
 
 from engine import core
@@ -38,6 +40,28 @@ assert REP_OFF + REP_RING <= EVAL_OFF  # a tuned evaluation's block follows
 WS_SIZE = EVAL_END
 
 
+HUGE_PAGE = 1 << 21  # the size of a huge page on x86-64 and most arm64 kernels
+
+
+def table_memory(entries: int) -> np.ndarray:
+    """An ``int64[entries, 2]`` array of zeros for the transposition table, in anonymous
+    memory aligned to a huge page, which the kernel is asked to back with huge pages
+    (transparent huge pages, where the system allows them): each probe of a table of many
+    megabytes lands on a random page, and with 4 KiB pages most probes miss the TLB."""
+    size = entries * 16
+    advice = getattr(mmap, "MADV_HUGEPAGE", None)
+    if advice is None or size < HUGE_PAGE:
+        return np.zeros((entries, 2), dtype=np.int64)
+    area = mmap.mmap(-1, size + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    raw = np.frombuffer(area, dtype=np.uint8)
+    start = -raw.ctypes.data % HUGE_PAGE
+    try:
+        area.madvise(advice, start, size)
+    except OSError:
+        pass  # not allowed here: ordinary pages
+    return raw[start : start + size].view(np.int64).reshape(entries, 2)
+
+
 def new_workspace(
     tt_entries: int, values: np.ndarray, block: np.ndarray | None = None
 ) -> dict[str, np.ndarray]:
@@ -45,7 +69,7 @@ def new_workspace(
     evaluation's weights, see :func:`sim.bots.evaluate.params_array`)."""
     ws = params_array(values, block, WS_SIZE)
     return {
-        "tt": np.zeros((tt_entries, 2), dtype=np.int64),
+        "tt": table_memory(tt_entries),
         "ml": np.zeros((MAX_PLY + 2, 2 * MM), dtype=np.int32),
         "pv": np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int32),
         "ws": ws,
