@@ -52,7 +52,10 @@ def table_memory(entries: int) -> np.ndarray:
     advice = getattr(mmap, "MADV_HUGEPAGE", None)
     if advice is None or size < HUGE_PAGE:
         return np.zeros((entries, 2), dtype=np.int64)
-    area = mmap.mmap(-1, size + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    try:
+        area = mmap.mmap(-1, size + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    except OSError:  # no room (an address-space limit): numpy's MemoryError says so
+        return np.zeros((entries, 2), dtype=np.int64)
     raw = np.frombuffer(area, dtype=np.uint8)
     start = -raw.ctypes.data % HUGE_PAGE
     try:
