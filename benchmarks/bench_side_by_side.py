@@ -20,7 +20,9 @@ kernels:
   atlas's top level (``alphabeta:nodes=200000``, each preset's shipped evaluation) from
   the openings of seeds 1..``--strong-games`` (8 seeded random plies) under each preset.
   Its rate is plies per CPU second, and its count the plies: the same games give the
-  same count, and the ratio is then the inverse of the ratio of their CPU times.
+  same count, and the ratio is then the inverse of the ratio of their CPU times. Its
+  loop is ``sim.bench.strong.strong_game_cost``'s, written out with ``play_game`` alone
+  because the baseline may predate that module.
 
 Run: ``python benchmarks/bench_side_by_side.py --baseline DIR [--rounds 3] [--json]``.
 """
